@@ -1,0 +1,252 @@
+// spillway: the command-line face of the engine. Thin on purpose: parse arguments, read files,
+// call spillway::run, print. Exit codes: 0 success, 2 bad input, 3 internal error.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "spillway/error.h"
+#include "spillway/examples.h"
+#include "spillway/json_io.h"
+#include "spillway/verifier.h"
+
+namespace fs = std::filesystem;
+using namespace spillway;
+
+namespace {
+
+constexpr const char* kUsage = R"(usage:
+  spillway plan [GRAPH.json] [options]   plan a graph (no GRAPH: the built-in example)
+  spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--cost C]
+                                         median times of each stage, as a table
+  spillway examples                      list the built-in examples
+  spillway example NAME                  print an example graph as JSON
+  spillway --version | --help
+
+plan options:
+  --caps L1=4096,UB=1024,...   capacities (default: the graph's "Capacities", else
+                               L1=4096,UB=1024,L0A=256,L0B=256,L0C=512)
+  --order graph|id|FILE        graph: the graph's "Order", else ascending id (default);
+                               id: ascending id; FILE: one node id a line
+  --policy NAME                planner policy (default: seed)
+  --cost seed|contest          spill cost model (default: contest)
+  --fixed-latency N            seed cost model: cycles per spill (default 0)
+  --cycles-per-byte N          seed cost model: cycles per byte (default 1)
+  -o RESULT.json               write the full result (docs/result-format.md)
+  --export DIR                 write schedule.txt, memory.txt, spill.txt (the contest's files)
+)";
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("cannot read " + path + ": no such file or not readable");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeFile(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out || !(out << text)) throw InputError("cannot write " + path.string());
+}
+
+struct Args {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> options;
+};
+
+Args parseArgs(int argc, char** argv, int from, const std::vector<std::string>& known) {
+    Args a;
+    for (int i = from; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg.size() > 1 && arg[0] == '-') {
+            if (std::find(known.begin(), known.end(), arg) == known.end())
+                throw InputError("unknown option " + arg + " (see spillway --help)");
+            if (i + 1 >= argc) throw InputError("option " + arg + " needs a value");
+            a.options[arg] = argv[++i];
+        } else {
+            a.positional.push_back(arg);
+        }
+    }
+    return a;
+}
+
+std::int64_t parseCount(const std::string& option, const std::string& value) {
+    bool ok = !value.empty() && value.size() <= 12 &&
+              std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!ok) throw InputError("option " + option + " needs a non-negative integer, got \"" + value + "\"");
+    return std::stoll(value);
+}
+
+RunOptions runOptionsFrom(const Args& a) {
+    RunOptions opts;
+    auto get = [&](const char* k) -> const std::string* {
+        auto it = a.options.find(k);
+        return it == a.options.end() ? nullptr : &it->second;
+    };
+    if (auto v = get("--caps")) opts.capacities = parseCapacityList(*v);
+    if (auto v = get("--order")) {
+        if (*v == "graph" || *v == "id") {
+            opts.orderSource = *v;
+        } else {
+            opts.orderSource = "given";
+            opts.order = parseOrderText(readFile(*v));
+        }
+    }
+    if (auto v = get("--policy")) opts.policy = *v;
+    if (auto v = get("--cost")) opts.cost = CostModel::parse(*v);
+    if (auto v = get("--fixed-latency")) opts.cost.fixedLatency = parseCount("--fixed-latency", *v);
+    if (auto v = get("--cycles-per-byte")) opts.cost.cyclesPerByte = parseCount("--cycles-per-byte", *v);
+    return opts;
+}
+
+std::string graphTextFor(const Args& a, std::string& label) {
+    if (a.positional.size() > 1) throw InputError("plan takes one graph file, got " + std::to_string(a.positional.size()));
+    if (a.positional.empty()) {
+        label = "example \"" + exampleList().front().name + "\"";
+        return exampleGraphJson(exampleList().front().name);
+    }
+    label = a.positional.front();
+    return readFile(label);
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void printSummary(const std::string& label, const GraphDocument& doc, const Result& r, double ms) {
+    const Metrics& m = r.metrics;
+    std::printf("graph: %s (%zu nodes, %zu buffers)\n", label.c_str(), doc.graph.nodes.size(),
+                doc.graph.buffers.size());
+    std::printf("order: %s   policy: %s   cost: %s\n", r.orderSource.c_str(), r.policy.c_str(),
+                r.cost.name().c_str());
+    std::printf("spills: %d\n", m.spills);
+    std::printf("extra data moved: %lld bytes\n", static_cast<long long>(m.extraBytes));
+    std::printf("peak of the order (demand / capacity):");
+    for (const auto& [type, peak] : m.demandPeaks.byType)
+        std::printf(" %s %lld/%lld", type.c_str(), static_cast<long long>(peak),
+                    static_cast<long long>(r.capacities.at(type)));
+    std::printf("; all types %lld\n", static_cast<long long>(m.demandPeaks.total));
+    std::printf("total cycles: %lld\n", static_cast<long long>(m.totalCycles));
+    std::printf("verified: yes (independent verifier, 0 violations)\n");
+    std::printf("time: %.1f ms\n", ms);
+}
+
+int commandPlan(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"--caps", "--order", "--policy", "--cost", "--fixed-latency",
+                                       "--cycles-per-byte", "-o", "--export"});
+    RunOptions opts = runOptionsFrom(a);
+    std::string label;
+    const std::string text = graphTextFor(a, label);
+    auto t0 = std::chrono::steady_clock::now();
+    GraphDocument doc = parseGraphDocument(text);
+    Result r = run(doc, opts);
+    const double ms = millisecondsSince(t0);
+    if (a.options.count("-o")) writeFile(a.options.at("-o"), resultToJson(doc.graph, r));
+    if (a.options.count("--export")) {
+        fs::path dir = a.options.at("--export");
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        if (ec) throw InputError("cannot create " + dir.string() + ": " + ec.message());
+        writeFile(dir / "schedule.txt", scheduleText(r.plan));
+        writeFile(dir / "memory.txt", memoryText(r.plan));
+        writeFile(dir / "spill.txt", spillText(r.plan));
+    }
+    printSummary(label, doc, r, ms);
+    return 0;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// Times each stage separately, `repeat` times, and prints medians: the numbers README quotes.
+int commandBench(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"--repeat", "--policy", "--cost", "--order"});
+    const int repeat = static_cast<int>(std::max<std::int64_t>(1, a.options.count("--repeat") ? parseCount("--repeat", a.options.at("--repeat")) : 15));
+    RunOptions opts = runOptionsFrom(a);
+    std::vector<std::pair<std::string, std::string>> inputs;
+    for (const std::string& path : a.positional) inputs.emplace_back(fs::path(path).filename().string(), readFile(path));
+    if (inputs.empty())
+        for (const ExampleInfo& e : exampleList()) inputs.emplace_back(e.name, exampleGraphJson(e.name));
+    std::printf("median of %d runs, milliseconds (policy %s, cost %s)\n", repeat, opts.policy.c_str(),
+                opts.cost.name().c_str());
+    std::printf("%-28s %7s %7s %7s %8s %8s %8s %8s %8s\n", "graph", "nodes", "spills", "parse", "plan",
+                "verify", "timing", "total", "extraB");
+    for (const auto& [name, text] : inputs) {
+        std::vector<double> tParse, tPlan, tVerify, tTiming, tTotal;
+        Result r;
+        size_t nodes = 0;
+        for (int i = 0; i < repeat; ++i) {
+            auto t0 = std::chrono::steady_clock::now();
+            GraphDocument doc = parseGraphDocument(text);
+            auto t1 = std::chrono::steady_clock::now();
+            r = Result{};
+            Problem problem = prepare(doc, opts);
+            r.capacities = problem.capacities;
+            r.inputOrder = problem.order;
+            r.plan = planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy});
+            auto t2 = std::chrono::steady_clock::now();
+            auto violations = verifyPlan(doc.graph, r.capacities, r.plan);
+            if (!violations.empty()) throw InternalError(name + ": plan failed verification: " + violations.front().message);
+            auto t3 = std::chrono::steady_clock::now();
+            r.timing = simulateTiming(doc.graph, r.plan);
+            auto t4 = std::chrono::steady_clock::now();
+            r.metrics = measure(doc.graph, r.inputOrder, r.plan, r.timing);
+            nodes = doc.graph.nodes.size();
+            auto ms = [](auto x, auto y) { return std::chrono::duration<double, std::milli>(y - x).count(); };
+            tParse.push_back(ms(t0, t1));
+            tPlan.push_back(ms(t1, t2));
+            tVerify.push_back(ms(t2, t3));
+            tTiming.push_back(ms(t3, t4));
+            tTotal.push_back(ms(t0, t4));
+        }
+        std::printf("%-28s %7zu %7d %7.2f %8.2f %8.2f %8.2f %8.2f %8lld\n", name.c_str(), nodes, r.metrics.spills,
+                    median(tParse), median(tPlan), median(tVerify), median(tTiming), median(tTotal),
+                    static_cast<long long>(r.metrics.extraBytes));
+    }
+    return 0;
+}
+
+int commandExamples() {
+    for (const ExampleInfo& e : exampleList()) std::printf("%-22s %s\n", e.name.c_str(), e.title.c_str());
+    return 0;
+}
+
+int dispatch(int argc, char** argv) {
+    const std::string cmd = argc > 1 ? argv[1] : "--help";
+    if (cmd == "plan") return commandPlan(argc, argv);
+    if (cmd == "bench") return commandBench(argc, argv);
+    if (cmd == "examples") return commandExamples();
+    if (cmd == "example") {
+        if (argc != 3) throw InputError("usage: spillway example NAME (see spillway examples)");
+        std::fputs(exampleGraphJson(argv[2]).c_str(), stdout);
+        return 0;
+    }
+    if (cmd == "--version") {
+        std::printf("spillway %s\n", SPILLWAY_VERSION);
+        return 0;
+    }
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    throw InputError("unknown command \"" + cmd + "\" (see spillway --help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return dispatch(argc, argv);
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "spillway: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "spillway: internal error: %s\n", e.what());
+        return 3;
+    }
+}

@@ -1,0 +1,53 @@
+// The engine facade used by the CLI and the WebAssembly bindings: resolve options, validate,
+// plan, verify, time and measure. Nothing here decides anything the modules below don't.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "planner.h"
+#include "timing.h"
+
+namespace spillway {
+
+struct RunOptions {
+    std::optional<Capacities> capacities;  // overrides the document's, which override defaults
+    // "graph" (the document's Order, else ascending id), "id", or "given" (use `order`).
+    std::string orderSource = "graph";
+    std::optional<Order> order;
+    std::string policy = "seed";
+    CostModel cost;
+};
+
+struct Metrics {
+    int spills = 0;
+    Bytes extraBytes = 0;          // the seed's spill_extra_bytes
+    ResidencyPeaks demandPeaks;    // of the input order, ignoring capacities (sub-problem 1)
+    std::map<std::string, Bytes> residentPeaks;  // of the plan: never above capacity
+    Cycles totalCycles = 0;
+};
+
+struct Result {
+    Capacities capacities;
+    std::string orderSource;  // what was used: "graph", "id" or "given"
+    Order inputOrder;
+    std::string policy;
+    CostModel cost;
+    Plan plan;
+    Metrics metrics;
+    Timing timing;
+};
+
+// The capacities and input order a run uses, validated (InputError otherwise).
+struct Problem {
+    Capacities capacities;
+    std::string orderSource;  // "graph", "id" or "given"
+    Order order;
+};
+Problem prepare(const GraphDocument& doc, const RunOptions& opts);
+
+// Throws InputError for bad input, InternalError when the plan fails the verifier.
+Result run(const GraphDocument& doc, const RunOptions& opts);
+
+Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const Timing& timing);
+
+}  // namespace spillway

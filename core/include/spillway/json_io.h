@@ -1,0 +1,31 @@
+// JSON in and out. The graph format is the contest's ({"Nodes": [...], "Edges": [[s, d]...]})
+// with optional "Order" and "Capacities"; the result format is documented in docs/result-format.md.
+#pragma once
+#include <string>
+
+#include "engine.h"
+
+namespace spillway {
+
+// Parses and validates the structure (finalizeGraph). Throws InputError naming line/column for
+// malformed JSON, and node id + field for bad content.
+GraphDocument parseGraphDocument(const std::string& text);
+
+// One id per line (blank lines and '#' comments ignored). InputError names the line.
+Order parseOrderText(const std::string& text);
+
+// "L1=4096,UB=1024". InputError names the entry.
+Capacities parseCapacityList(const std::string& text);
+
+// Parses the options object the bindings take (see wasm/spillway.d.ts).
+RunOptions parseRunOptions(const std::string& json);
+
+std::string resultToJson(const Graph& g, const Result& r);
+std::string graphToJson(const GraphDocument& doc);
+
+// The contest's three files.
+std::string scheduleText(const Plan& p);  // one id a line
+std::string memoryText(const Plan& p);    // BufId:Offset, ascending BufId
+std::string spillText(const Plan& p);     // BufId:NewOffset, spill order
+
+}  // namespace spillway

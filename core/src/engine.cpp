@@ -1,0 +1,97 @@
+#include "spillway/engine.h"
+
+#include <unordered_map>
+
+#include "spillway/error.h"
+#include "spillway/verifier.h"
+
+namespace spillway {
+namespace {
+
+Capacities resolveCapacities(const GraphDocument& doc, const RunOptions& opts) {
+    if (opts.capacities) return *opts.capacities;
+    if (doc.capacities) return *doc.capacities;
+    return defaultCapacities();
+}
+
+Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, std::string& source) {
+    source = opts.orderSource;
+    if (source == "given") {
+        if (!opts.order) throw InputError("order source \"given\" needs an order");
+        validateOrder(doc.graph, *opts.order, "the given order");
+        return *opts.order;
+    }
+    if (source == "graph") {
+        if (doc.order) {
+            validateOrder(doc.graph, *doc.order, "the graph's \"Order\"");
+            return *doc.order;
+        }
+        source = "id";
+    }
+    if (source != "id") throw InputError("unknown order source \"" + source + "\": expected graph, id or a file");
+    Order order = orderById(doc.graph);
+    validateOrder(doc.graph, order, "ascending id order");
+    return order;
+}
+
+std::map<std::string, Bytes> residentPeaks(const Graph& g, const Plan& plan) {
+    std::map<std::string, Bytes> now, peak;
+    for (const Buffer& b : g.buffers) peak.emplace(b.type, 0);
+    std::unordered_map<NodeId, const Node*> added;
+    for (const Node& n : plan.addedNodes) added.emplace(n.id, &n);
+    for (NodeId id : plan.order) {
+        auto a = added.find(id);
+        const Node& n = a != added.end() ? *a->second : g.node(id);
+        const bool arrives = n.isAlloc() || n.op == kSpillIn;
+        const bool leaves = n.isFree() || n.op == kSpillOut;
+        if (!arrives && !leaves) continue;
+        const Buffer& b = g.buffer(n.isBufferNode() ? n.buf : n.bufs.front());
+        Bytes& t = now[b.type];
+        t += arrives ? b.size : -b.size;
+        peak[b.type] = std::max(peak[b.type], t);
+    }
+    return peak;
+}
+
+}  // namespace
+
+Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const Timing& timing) {
+    Metrics m;
+    m.spills = static_cast<int>(plan.spills.size());
+    for (const Spill& s : plan.spills) m.extraBytes += spillTrafficBytes(g.buffer(s.buf));
+    m.demandPeaks = peakResidency(g, inputOrder);
+    m.residentPeaks = residentPeaks(g, plan);
+    m.totalCycles = timing.total;
+    return m;
+}
+
+Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
+    Problem p;
+    p.capacities = resolveCapacities(doc, opts);
+    validateCapacities(doc.graph, p.capacities);
+    p.order = resolveOrder(doc, opts, p.orderSource);
+    return p;
+}
+
+Result run(const GraphDocument& doc, const RunOptions& opts) {
+    Result r;
+    Problem problem = prepare(doc, opts);
+    r.capacities = std::move(problem.capacities);
+    r.orderSource = std::move(problem.orderSource);
+    r.inputOrder = std::move(problem.order);
+    r.policy = opts.policy;
+    r.cost = opts.cost;
+    r.plan = planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy});
+    const std::vector<Violation> violations = verifyPlan(doc.graph, r.capacities, r.plan);
+    if (!violations.empty()) {
+        std::string msg = "the " + r.policy + " plan failed verification (" +
+                          std::to_string(violations.size()) + " violations), first: [" +
+                          violations.front().kind + "] " + violations.front().message;
+        throw InternalError(msg);
+    }
+    r.timing = simulateTiming(doc.graph, r.plan);
+    r.metrics = measure(doc.graph, r.inputOrder, r.plan, r.timing);
+    return r;
+}
+
+}  // namespace spillway

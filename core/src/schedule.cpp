@@ -1,0 +1,98 @@
+#include "spillway/schedule.h"
+
+#include <algorithm>
+
+#include "spillway/error.h"
+
+namespace spillway {
+
+Order orderById(const Graph& g) {
+    Order order;
+    order.reserve(g.nodes.size());
+    for (const Node& n : g.nodes) order.push_back(n.id);
+    std::sort(order.begin(), order.end());
+    return order;
+}
+
+void validateOrder(const Graph& g, const Order& order, const std::string& what) {
+    const int n = static_cast<int>(g.nodes.size());
+    std::vector<int> position(n, -1);
+    for (int i = 0; i < static_cast<int>(order.size()); ++i) {
+        auto it = g.nodeIndex.find(order[i]);
+        if (it == g.nodeIndex.end())
+            throw InputError(what + ", position " + std::to_string(i) + ": node " +
+                             std::to_string(order[i]) + " is not in the graph");
+        if (position[it->second] >= 0)
+            throw InputError(what + ", position " + std::to_string(i) + ": node " +
+                             std::to_string(order[i]) + " already appears at position " +
+                             std::to_string(position[it->second]));
+        position[it->second] = i;
+    }
+    for (int v = 0; v < n; ++v)
+        if (position[v] < 0)
+            throw InputError(what + " misses node " + std::to_string(g.nodes[v].id) + " (it has " +
+                             std::to_string(order.size()) + " of the graph's " +
+                             std::to_string(n) + " nodes)");
+    for (auto [s, d] : g.edges)
+        if (position[s] > position[d])
+            throw InputError(what + " breaks edge " + std::to_string(g.nodes[s].id) + " -> " +
+                             std::to_string(g.nodes[d].id) + ": node " +
+                             std::to_string(g.nodes[d].id) + " at position " +
+                             std::to_string(position[d]) + " comes before node " +
+                             std::to_string(g.nodes[s].id) + " at position " +
+                             std::to_string(position[s]));
+    for (const Buffer& b : g.buffers) {
+        const int alloc = position[b.allocNode], free = position[b.freeNode];
+        if (alloc > free)
+            throw InputError(what + " frees buffer " + std::to_string(b.id) + " (node " +
+                             std::to_string(g.nodes[b.freeNode].id) + ", position " +
+                             std::to_string(free) + ") before its ALLOC (node " +
+                             std::to_string(g.nodes[b.allocNode].id) + ", position " +
+                             std::to_string(alloc) + ")");
+        for (int u : b.users)
+            if (position[u] < alloc || position[u] > free)
+                throw InputError(what + ": node " + std::to_string(g.nodes[u].id) + " (position " +
+                                 std::to_string(position[u]) + ") uses buffer " +
+                                 std::to_string(b.id) + " outside its lifetime (ALLOC at position " +
+                                 std::to_string(alloc) + ", FREE at position " +
+                                 std::to_string(free) + ")");
+    }
+}
+
+namespace {
+template <typename Keep>
+void walkResidency(const Graph& g, const Order& order, Keep&& onChange) {
+    for (NodeId id : order) {
+        const Node& n = g.node(id);
+        if (n.isAlloc()) onChange(n.type, n.size);
+        else if (n.isFree()) onChange(n.type, -n.size);
+    }
+}
+}  // namespace
+
+ResidencyPeaks peakResidency(const Graph& g, const Order& order) {
+    ResidencyPeaks peaks;
+    std::map<std::string, Bytes> now;
+    Bytes total = 0;
+    for (const Buffer& b : g.buffers) peaks.byType.emplace(b.type, 0);
+    walkResidency(g, order, [&](const std::string& type, Bytes delta) {
+        Bytes& t = now[type];
+        t += delta;
+        total += delta;
+        peaks.byType[type] = std::max(peaks.byType[type], t);
+        peaks.total = std::max(peaks.total, total);
+    });
+    return peaks;
+}
+
+Bytes peakResidencyOf(const Graph& g, const Order& order, const std::vector<std::string>& types) {
+    Bytes now = 0, peak = 0;
+    walkResidency(g, order, [&](const std::string& type, Bytes delta) {
+        if (std::find(types.begin(), types.end(), type) == types.end()) return;
+        now += delta;
+        peak = std::max(peak, now);
+    });
+    return peak;
+}
+
+}  // namespace spillway

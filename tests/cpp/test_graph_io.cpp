@@ -1,0 +1,191 @@
+// Bad input gets one clear error naming the place: one test per kind of mistake.
+#include "support.h"
+
+using namespace spillway;
+using spillway::test::inputErrorOf;
+using spillway::test::parse;
+
+namespace {
+
+const std::string kAlloc0 = R"({"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"})";
+const std::string kUse1 = R"({"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]})";
+const std::string kFree2 = R"({"Id":2,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"})";
+
+std::string graph(const std::string& nodes, const std::string& edges = "[[0,1],[1,2]]",
+                  const std::string& extra = "") {
+    return R"({"Nodes":[)" + nodes + R"(],"Edges":)" + edges + extra + "}";
+}
+std::string good(const std::string& extra = "") { return graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[0,1],[1,2]]", extra); }
+
+std::string errorOfRun(const std::string& text, RunOptions opts = {}) {
+    return inputErrorOf([&] { run(parse(text), opts); });
+}
+
+}  // namespace
+
+TEST_CASE("a valid small graph parses with its buffers and edges") {
+    GraphDocument doc = parse(good());
+    REQUIRE(doc.graph.nodes.size() == 3);
+    REQUIRE(doc.graph.buffers.size() == 1);
+    const Buffer& b = doc.graph.buffer(0);
+    CHECK(b.size == 100);
+    CHECK(b.type == "L1");
+    CHECK(b.hasCopyIn);
+    CHECK(b.users == std::vector<int>{1});
+    CHECK(doc.graph.edges.size() == 2);
+    CHECK_FALSE(doc.order.has_value());
+    CHECK_FALSE(doc.capacities.has_value());
+}
+
+TEST_CASE("Order and Capacities are read when present") {
+    GraphDocument doc = parse(good(R"(,"Order":[0,1,2],"Capacities":{"L1":512})"));
+    CHECK(*doc.order == Order{0, 1, 2});
+    CHECK(doc.capacities->at("L1") == 512);
+}
+
+TEST_CASE("not JSON: the error names line and column") {
+    std::string msg = inputErrorOf([] { parse("{\n  \"Nodes\": [\n    {\"Id\": 0,,}\n]}"); });
+    CHECK(msg.find("not valid JSON") != std::string::npos);
+    CHECK(msg.find("line 3, column 15") != std::string::npos);
+    CHECK(inputErrorOf([] { parse("   "); }).find("empty") != std::string::npos);
+    CHECK(inputErrorOf([] { parse("[1,2]"); }).find("must be a JSON object") != std::string::npos);
+}
+
+TEST_CASE("missing or ill-typed fields name the node and the field") {
+    CHECK(inputErrorOf([] { parse(graph(R"({"Op":"ALLOC"})", "[]")); }) ==
+          "Nodes[0]: field \"Id\" is missing");
+    CHECK(inputErrorOf([] { parse(graph(R"({"Id":"7","Op":"ALLOC"})", "[]")); }) ==
+          "Nodes[0]: field \"Id\" must be an integer, got string");
+    CHECK(inputErrorOf([] { parse(graph(R"({"Id":4,"Op":"ALLOC","BufId":0,"Type":"L1"})", "[]")); }) ==
+          "node 4: field \"Size\" is missing");
+    CHECK(inputErrorOf([] { parse(graph(R"({"Id":4,"Op":"MUL","Pipe":"VECTOR","Cycles":1.5,"Bufs":[]})", "[]")); }) ==
+          "node 4: field \"Cycles\" must be an integer, got a non-integer number");
+    CHECK(inputErrorOf([] { parse(graph(R"({"Id":4,"Op":"MUL","Pipe":"VECTOR","Cycles":1,"Bufs":[1,"x"]})", "[]")); }) ==
+          "node 4: field \"Bufs[1]\" must be an integer, got string");
+    CHECK(inputErrorOf([] { parse(graph(R"({"Id":4,"Op":"MUL","Cycles":1,"Bufs":[]})", "[]")); }) ==
+          "node 4: field \"Pipe\" is missing");
+    CHECK(inputErrorOf([] { parse(R"({"Edges":[]})"); }) == "the graph: field \"Nodes\" is missing");
+}
+
+TEST_CASE("Size <= 0 is rejected with the node") {
+    std::string bad = R"({"Id":0,"Op":"ALLOC","BufId":0,"Size":0,"Type":"L1"})";
+    CHECK(inputErrorOf([&] { parse(graph(bad + "," + kUse1 + "," + kFree2)); }) ==
+          "node 0: field \"Size\" must be between 1 and 1099511627776, got 0");
+}
+
+TEST_CASE("duplicate Id") {
+    std::string msg = inputErrorOf([] {
+        parse(graph(kAlloc0 + "," + kUse1 + "," + R"({"Id":1,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"})"));
+    });
+    CHECK(msg == "duplicate node Id 1 (Nodes[1] and Nodes[2])");
+}
+
+TEST_CASE("an edge naming an unknown node") {
+    CHECK(inputErrorOf([] { parse(graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[0,1],[1,9]]")); }) ==
+          "Edges[1] [1,9] names node 9, which is not in Nodes");
+    CHECK(inputErrorOf([] { parse(graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[0,1,2]]")); }).find("Edges[0] must be [src, dst]") == 0);
+}
+
+TEST_CASE("a cycle names the nodes on it") {
+    std::string msg = inputErrorOf([] { parse(graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[0,1],[1,2],[2,1]]")); });
+    CHECK(msg.find("the edges form a cycle: ") == 0);
+    CHECK((msg.find("1 -> 2 -> 1") != std::string::npos || msg.find("2 -> 1 -> 2") != std::string::npos));
+}
+
+TEST_CASE("a buffer without exactly one ALLOC and one FREE") {
+    CHECK(inputErrorOf([] { parse(graph(kAlloc0 + "," + kUse1, "[[0,1]]")); }) ==
+          "buffer 0 has an ALLOC (node 0) but no FREE");
+    CHECK(inputErrorOf([] { parse(graph(kUse1 + "," + kFree2, "[[1,2]]")); }) ==
+          "buffer 0 has a FREE (node 2) but no ALLOC");
+    std::string twoAllocs = kAlloc0 + "," + R"({"Id":3,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"})" + "," + kUse1 + "," + kFree2;
+    CHECK(inputErrorOf([&] { parse(graph(twoAllocs)); }) == "buffer 0 has two ALLOC nodes: node 0 and node 3");
+    std::string mismatch = kAlloc0 + "," + kUse1 + "," + R"({"Id":2,"Op":"FREE","BufId":0,"Size":50,"Type":"L1"})";
+    CHECK(inputErrorOf([&] { parse(graph(mismatch)); }) ==
+          "buffer 0: node 2 says 50 bytes of L1 but node 0 says 100 bytes of L1");
+}
+
+TEST_CASE("a node using an unknown buffer") {
+    std::string use = R"({"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0,7]})";
+    CHECK(inputErrorOf([&] { parse(graph(kAlloc0 + "," + use + "," + kFree2)); }) ==
+          "node 1: field \"Bufs\" names buffer 7, which has no ALLOC/FREE");
+}
+
+TEST_CASE("spill ops in the input are reserved") {
+    std::string spill = R"({"Id":1,"Op":"SPILL_OUT","Pipe":"MTE3","Cycles":10,"Bufs":[0]})";
+    CHECK(inputErrorOf([&] { parse(graph(kAlloc0 + "," + spill + "," + kFree2)); }) ==
+          "node 1: Op SPILL_OUT is reserved for the spill nodes the planner inserts");
+}
+
+TEST_CASE("a Type without capacity, a buffer larger than its memory, a capacity <= 0") {
+    RunOptions noL1;
+    noL1.capacities = Capacities{{"UB", 1024}};
+    CHECK(errorOfRun(good(), noL1) ==
+          "node 0: buffer 0 has Type \"L1\", which has no capacity (give one, e.g. --caps L1=4096)");
+    RunOptions tiny;
+    tiny.capacities = Capacities{{"L1", 64}};
+    CHECK(errorOfRun(good(), tiny) == "node 0: buffer 0 needs 100 bytes but L1 holds only 64");
+    RunOptions zero;
+    zero.capacities = Capacities{{"L1", 0}};
+    CHECK(errorOfRun(good(), zero) == "capacity of L1 must be > 0, got 0");
+    CHECK(inputErrorOf([] { parse(good(R"(,"Capacities":{"L1":-5})")); }) ==
+          "Capacities: field \"L1\" must be between 1 and 1099511627776, got -5");
+    CHECK(inputErrorOf([] { parseCapacityList("L1=4096,UB"); }) == "--caps entry \"UB\" must look like L1=4096");
+    CHECK(inputErrorOf([] { parseCapacityList("L1=0"); }).find("--caps entry \"L1=0\"") == 0);
+}
+
+TEST_CASE("one node whose buffers of one memory exceed it: no plan can exist") {
+    std::string nodes =
+        R"({"Id":0,"Op":"ALLOC","BufId":0,"Size":300,"Type":"L1"},)"
+        R"({"Id":1,"Op":"ALLOC","BufId":1,"Size":300,"Type":"L1"},)"
+        R"({"Id":2,"Op":"ADD","Pipe":"VECTOR","Cycles":5,"Bufs":[0,1]},)"
+        R"({"Id":3,"Op":"FREE","BufId":0,"Size":300,"Type":"L1"},)"
+        R"({"Id":4,"Op":"FREE","BufId":1,"Size":300,"Type":"L1"})";
+    RunOptions opts;
+    opts.capacities = Capacities{{"L1", 512}};
+    CHECK(errorOfRun(graph(nodes, "[[0,2],[1,2],[2,3],[2,4]]"), opts) ==
+          "node 2 uses 600 bytes of L1 at once but L1 holds only 512: no plan can exist");
+}
+
+TEST_CASE("orders: not a permutation, breaking an edge, using a buffer outside its lifetime") {
+    auto withOrder = [](const std::string& order) {
+        RunOptions o;
+        o.orderSource = "given";
+        o.order = parseOrderText(order);
+        return o;
+    };
+    CHECK(errorOfRun(good(), withOrder("0\n1\n")) == "the given order misses node 2 (it has 2 of the graph's 3 nodes)");
+    CHECK(errorOfRun(good(), withOrder("0\n1\n1\n2\n")) == "the given order, position 2: node 1 already appears at position 1");
+    CHECK(errorOfRun(good(), withOrder("0\n1\n2\n5\n")) == "the given order, position 3: node 5 is not in the graph");
+    CHECK(errorOfRun(good(), withOrder("0\n2\n1\n")) ==
+          "the given order breaks edge 1 -> 2: node 2 at position 1 comes before node 1 at position 2");
+    // Without edges, an order can still use a buffer after its FREE.
+    CHECK(errorOfRun(graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[]"), withOrder("0\n2\n1\n")) ==
+          "the given order: node 1 (position 2) uses buffer 0 outside its lifetime (ALLOC at position 0, FREE at position 1)");
+    CHECK(errorOfRun(good(R"(,"Order":[2,1,0])")) ==
+          "the graph's \"Order\" breaks edge 0 -> 1: node 1 at position 1 comes before node 0 at position 2");
+    CHECK(inputErrorOf([] { parseOrderText("0\n1\nx2\n"); }) == "order file, line 3: expected one node id, got \"x2\"");
+}
+
+TEST_CASE("run options from JSON (the bindings' format)") {
+    RunOptions o = parseRunOptions(R"({"capacities":{"L1":2048},"order":"id","policy":"seed","cost":{"model":"seed","fixedLatency":7,"cyclesPerByte":3}})");
+    CHECK(o.capacities->at("L1") == 2048);
+    CHECK(o.orderSource == "id");
+    CHECK(o.cost.kind == CostModel::Kind::Seed);
+    CHECK(o.cost.fixedLatency == 7);
+    CHECK(o.cost.cyclesPerByte == 3);
+    RunOptions given = parseRunOptions(R"({"order":[2,1,0]})");
+    CHECK(given.orderSource == "given");
+    CHECK(*given.order == Order{2, 1, 0});
+    CHECK(inputErrorOf([] { parseRunOptions(R"({"cost":{"model":"cheap"}})"); }) ==
+          "unknown cost model \"cheap\": expected seed or contest");
+    CHECK(inputErrorOf([] { parseRunOptions(R"({"order":"random"})"); }) ==
+          "options: field \"order\" must be \"graph\", \"id\" or an array of node ids");
+    CHECK(errorOfRun(good(), parseRunOptions(R"({"policy":"magic"})")).find("unknown policy \"magic\"") == 0);
+}
+
+TEST_CASE("graphToJson round-trips a document") {
+    GraphDocument doc = parse(good(R"(,"Order":[0,1,2],"Capacities":{"L1":512})"));
+    GraphDocument again = parse(graphToJson(doc));
+    CHECK(graphToJson(again) == graphToJson(doc));
+    CHECK(*again.order == Order{0, 1, 2});
+}

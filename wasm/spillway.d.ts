@@ -1,0 +1,49 @@
+// Typed surface of the WebAssembly engine (wasm/bindings.cpp). Every function takes and
+// returns JSON text so that the browser and the CLI share one format (docs/result-format.md).
+
+/** Options for plan(); every field is optional. */
+export interface RunOptions {
+  /** Capacity per memory name; replaces the graph's "Capacities" and the defaults. */
+  capacities?: Record<string, number>;
+  /** "graph" (the graph's Order, else ascending id), "id", or an explicit list of node ids. */
+  order?: "graph" | "id" | number[];
+  /** A policy name from policies(). */
+  policy?: string;
+  cost?: { model: "seed" | "contest"; fixedLatency?: number; cyclesPerByte?: number };
+}
+
+export interface EngineError {
+  error: { kind: "input" | "internal"; message: string };
+}
+
+export interface ExampleInfo {
+  name: string;
+  title: string;
+  description: string;
+}
+
+export interface SpillwayModule {
+  /** "spillway 0.1.0" */
+  version(): string;
+  /** JSON array of policy names, default first. */
+  policies(): string;
+  /** Result JSON (docs/result-format.md), byte-identical to `spillway plan -o`, or EngineError JSON. */
+  plan(graphJson: string, optionsJson: string): string;
+  /** {"violations": [{"kind", "message"}]} for a result JSON against its graph, or EngineError JSON. */
+  verify(graphJson: string, resultJson: string, optionsJson: string): string;
+  /** {"demandPeak": {"byType": {...}, "total": n}, "order": [...]} for the chosen order, or EngineError JSON. */
+  metrics(graphJson: string, optionsJson: string): string;
+  /** JSON array of ExampleInfo. */
+  examples(): string;
+  /** The example's graph JSON (with its "Capacities"), or EngineError JSON for an unknown name. */
+  example(name: string): string;
+}
+
+export interface ModuleOptions {
+  /** In Node, pass the bytes of spillway.wasm (read with fs): the module is built for web,worker. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+declare function createSpillway(options?: ModuleOptions): Promise<SpillwayModule>;
+export default createSpillway;
