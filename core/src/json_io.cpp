@@ -377,6 +377,55 @@ std::string resultToJson(const Graph&, const Result& r) {
     return j.dump() + "\n";
 }
 
+Plan planFromResultJson(const std::string& text) {
+    const Json root = parseJson(text, "the result");
+    if (!root.is_object()) throw InputError("the result must be a JSON object");
+    Fields top(root, "the result");
+    auto array = [&](const char* key) -> const Json& {
+        const Json& v = top.require(key);
+        if (!v.is_array()) top.fail(key, std::string("must be an array, got ") + typeName(v));
+        return v;
+    };
+    Plan p;
+    const Json& allocs = array("allocations");
+    for (size_t i = 0; i < allocs.size(); ++i) {
+        Fields f(allocs[i], "allocations[" + std::to_string(i) + "]");
+        p.allocations.push_back({static_cast<BufferId>(f.integer("buf", 0, INT32_MAX)), f.string("type"),
+                                 f.integer("offset", -kMaxBytes, kMaxBytes), f.integer("size", 0, kMaxBytes)});
+    }
+    const Json& spills = array("spills");
+    for (size_t i = 0; i < spills.size(); ++i) {
+        Fields f(spills[i], "spills[" + std::to_string(i) + "]");
+        Spill s;
+        s.buf = static_cast<BufferId>(f.integer("buf", 0, INT32_MAX));
+        s.type = f.string("type");
+        s.size = f.integer("size", 0, kMaxBytes);
+        s.oldOffset = f.integer("oldOffset", -kMaxBytes, kMaxBytes);
+        s.newOffset = f.integer("newOffset", -kMaxBytes, kMaxBytes);
+        s.outNode = static_cast<NodeId>(f.integer("outNode", 0, INT32_MAX));
+        s.inNode = static_cast<NodeId>(f.integer("inNode", 0, INT32_MAX));
+        s.outStep = static_cast<int>(f.integer("outStep", -1, INT32_MAX));
+        s.inStep = static_cast<int>(f.integer("inStep", -1, INT32_MAX));
+        p.spills.push_back(s);
+    }
+    const Json& order = array("order");
+    for (size_t i = 0; i < order.size(); ++i)
+        p.order.push_back(static_cast<NodeId>(top.integerValue(order[i], "order[" + std::to_string(i) + "]", 0, INT32_MAX)));
+    const Json& added = array("addedNodes");
+    for (size_t i = 0; i < added.size(); ++i) {
+        if (!added[i].is_object()) throw InputError("addedNodes[" + std::to_string(i) + "] must be an object");
+        p.addedNodes.push_back(parseNode(added[i], i));
+    }
+    const Json& edges = array("addedEdges");
+    for (size_t i = 0; i < edges.size(); ++i) {
+        const Json& e = edges[i];
+        if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
+            throw InputError("addedEdges[" + std::to_string(i) + "] must be [src, dst], got " + e.dump());
+        p.addedEdges.emplace_back(e[0].get<NodeId>(), e[1].get<NodeId>());
+    }
+    return p;
+}
+
 std::string graphToJson(const GraphDocument& doc) {
     OrderedJson j;
     OrderedJson nodes = OrderedJson::array();

@@ -21,6 +21,9 @@ Capacities parseCapacityList(const std::string& text);
 RunOptions parseRunOptions(const std::string& json);
 
 std::string resultToJson(const Graph& g, const Result& r);
+// Reads back the plan part of a result (allocations, spills, order, added nodes and edges) so
+// that a result file can be re-verified. InputError names the field.
+Plan planFromResultJson(const std::string& text);
 std::string graphToJson(const GraphDocument& doc);
 
 // The contest's three files.

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# One set-up for `npm start` and `npm test`: installs what is missing (Debian packages when root,
+# npm packages), then builds the native engine, the WebAssembly engine and the page.
+#   scripts/setup.sh          what the playground needs
+#   scripts/setup.sh --test   also the test needs (Chromium, sanitizer build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs   # Debian's em++ needs Debian's acorn with this Node
+
+for_tests=false
+[ "${1:-}" = "--test" ] && for_tests=true
+
+packages=(cmake ninja-build g++ nlohmann-json3-dev doctest-dev emscripten)
+$for_tests && packages+=(chromium)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "spillway: missing Debian packages: ${missing[*]}" >&2
+    echo "run as root, or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "==> installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# npm packages, from the lock file; again only when the lock changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "==> npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+echo "==> native engine"
+cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/native
+if $for_tests; then
+  echo "==> native engine with AddressSanitizer + UndefinedBehaviorSanitizer"
+  cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSPILLWAY_SANITIZE=ON >/dev/null
+  cmake --build build/sanitize
+fi
+
+echo "==> WebAssembly engine"
+bash scripts/build-wasm.sh
+
+echo "==> page"
+npm run --silent build:web

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `npm test`: the same set-up as `npm start`, then every test: C++ (plain and sanitized),
+# the WebAssembly bindings under Node, and the page end to end in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --test
+
+echo "==> C++ tests (doctest)"
+build/native/spillway_tests
+echo "==> C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+build/sanitize/spillway_tests
+echo "==> bindings (node --test)"
+node --test tests/node/
+echo "==> browser end to end (node --test, headless Chromium)"
+node --test --test-concurrency=1 tests/e2e/
