@@ -1,0 +1,85 @@
+// Shared by the e2e tests and screenshot.mjs: a static server over the built page (web/dist) and
+// Debian's Chromium driven by playwright-core.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DIST = path.join(ROOT, 'web/dist');
+export const CASES = process.env.SPILLWAY_CASES ?? path.resolve(ROOT, '../shared/cases');
+export const CLI = path.join(ROOT, 'build/native/spillway');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.txt': 'text/plain',
+};
+
+/** Serves web/dist on a free port; resolves to { url, close }. */
+export async function serveDist() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: run npm run build:web first`);
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let p = path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
+    let file = path.join(DIST, p);
+    if (!file.startsWith(DIST)) { res.writeHead(403); res.end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404); res.end('not found'); return; }
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      res.end(data);
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
+}
+
+/** Launches Chromium; resolves to { browser, close }. playwright's launch() always gives the
+ * browser a fresh temporary profile (it refuses an explicit --user-data-dir) and removes it. */
+export async function launch() {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  return { browser, close: () => browser.close() };
+}
+
+/** A new page in a fresh context; collects page errors so a test can assert there were none. */
+export async function openPage(browser, url, opts = {}) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, ...opts });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  await page.goto(url);
+  return { context, page };
+}
+
+/** Waits until a run finished: the summary shows a spill count, or the error panel is shown. */
+export async function waitForResult(page, timeout = 20000) {
+  await page.waitForFunction(() => {
+    const n = document.querySelector('[data-testid=spill-count]');
+    const e = document.querySelector('[data-testid=error]');
+    return (n && n.textContent !== '') || (e && !e.hidden);
+  }, null, { timeout });
+}
+
+export async function text(page, testid) {
+  return (await page.locator(`[data-testid="${testid}"]`).first().textContent())?.trim();
+}
+
+/** Replaces the editor's text the way a user would: select all, then paste. */
+export async function pasteGraph(page, content) {
+  await page.locator('[data-testid=graph-input] .cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    const ev = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
+    document.querySelector('[data-testid=graph-input] .cm-content').dispatchEvent(ev);
+  }, content);
+}

@@ -1,0 +1,235 @@
+// Results: summary, the new order (virtualised), the spill list and the decisions behind a spill.
+import { createVTable } from './vtable';
+import { fmtBytes, fmtInt, fmtMs, h } from '../lib/format';
+import type { Store } from '../store';
+import type { Decision, PlanView } from '../engine/types';
+import { bufferColor } from '../lib/color';
+
+export function mountSummary(root: HTMLElement, store: Store) {
+  root.dataset.testid = 'summary';
+  const render = () => {
+    const { view, totalMs, theme } = store.get();
+    root.replaceChildren();
+    if (!view) {
+      root.append(h('div', { class: 'placeholder' }, 'Run the planner (Ctrl/⌘ + Enter) to see its plan.'));
+      return;
+    }
+    const r = view.result;
+    const m = r.metrics;
+    const stat = (label: string, value: string, testid?: string, unit?: string, title?: string) =>
+      h('div', { class: 'stat', title },
+        h('div', { class: 'stat-label' }, label),
+        h('div', { class: 'stat-value' }, h('span', { 'data-testid': testid }, value), unit ? h('span', { class: 'unit' }, unit) : null));
+    const peaks = h('div', { class: 'peaks' });
+    for (const [type, cap] of Object.entries(r.capacities)) {
+      const peak = m.residentPeak[type];
+      const demand = m.demandPeak.byType[type];
+      if (peak === undefined && demand === undefined) continue;
+      const pct = cap > 0 ? Math.min(100, ((peak ?? 0) / cap) * 100) : 0;
+      const bar = h('div', { class: 'peak-bar' }, h('div', { class: 'peak-fill', style: `width:${pct}%` }));
+      peaks.append(
+        h('div', { class: 'peak', title: `${type}: resident peak ${fmtInt(peak ?? 0)} of ${fmtInt(cap)} bytes; the input order needs ${fmtInt(demand ?? 0)} without spilling` },
+          h('span', { class: 'peak-type' }, type),
+          bar,
+          h('span', { class: 'peak-num', 'data-testid': `peak-${type}` }, `${fmtInt(peak ?? 0)}`),
+          h('span', { class: 'peak-cap' }, `/ ${fmtBytes(cap)}`),
+          h('span', { class: 'peak-demand' }, `demand ${fmtInt(demand ?? 0)}`)));
+    }
+    void theme;
+    root.append(
+      h('div', { class: 'stats' },
+        stat('Spills', String(m.spills), 'spill-count'),
+        stat('Extra data moved', String(m.extraBytes), 'extra-bytes', 'bytes'),
+        stat('Total cycles', fmtInt(m.totalCycles), 'total-cycles'),
+        stat('Nodes', fmtInt(r.order.length), undefined, `+${r.addedNodes.length} spill`),
+        stat('Run time', fmtMs(view.engineMs), 'run-time', `on screen ${fmtMs(totalMs)}`,
+          `engine ${fmtMs(view.engineMs)}, view data ${fmtMs(view.prepareMs)}, Run → on screen ${fmtMs(totalMs)}`)),
+      h('div', { class: 'peaks-head' }, h('span', {}, 'Peak resident bytes per memory'), h('span', { class: 'muted' }, `${r.policy} policy · ${r.cost.model} cost · ${r.orderSource} order`)),
+      peaks,
+    );
+  };
+  store.subscribe((s, p) => {
+    if (s.view !== p.view || s.totalMs !== p.totalMs) render();
+  });
+  render();
+}
+
+const spillRole = (op: string) => (op === 'SPILL_OUT' ? 'spill-out' : op === 'SPILL_IN' ? 'spill-in' : op === 'ALLOC' || op === 'FREE' ? 'buf' : '');
+
+export function mountOrderTable(root: HTMLElement, store: Store) {
+  let view: PlanView | null = null;
+  let highlight = new Set<number>();
+  const cols = [
+    { key: 'step', label: 'Step', width: '56px', align: 'right' as const },
+    { key: 'id', label: 'Id', width: '56px', align: 'right' as const },
+    { key: 'op', label: 'Op', width: 'minmax(90px,1.2fr)' },
+    { key: 'pipe', label: 'Pipe', width: '58px' },
+    { key: 'bufs', label: 'Buffers', width: 'minmax(80px,1.4fr)' },
+    { key: 'cycles', label: 'Cycles', width: '64px', align: 'right' as const },
+    { key: 'start', label: 'Start', width: '72px', align: 'right' as const },
+    { key: 'end', label: 'End', width: '72px', align: 'right' as const },
+  ];
+  const table = createVTable({
+    columns: cols,
+    empty: 'No plan yet',
+    cell(row, col) {
+      const v = view!;
+      const id = v.result.order[row];
+      const n = v.nodes;
+      switch (col) {
+        case 0: return String(row);
+        case 1: return String(id);
+        case 2: return n.op[id];
+        case 3: return n.pipe[id];
+        case 4: {
+          if (n.bufId[id] >= 0) return `buf ${n.bufId[id]} · ${n.type[id]} ${n.size[id]}`;
+          return n.bufs[id].join(', ');
+        }
+        case 5: return String(n.cycles[id]);
+        case 6: return String(v.result.timing[row]?.[1] ?? '');
+        case 7: return String(v.result.timing[row]?.[2] ?? '');
+      }
+      return '';
+    },
+    rowClass(row) {
+      const id = view!.result.order[row];
+      return spillRole(view!.nodes.op[id]) + (highlight.has(row) ? ' hl' : '');
+    },
+    onRowClick(row) {
+      const v = view!;
+      const id = v.result.order[row];
+      const b = v.nodes.bufId[id] >= 0 ? v.nodes.bufId[id] : v.nodes.bufs[id][0];
+      if (b !== undefined) store.set({ selectedBuf: store.get().selectedBuf === b ? null : b, selectedSpill: null });
+    },
+  });
+  table.el.dataset.testid = 'order-table';
+  root.append(table.el);
+
+  const update = (scroll: boolean) => {
+    const s = store.get();
+    view = s.view;
+    highlight = new Set(view && s.selectedBuf !== null ? view.buffers[s.selectedBuf]?.uses ?? [] : []);
+    table.el.dataset.rows = String(view?.result.order.length ?? 0);
+    table.el.dataset.highlighted = String(highlight.size);
+    table.setRowCount(view?.result.order.length ?? 0);
+    if (scroll && highlight.size) table.scrollToRow(Math.min(...highlight));
+  };
+  store.subscribe((s, p) => {
+    if (s.view !== p.view) update(false);
+    else if (s.selectedBuf !== p.selectedBuf) update(true);
+  });
+  update(false);
+}
+
+export function mountSpillTable(root: HTMLElement, store: Store) {
+  let view: PlanView | null = null;
+  const table = createVTable({
+    columns: [
+      { key: 'k', label: '#', width: '36px', align: 'right' },
+      { key: 'buf', label: 'Buffer', width: '1fr', align: 'right' },
+      { key: 'type', label: 'Memory', width: '1fr' },
+      { key: 'size', label: 'Size', width: '1fr', align: 'right' },
+      { key: 'off', label: 'Offset', width: '1.5fr', align: 'right' },
+      { key: 'out', label: 'OUT id @ step', width: '1.7fr', align: 'right' },
+      { key: 'in', label: 'IN id @ step', width: '1.7fr', align: 'right' },
+    ],
+    empty: 'No spills: everything fits.',
+    cell(row, col) {
+      const s = view!.result.spills[row];
+      switch (col) {
+        case 0: return String(row + 1);
+        case 1: return String(s.buf);
+        case 2: return s.type;
+        case 3: return String(s.size);
+        case 4: return `${s.oldOffset} → ${s.newOffset}`;
+        case 5: return `${s.outNode} @ ${s.outStep}`;
+        case 6: return `${s.inNode} @ ${s.inStep}`;
+      }
+      return '';
+    },
+    rowClass: (row) => (store.get().selectedSpill === row ? 'sel' : ''),
+    rowTitle: (row) => {
+      const s = view!.result.spills[row];
+      return `Buffer ${s.buf} (${s.type}, ${s.size} B) leaves offset ${s.oldOffset} at step ${s.outStep} (SPILL_OUT ${s.outNode}) and comes back at offset ${s.newOffset} at step ${s.inStep} (SPILL_IN ${s.inNode})`;
+    },
+    onRowClick(row) {
+      const s = view!.result.spills[row];
+      store.set({ selectedSpill: row, selectedBuf: s.buf });
+    },
+  });
+  table.el.dataset.testid = 'spill-table';
+  root.append(table.el);
+  store.subscribe((s, p) => {
+    if (s.view !== p.view) {
+      view = s.view;
+      table.el.dataset.rows = String(view?.result.spills.length ?? 0);
+      table.setRowCount(view?.result.spills.length ?? 0);
+    } else if (s.selectedSpill !== p.selectedSpill) {
+      table.refresh();
+      if (s.selectedSpill !== null) table.scrollToRow(s.selectedSpill);
+    }
+  });
+}
+
+/** The planner's reasoning for the selected spill: the candidates it scored and the one it chose. */
+export function mountDecisions(root: HTMLElement, store: Store) {
+  root.dataset.testid = 'decisions';
+  let spillDecisions: Decision[] = [];
+  let forView: PlanView | null = null;
+  const render = () => {
+    const { view, selectedSpill, theme } = store.get();
+    if (view !== forView) {
+      forView = view;
+      spillDecisions = view ? view.result.decisions.filter((d) => d.kind === 'spill') : [];
+    }
+    root.replaceChildren();
+    if (!view) return;
+    if (selectedSpill === null || !view.result.spills[selectedSpill]) {
+      const counts: Record<string, number> = {};
+      for (const d of view.result.decisions) counts[d.kind] = (counts[d.kind] ?? 0) + 1;
+      root.append(
+        h('p', { class: 'muted' }, view.result.spills.length
+          ? 'Select a spill to see which buffers the planner weighed and why it chose this one.'
+          : 'No spills: the planner never had to choose a victim.'),
+        h('p', { class: 'muted small' }, `${fmtInt(view.result.decisions.length)} decisions: ` +
+          Object.entries(counts).map(([k, n]) => `${fmtInt(n)} ${k}`).join(', ')));
+      return;
+    }
+    const sp = view.result.spills[selectedSpill];
+    const d = spillDecisions[selectedSpill];
+    root.append(h('div', { class: 'dec-head' },
+      h('span', { class: 'swatch', style: `background:${bufferColor(sp.buf, theme === 'dark')}` }),
+      h('strong', {}, `Spill ${selectedSpill + 1}: buffer ${sp.buf}`),
+      h('span', { class: 'muted' }, ` ${sp.type}, ${sp.size} B`)));
+    if (!d) {
+      root.append(h('p', { class: 'muted' }, 'The result records no decision for this spill.'));
+      return;
+    }
+    root.append(
+      h('p', { class: 'dec-reason' }, `At input step ${d.step} (node ${d.node}): ${d.reason}`),
+    );
+    const cands = (d.candidates ?? []).slice().sort((a, b) => b.score - a.score || a.buf - b.buf);
+    if (cands.length) {
+      const max = Math.max(...cands.map((c) => c.score), 1e-9);
+      const tbody = h('tbody');
+      for (const c of cands.slice(0, 50)) {
+        const chosen = c.buf === sp.buf;
+        tbody.append(h('tr', { class: chosen ? 'chosen' : '' },
+          h('td', { class: 'r' }, String(c.buf)),
+          h('td', { class: 'r' }, String(c.nextUseStep)),
+          h('td', { class: 'r' }, Number.isInteger(c.score) ? String(c.score) : c.score.toFixed(2)),
+          h('td', { class: 'score-cell' }, h('div', { class: 'score-bar', style: `width:${Math.max(1, (c.score / max) * 100)}%` })),
+          h('td', {}, chosen ? 'spilled' : '')));
+      }
+      root.append(h('table', { class: 'cands' },
+        h('thead', {}, h('tr', {}, h('th', { class: 'r' }, 'Buffer'), h('th', { class: 'r' }, 'Next use'), h('th', { class: 'r' }, 'Score'), h('th', {}, ''), h('th', {}, ''))),
+        tbody));
+      if (cands.length > 50) root.append(h('p', { class: 'muted small' }, `…and ${cands.length - 50} more candidates`));
+      root.append(h('p', { class: 'muted small' }, 'score = size × distance to next use / bytes a spill moves; the highest score is spilled (ties: lowest buffer id).'));
+    }
+  };
+  store.subscribe((s, p) => {
+    if (s.view !== p.view || s.selectedSpill !== p.selectedSpill || s.theme !== p.theme) render();
+  });
+  render();
+}

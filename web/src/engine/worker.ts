@@ -1,0 +1,78 @@
+// The engine's worker: loads the WebAssembly module once, answers init/example/plan, and turns a
+// result into the view data (parsed result, node table, buffers, chart stretches) off the UI thread.
+import createSpillway from './generated/spillway.mjs';
+import wasmUrl from './generated/spillway.wasm?url';
+import type { SpillwayModule } from '../../../wasm/spillway';
+import type { EngineFailure, GraphNode, PlanResult, PlanView, Request, Response } from './types';
+import { buildBuffers, buildNodeTable, buildStretches } from '../lib/layout';
+
+let module: Promise<SpillwayModule> | null = null;
+const engine = () => (module ??= createSpillway({ locateFile: () => wasmUrl }));
+
+// The last graph's parsed nodes, so an unchanged graph is not parsed again on the next run.
+let lastGraphText = '';
+let lastGraphNodes: GraphNode[] = [];
+
+const post = (r: Response) => (self as unknown as Worker).postMessage(r);
+
+class Failure extends Error {
+  constructor(public failure: EngineFailure) { super(failure.message); }
+}
+
+function parseEngine(text: string): unknown {
+  const v = JSON.parse(text);
+  if (v && typeof v === 'object' && 'error' in v && v.error && typeof v.error === 'object') {
+    const e = v.error as { kind?: string; message?: string };
+    throw new Failure({ kind: e.kind === 'internal' ? 'internal' : 'input', message: String(e.message ?? 'unknown error') });
+  }
+  return v;
+}
+
+async function handle(req: Request): Promise<unknown> {
+  const m = await engine();
+  switch (req.method) {
+    case 'init':
+      return {
+        version: m.version(),
+        policies: JSON.parse(m.policies()),
+        examples: JSON.parse(m.examples()),
+      };
+    case 'example': {
+      const text = m.example(req.name);
+      parseEngine(text);
+      return text;
+    }
+    case 'plan': {
+      post({ id: req.id, progress: 'planning' });
+      const t0 = performance.now();
+      const resultText = m.plan(req.graph, JSON.stringify(req.options));
+      const engineMs = performance.now() - t0;
+      post({ id: req.id, progress: 'preparing view' });
+      const t1 = performance.now();
+      const result = parseEngine(resultText) as PlanResult;
+      if (req.graph !== lastGraphText) {
+        const g = JSON.parse(req.graph) as { Nodes?: GraphNode[] };
+        lastGraphNodes = Array.isArray(g.Nodes) ? g.Nodes : [];
+        lastGraphText = req.graph;
+      }
+      const nodes = buildNodeTable(lastGraphNodes, result.addedNodes ?? []);
+      const buffers = buildBuffers(nodes, result.order);
+      const stretches = buildStretches(result, buffers);
+      const view: PlanView = { resultText, result, nodes, buffers, stretches, engineMs, prepareMs: performance.now() - t1 };
+      return view;
+    }
+  }
+}
+
+self.onmessage = async (e: MessageEvent<Request>) => {
+  const req = e.data;
+  try {
+    const value = await handle(req);
+    post({ id: req.id, ok: true, value });
+  } catch (err) {
+    const error: EngineFailure = err instanceof Failure
+      ? err.failure
+      : { kind: 'internal', message: err instanceof Error ? err.message : String(err) };
+    post({ id: req.id, ok: false, error });
+  }
+};
