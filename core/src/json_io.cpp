@@ -32,9 +32,7 @@ std::string lineColumn(const std::string& text, size_t byte) {
 // nlohmann's message minus its "[json.exception...] parse error at line L, column C: " prefix.
 std::string parseErrorReason(const std::string& what) {
     auto pos = what.find(": ");
-    std::string reason = pos == std::string::npos ? what : what.substr(pos + 2);
-    if (reason.rfind("syntax error while parsing ", 0) == 0) reason = reason.substr(7);
-    return reason;
+    return pos == std::string::npos ? what : what.substr(pos + 2);
 }
 
 Json parseJson(const std::string& text, const std::string& what) {

@@ -527,8 +527,11 @@ private:
                     std::string why = s.state == State::Spilled
                                           ? cat("it was written out by spill ", s.spilledBy,
                                                 ", not by this spill's SPILL_OUT ", sp.outNode)
-                                          : cat("it is ", stateName(s.state),
-                                                " (its SPILL_OUT ", sp.outNode, " has not run)");
+                                          : s.state == State::Freed
+                                                ? std::string("it is already freed")
+                                                : cat("it is ", stateName(s.state),
+                                                      " (its SPILL_OUT ", sp.outNode,
+                                                      " has not run)");
                     report_.add("spill-pair", cat("step ", step, ", ", nodeName(id),
                                                   ": reloads buffer ", sp.buf, " but ", why));
                     if (s.state != State::Spilled) continue;

@@ -46,7 +46,7 @@ TEST_CASE("Order and Capacities are read when present") {
 TEST_CASE("not JSON: the error names line and column") {
     std::string msg = inputErrorOf([] { parse("{\n  \"Nodes\": [\n    {\"Id\": 0,,}\n]}"); });
     CHECK(msg.find("not valid JSON") != std::string::npos);
-    CHECK(msg.find("line 3, column 15") != std::string::npos);
+    CHECK(msg.find("line 3, column 14") != std::string::npos);
     CHECK(inputErrorOf([] { parse("   "); }).find("empty") != std::string::npos);
     CHECK(inputErrorOf([] { parse("[1,2]"); }).find("must be a JSON object") != std::string::npos);
 }
