@@ -461,13 +461,7 @@ private:
                     if (bit == g_.bufferIndex.end()) continue;
                     const int bi = bit->second;
                     BufState& s = st[bi];
-                    if (n.isAlloc()) {
-                        if (s.state != State::Unallocated) {
-                            report_.add("residency", cat("step ", step, ", ", nodeName(id),
-                                                         ": buffer ", n.buf, " is already ",
-                                                         stateName(s.state)));
-                            continue;
-                        }
+                    if (n.isAlloc()) {  // the buffer's only ALLOC, first occurrence
                         if (allocOf_[bi] == nullptr) {  // reported by checkAllocations
                             s.state = State::Resident;
                             continue;

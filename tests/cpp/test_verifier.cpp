@@ -1,0 +1,690 @@
+// Tests of the independent verifier: hand-written plans that must verify clean, and planted
+// faults that must be caught with the right kind and a message naming the place.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spillway/graph.h"
+#include "spillway/plan.h"
+#include "spillway/verifier.h"
+
+using namespace spillway;
+
+namespace {
+
+Node allocNode(NodeId id, BufferId buf, Bytes size, const std::string& type = "L1") {
+    Node n;
+    n.id = id;
+    n.op = kAlloc;
+    n.buf = buf;
+    n.size = size;
+    n.type = type;
+    return n;
+}
+
+Node freeNode(NodeId id, BufferId buf, Bytes size, const std::string& type = "L1") {
+    Node n = allocNode(id, buf, size, type);
+    n.op = kFree;
+    return n;
+}
+
+Node opNode(NodeId id, std::vector<BufferId> bufs, const std::string& op = "VEC",
+            const std::string& pipe = "VECTOR") {
+    Node n;
+    n.id = id;
+    n.op = op;
+    n.pipe = pipe;
+    n.cycles = 10;
+    n.bufs = std::move(bufs);
+    return n;
+}
+
+Node spillNode(NodeId id, bool out, BufferId buf) {
+    Node n;
+    n.id = id;
+    n.op = out ? kSpillOut : kSpillIn;
+    n.pipe = out ? kSpillOutPipe : kSpillInPipe;
+    n.cycles = 270;
+    n.bufs = {buf};
+    return n;
+}
+
+// Nodes must be listed with ids 0..N-1 in order, so that edges by id are edges by index.
+Graph makeGraph(std::vector<Node> nodes, std::vector<std::pair<int, int>> edges) {
+    Graph g;
+    g.nodes = std::move(nodes);
+    g.edges = std::move(edges);
+    bool idsAreIndices = true;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        idsAreIndices = idsAreIndices && g.nodes[i].id == static_cast<int>(i);
+    REQUIRE(idsAreIndices);
+    finalizeGraph(g);
+    return g;
+}
+
+Allocation alloc(BufferId buf, Bytes offset, Bytes size, const std::string& type = "L1") {
+    return Allocation{buf, type, offset, size};
+}
+
+Spill spill(BufferId buf, Bytes size, Bytes oldOffset, Bytes newOffset, NodeId out, NodeId in,
+            int outStep, int inStep, const std::string& type = "L1") {
+    Spill s;
+    s.buf = buf;
+    s.type = type;
+    s.size = size;
+    s.oldOffset = oldOffset;
+    s.newOffset = newOffset;
+    s.outNode = out;
+    s.inNode = in;
+    s.outStep = outStep;
+    s.inStep = inStep;
+    return s;
+}
+
+Capacities caps100() { return {{"L1", 100}}; }
+
+std::string dump(const std::vector<Violation>& vs) {
+    std::ostringstream os;
+    for (const Violation& v : vs) os << "  [" << v.kind << "] " << v.message << "\n";
+    return os.str();
+}
+
+// True when some violation has this kind and its message contains every needle.
+bool has(const std::vector<Violation>& vs, const std::string& kind,
+         std::initializer_list<std::string> needles) {
+    return std::any_of(vs.begin(), vs.end(), [&](const Violation& v) {
+        if (v.kind != kind) return false;
+        for (const std::string& n : needles)
+            if (v.message.find(n) == std::string::npos) return false;
+        return true;
+    });
+}
+
+bool onlyKind(const std::vector<Violation>& vs, const std::string& kind) {
+    return !vs.empty() && std::all_of(vs.begin(), vs.end(),
+                                      [&](const Violation& v) { return v.kind == kind; });
+}
+
+#define EXPECT_CLEAN(vs)                    \
+    do {                                    \
+        INFO("violations:\n" << dump(vs));  \
+        CHECK((vs).empty());                \
+    } while (0)
+
+#define EXPECT_HAS(vs, kind, ...)                          \
+    do {                                                   \
+        INFO("violations:\n" << dump(vs));                 \
+        CHECK(has((vs), (kind), {__VA_ARGS__}));           \
+    } while (0)
+
+// Graph A: two buffers used together, no spill needed in L1 = 100.
+//   0 ALLOC b0(40)  1 ALLOC b1(40)  2 VEC[b0,b1]  3 FREE b0  4 FREE b1
+struct FixtureA {
+    Graph g = makeGraph({allocNode(0, 0, 40), allocNode(1, 1, 40), opNode(2, {0, 1}),
+                         freeNode(3, 0, 40), freeNode(4, 1, 40)},
+                        {{0, 1}, {0, 2}, {1, 2}, {2, 3}, {2, 4}});
+    Plan plan() const {
+        Plan p;
+        p.allocations = {alloc(0, 0, 40), alloc(1, 40, 40)};
+        p.order = {0, 1, 2, 3, 4};
+        return p;
+    }
+};
+
+// Graph B: b0 (60) is written, then b1 (60) lives and dies, then b0 is read: with L1 = 100 b0
+// is spilled around b1's lifetime and reloaded at another offset.
+//   0 ALLOC b0  1 W[b0]  2 ALLOC b1  3 U[b1]  4 FREE b1  5 R[b0]  6 FREE b0
+// Plan order: 0 1 7(OUT) 2 3 4 8(IN) 5 6
+struct FixtureB {
+    Graph g = makeGraph({allocNode(0, 0, 60), opNode(1, {0}), allocNode(2, 1, 60), opNode(3, {1}),
+                         freeNode(4, 1, 60), opNode(5, {0}), freeNode(6, 0, 60)},
+                        {{0, 1}, {1, 5}, {5, 6}, {2, 3}, {3, 4}});
+    Plan plan() const {
+        Plan p;
+        p.allocations = {alloc(0, 0, 60), alloc(1, 0, 60)};
+        p.spills = {spill(0, 60, 0, 40, 7, 8, 2, 6)};
+        p.order = {0, 1, 7, 2, 3, 4, 8, 5, 6};
+        p.addedNodes = {spillNode(7, true, 0), spillNode(8, false, 0)};
+        p.addedEdges = {{0, 7}, {1, 7}, {7, 8}, {8, 5}, {8, 6}};
+        return p;
+    }
+};
+
+// Graph C: b0's last user runs before b1 needs the room; the contest still wants a SPILL_IN
+// before b0's FREE.
+//   0 ALLOC b0  1 W[b0]  2 ALLOC b1  3 U[b1]  4 FREE b1  5 FREE b0
+// Plan order: 0 1 6(OUT) 2 3 4 7(IN) 5
+struct FixtureC {
+    Graph g = makeGraph({allocNode(0, 0, 60), opNode(1, {0}), allocNode(2, 1, 60), opNode(3, {1}),
+                         freeNode(4, 1, 60), freeNode(5, 0, 60)},
+                        {{0, 1}, {1, 5}, {2, 3}, {3, 4}});
+    Plan plan() const {
+        Plan p;
+        p.allocations = {alloc(0, 0, 60), alloc(1, 0, 60)};
+        p.spills = {spill(0, 60, 0, 0, 6, 7, 2, 6)};
+        p.order = {0, 1, 6, 2, 3, 4, 7, 5};
+        p.addedNodes = {spillNode(6, true, 0), spillNode(7, false, 0)};
+        p.addedEdges = {{0, 6}, {1, 6}, {6, 7}, {7, 5}};
+        return p;
+    }
+};
+
+// Graph D: b0 is spilled twice (around b1, then around b2), with a read in between.
+//   0 ALLOC b0  1 W[b0]  2 ALLOC b1  3 U[b1]  4 FREE b1  5 R[b0]  6 ALLOC b2  7 U[b2]
+//   8 FREE b2  9 R[b0]  10 FREE b0
+// Plan order: 0 1 11 2 3 4 12 5 13 6 7 8 14 9 10
+struct FixtureD {
+    Graph g = makeGraph({allocNode(0, 0, 60), opNode(1, {0}), allocNode(2, 1, 60), opNode(3, {1}),
+                         freeNode(4, 1, 60), opNode(5, {0}), allocNode(6, 2, 60), opNode(7, {2}),
+                         freeNode(8, 2, 60), opNode(9, {0}), freeNode(10, 0, 60)},
+                        {{0, 1}, {1, 5}, {5, 9}, {9, 10}, {2, 3}, {3, 4}, {6, 7}, {7, 8}});
+    Plan plan() const {
+        Plan p;
+        p.allocations = {alloc(0, 0, 60), alloc(1, 0, 60), alloc(2, 0, 60)};
+        p.spills = {spill(0, 60, 0, 40, 11, 12, 2, 6), spill(0, 60, 40, 0, 13, 14, 8, 12)};
+        p.order = {0, 1, 11, 2, 3, 4, 12, 5, 13, 6, 7, 8, 14, 9, 10};
+        p.addedNodes = {spillNode(11, true, 0), spillNode(12, false, 0), spillNode(13, true, 0),
+                        spillNode(14, false, 0)};
+        p.addedEdges = {{0, 11},  {0, 13},  {1, 11},  {1, 13},  {5, 13},  {11, 12}, {12, 5},
+                        {12, 9},  {12, 10}, {12, 13}, {13, 14}, {14, 9},  {14, 10}};
+        return p;
+    }
+};
+
+}  // namespace
+
+TEST_SUITE("verifier") {
+
+TEST_CASE("clean plans verify without violations") {
+    SUBCASE("no spill") {
+        FixtureA a;
+        EXPECT_CLEAN(verifyPlan(a.g, caps100(), a.plan()));
+    }
+    SUBCASE("one spill, reloaded at another offset") {
+        FixtureB b;
+        EXPECT_CLEAN(verifyPlan(b.g, caps100(), b.plan()));
+    }
+    SUBCASE("spill whose only later use is the FREE") {
+        FixtureC c;
+        EXPECT_CLEAN(verifyPlan(c.g, caps100(), c.plan()));
+    }
+    SUBCASE("one buffer spilled twice") {
+        FixtureD d;
+        EXPECT_CLEAN(verifyPlan(d.g, caps100(), d.plan()));
+    }
+    SUBCASE("buffers touching end to end and at the very top of the memory") {
+        FixtureA a;
+        Plan p = a.plan();
+        p.allocations = {alloc(0, 60, 40), alloc(1, 20, 40)};
+        EXPECT_CLEAN(verifyPlan(a.g, caps100(), p));
+    }
+}
+
+TEST_CASE("overlap of two resident buffers") {
+    FixtureA a;
+    Plan p = a.plan();
+    p.allocations[1].offset = 20;  // [20, 60) over b0's [0, 40)
+    auto vs = verifyPlan(a.g, caps100(), p);
+    CHECK(onlyKind(vs, "overlap"));
+    EXPECT_HAS(vs, "overlap", "step 1", "node 1", "buffer 1", "[20, 60)", "buffer 0", "[0, 40)");
+}
+
+TEST_CASE("overlap at a SPILL_IN's new offset") {
+    FixtureB b;
+    Plan p = b.plan();
+    // Reload b0 before b1 is freed: order 0 1 7 2 3 8 4 5 6, b0 back at [40, 100) over b1 [0, 60).
+    p.order = {0, 1, 7, 2, 3, 8, 4, 5, 6};
+    p.spills[0].inStep = 5;
+    auto vs = verifyPlan(b.g, caps100(), p);
+    CHECK(onlyKind(vs, "overlap"));
+    EXPECT_HAS(vs, "overlap", "step 5", "node 8", "SPILL_IN", "buffer 0", "[40, 100)", "buffer 1",
+               "[0, 60)");
+}
+
+TEST_CASE("placement out of bounds") {
+    FixtureA a;
+    SUBCASE("past the capacity") {
+        Plan p = a.plan();
+        p.allocations[1].offset = 70;  // [70, 110) in a 100-byte memory
+        auto vs = verifyPlan(a.g, caps100(), p);
+        CHECK(onlyKind(vs, "bounds"));
+        EXPECT_HAS(vs, "bounds", "buffer 1", "[70, 110)", "[0, 100)");
+    }
+    SUBCASE("negative offset") {
+        Plan p = a.plan();
+        p.allocations[0].offset = -8;
+        auto vs = verifyPlan(a.g, caps100(), p);
+        CHECK(onlyKind(vs, "bounds"));
+        EXPECT_HAS(vs, "bounds", "buffer 0", "[-8, 32)");
+    }
+    SUBCASE("a SPILL_IN's new offset past the capacity") {
+        FixtureB b;
+        Plan p = b.plan();
+        p.spills[0].newOffset = 50;
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "bounds"));
+        EXPECT_HAS(vs, "bounds", "node 8", "buffer 0", "[50, 110)");
+    }
+    SUBCASE("a memory without a capacity") {
+        auto vs = verifyPlan(a.g, Capacities{{"UB", 1024}}, a.plan());
+        CHECK(onlyKind(vs, "bounds"));
+        EXPECT_HAS(vs, "bounds", "buffer 0", "L1", "no capacity");
+        EXPECT_HAS(vs, "bounds", "buffer 1", "L1", "no capacity");
+    }
+}
+
+TEST_CASE("use while spilled: SPILL_IN missing before a use") {
+    FixtureB b;
+    Plan p = b.plan();
+    // The reload moved after the read: 0 1 7 2 3 4 5 8 6 (edges adjusted so that only the
+    // residency rule is broken).
+    p.order = {0, 1, 7, 2, 3, 4, 5, 8, 6};
+    p.spills[0].inStep = 7;
+    p.addedEdges = {{0, 7}, {1, 7}, {7, 8}, {8, 6}};
+    auto vs = verifyPlan(b.g, caps100(), p);
+    INFO(dump(vs));
+    CHECK(vs.size() == 1);
+    EXPECT_HAS(vs, "residency", "step 6", "node 5", "buffer 0", "spilled");
+}
+
+TEST_CASE("use before ALLOC") {
+    FixtureA a;
+    Graph g = makeGraph({allocNode(0, 0, 40), allocNode(1, 1, 40), opNode(2, {0, 1}),
+                         freeNode(3, 0, 40), freeNode(4, 1, 40)},
+                        {{0, 2}, {1, 2}, {2, 3}, {2, 4}});
+    Plan p = a.plan();
+    p.order = {1, 2, 0, 3, 4};
+    auto vs = verifyPlan(g, caps100(), p);
+    EXPECT_HAS(vs, "residency", "step 1", "node 2", "buffer 0", "not yet allocated");
+    EXPECT_HAS(vs, "order", "0 -> 2", "step 2", "step 1");  // the graph edge it breaks
+}
+
+TEST_CASE("order breaks an edge") {
+    SUBCASE("a graph edge") {
+        FixtureA a;
+        Plan p = a.plan();
+        p.order = {1, 0, 2, 3, 4};  // graph edge 0 -> 1
+        auto vs = verifyPlan(a.g, caps100(), p);
+        INFO(dump(vs));
+        CHECK(vs.size() == 1);
+        EXPECT_HAS(vs, "order", "edge 0 -> 1", "0 at step 1", "1 at step 0");
+    }
+    SUBCASE("an added edge") {
+        FixtureB b;
+        Plan p = b.plan();
+        // An extra (not required) edge 4 -> 7 that the order breaks (7 at step 2, 4 at step 5).
+        p.addedEdges.insert(p.addedEdges.begin() + 2, {4, 7});
+        auto vs = verifyPlan(b.g, caps100(), p);
+        INFO(dump(vs));
+        CHECK(vs.size() == 1);
+        EXPECT_HAS(vs, "order", "edge 4 -> 7", "4 at step 5", "7 at step 2");
+    }
+}
+
+TEST_CASE("missing required edges") {
+    FixtureB b;
+    auto without = [&](std::pair<NodeId, NodeId> e) {
+        Plan p = b.plan();
+        p.addedEdges.erase(std::find(p.addedEdges.begin(), p.addedEdges.end(), e));
+        return verifyPlan(b.g, caps100(), p);
+    };
+    SUBCASE("ALLOC -> SPILL_OUT") {
+        auto vs = without({0, 7});
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "spill 0", "buffer 0", "0 -> 7", "ALLOC");
+    }
+    SUBCASE("earlier user -> SPILL_OUT") {
+        auto vs = without({1, 7});
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "spill 0", "buffer 0", "1 -> 7", "user");
+    }
+    SUBCASE("SPILL_OUT -> SPILL_IN") {
+        auto vs = without({7, 8});
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "7 -> 8");
+    }
+    SUBCASE("SPILL_IN -> later user") {
+        auto vs = without({8, 5});
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "8 -> 5", "user");
+    }
+    SUBCASE("SPILL_IN -> FREE") {
+        auto vs = without({8, 6});
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "8 -> 6", "FREE");
+    }
+    SUBCASE("previous SPILL_IN -> next SPILL_OUT of the same buffer") {
+        FixtureD d;
+        Plan p = d.plan();
+        p.addedEdges.erase(std::find(p.addedEdges.begin(), p.addedEdges.end(),
+                                     std::pair<NodeId, NodeId>{12, 13}));
+        auto vs = verifyPlan(d.g, caps100(), p);
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "spill 1", "12 -> 13", "previous SPILL_IN");
+    }
+}
+
+TEST_CASE("malformed added edges") {
+    FixtureB b;
+    SUBCASE("an edge between two graph nodes") {
+        Plan p = b.plan();
+        p.addedEdges.insert(p.addedEdges.begin() + 1, {0, 5});
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "0 -> 5", "two graph nodes");
+    }
+    SUBCASE("an edge to an unknown node") {
+        Plan p = b.plan();
+        p.addedEdges.push_back({8, 99});
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "8 -> 99", "unknown node 99");
+    }
+    SUBCASE("unsorted or duplicated") {
+        Plan p = b.plan();
+        p.addedEdges.push_back({0, 7});
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "not sorted", "0 -> 7");
+    }
+}
+
+TEST_CASE("wrong spill node ids") {
+    FixtureB b;
+    SUBCASE("ids shifted consistently everywhere") {
+        Plan p = b.plan();
+        p.spills[0].outNode = 9;
+        p.spills[0].inNode = 10;
+        p.order = {0, 1, 9, 2, 3, 4, 10, 5, 6};
+        p.addedNodes = {spillNode(9, true, 0), spillNode(10, false, 0)};
+        p.addedEdges = {{0, 9}, {1, 9}, {9, 10}, {10, 5}, {10, 6}};
+        auto vs = verifyPlan(b.g, caps100(), p);
+        INFO(dump(vs));
+        CHECK(vs.size() == 1);
+        EXPECT_HAS(vs, "spill-ids", "spill 0", "SPILL_OUT 9", "SPILL_IN 10", "expected 7 / 8");
+    }
+    SUBCASE("OUT and IN swapped") {
+        Plan p = b.plan();
+        std::swap(p.spills[0].outNode, p.spills[0].inNode);
+        auto vs = verifyPlan(b.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-ids", "SPILL_OUT 8", "SPILL_IN 7", "expected 7 / 8");
+    }
+    SUBCASE("an added node with the wrong pipe") {
+        Plan p = b.plan();
+        p.addedNodes[0].pipe = "MTE2";
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "spill-ids"));
+        EXPECT_HAS(vs, "spill-ids", "node 7", "MTE2", "expected SPILL_OUT/MTE3");
+    }
+    SUBCASE("an added node with the wrong Bufs") {
+        Plan p = b.plan();
+        p.addedNodes[1].bufs = {1};
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "spill-ids"));
+        EXPECT_HAS(vs, "spill-ids", "node 8", "Bufs [1]", "expected [0]");
+    }
+    SUBCASE("outStep not the SPILL_OUT's position") {
+        Plan p = b.plan();
+        p.spills[0].outStep = 3;
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "spill-ids"));
+        EXPECT_HAS(vs, "spill-ids", "outStep 3", "SPILL_OUT 7", "step 2");
+    }
+    SUBCASE("a spill node missing from addedNodes") {
+        Plan p = b.plan();
+        p.addedNodes.pop_back();
+        auto vs = verifyPlan(b.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-ids", "SPILL_IN node 8", "not in addedNodes");
+        EXPECT_HAS(vs, "order", "step 6", "node 8");  // now unknown in the order
+    }
+}
+
+TEST_CASE("spill fields disagree with the buffer or the replay") {
+    FixtureB b;
+    SUBCASE("wrong oldOffset") {
+        Plan p = b.plan();
+        p.spills[0].oldOffset = 10;
+        auto vs = verifyPlan(b.g, caps100(), p);
+        INFO(dump(vs));
+        CHECK(vs.size() == 1);
+        EXPECT_HAS(vs, "spill-pair", "step 2", "node 7", "oldOffset 10", "buffer 0", "offset 0");
+    }
+    SUBCASE("wrong size") {
+        Plan p = b.plan();
+        p.spills[0].size = 64;
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "spill-pair"));
+        EXPECT_HAS(vs, "spill-pair", "spill 0", "buffer 0", "64");
+    }
+    SUBCASE("SPILL_IN before its SPILL_OUT") {
+        Plan p = b.plan();
+        p.order = {0, 1, 8, 2, 7, 3, 4, 5, 6};
+        p.spills[0].outStep = 4;
+        p.spills[0].inStep = 2;
+        auto vs = verifyPlan(b.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-pair", "SPILL_IN 8", "step 2", "SPILL_OUT 7", "step 4");
+        EXPECT_HAS(vs, "spill-pair", "step 2", "node 8", "reloads buffer 0", "resident");
+    }
+}
+
+TEST_CASE("node missing from the order, and a buffer never freed") {
+    FixtureA a;
+    Plan p = a.plan();
+    p.order = {0, 1, 2, 3};  // FREE of b1 (node 4) dropped
+    auto vs = verifyPlan(a.g, caps100(), p);
+    EXPECT_HAS(vs, "order", "node 4", "FREE of buffer 1", "missing");
+    EXPECT_HAS(vs, "residency", "buffer 1", "never freed", "resident");
+    CHECK(vs.size() == 2);
+}
+
+TEST_CASE("duplicate and unknown nodes in the order") {
+    FixtureA a;
+    SUBCASE("duplicate") {
+        Plan p = a.plan();
+        p.order = {0, 1, 2, 2, 3, 4};
+        auto vs = verifyPlan(a.g, caps100(), p);
+        INFO(dump(vs));
+        CHECK(vs.size() == 1);
+        EXPECT_HAS(vs, "order", "node 2", "twice", "step 2", "step 3");
+    }
+    SUBCASE("unknown") {
+        Plan p = a.plan();
+        p.order.push_back(42);
+        auto vs = verifyPlan(a.g, caps100(), p);
+        INFO(dump(vs));
+        CHECK(vs.size() == 1);
+        EXPECT_HAS(vs, "order", "step 5", "node 42");
+    }
+    SUBCASE("an added node missing from the order") {
+        FixtureB b;
+        Plan p = b.plan();
+        p.order = {0, 1, 7, 2, 3, 4, 5, 6};  // SPILL_IN 8 dropped
+        auto vs = verifyPlan(b.g, caps100(), p);
+        EXPECT_HAS(vs, "order", "added node 8", "missing");
+        EXPECT_HAS(vs, "residency", "node 5", "buffer 0", "spilled");
+        EXPECT_HAS(vs, "residency", "node 6", "buffer 0", "spilled");
+    }
+}
+
+TEST_CASE("FREE while spilled") {
+    FixtureC c;
+    Plan p = c.plan();
+    // The SPILL_IN 7 moved after the FREE: 0 1 6 2 3 4 5 7 (the edge 7 -> 5 dropped).
+    p.order = {0, 1, 6, 2, 3, 4, 5, 7};
+    p.spills[0].inStep = 7;
+    p.addedEdges = {{0, 6}, {1, 6}, {6, 7}};
+    auto vs = verifyPlan(c.g, caps100(), p);
+    EXPECT_HAS(vs, "residency", "step 6", "node 5", "FREE of buffer 0", "spilled", "SPILL_IN");
+    EXPECT_HAS(vs, "edges", "7 -> 5");  // SPILL_IN -> FREE is required
+    EXPECT_HAS(vs, "spill-pair", "node 7", "freed");  // the reload of a freed buffer
+}
+
+TEST_CASE("allocations") {
+    FixtureA a;
+    SUBCASE("missing") {
+        Plan p = a.plan();
+        p.allocations.pop_back();
+        auto vs = verifyPlan(a.g, caps100(), p);
+        CHECK(onlyKind(vs, "allocation"));
+        EXPECT_HAS(vs, "allocation", "buffer 1", "no allocation");
+    }
+    SUBCASE("duplicated") {
+        Plan p = a.plan();
+        p.allocations.push_back(alloc(1, 40, 40));
+        auto vs = verifyPlan(a.g, caps100(), p);
+        CHECK(onlyKind(vs, "allocation"));
+        EXPECT_HAS(vs, "allocation", "buffer 1", "more than one");
+    }
+    SUBCASE("not ascending") {
+        Plan p = a.plan();
+        std::swap(p.allocations[0], p.allocations[1]);
+        auto vs = verifyPlan(a.g, caps100(), p);
+        CHECK(onlyKind(vs, "allocation"));
+        EXPECT_HAS(vs, "allocation", "ascending", "buffer 1 before buffer 0");
+    }
+    SUBCASE("wrong size or type") {
+        Plan p = a.plan();
+        p.allocations[0].size = 8;
+        p.allocations[1].type = "UB";
+        auto vs = verifyPlan(a.g, caps100(), p);
+        CHECK(onlyKind(vs, "allocation"));
+        EXPECT_HAS(vs, "allocation", "buffer 0", "8 bytes", "L1/40");
+        EXPECT_HAS(vs, "allocation", "buffer 1", "UB");
+    }
+    SUBCASE("unknown buffer") {
+        Plan p = a.plan();
+        p.allocations.push_back(alloc(7, 0, 4));
+        auto vs = verifyPlan(a.g, caps100(), p);
+        CHECK(onlyKind(vs, "allocation"));
+        EXPECT_HAS(vs, "allocation", "unknown buffer 7");
+    }
+}
+
+TEST_CASE("the list is capped and counts what it leaves out") {
+    // 150 buffers of 10 bytes, all live at once and all placed at offset 0: 149 overlaps.
+    const int n = 150;
+    std::vector<Node> nodes;
+    std::vector<std::pair<int, int>> edges;
+    for (int b = 0; b < n; ++b) nodes.push_back(allocNode(b, b, 10));
+    std::vector<BufferId> all;
+    for (int b = 0; b < n; ++b) all.push_back(b);
+    nodes.push_back(opNode(n, all));
+    for (int b = 0; b < n; ++b) nodes.push_back(freeNode(n + 1 + b, b, 10));
+    for (int b = 0; b < n; ++b) {
+        edges.push_back({b, n});
+        edges.push_back({n, n + 1 + b});
+    }
+    Graph g = makeGraph(std::move(nodes), std::move(edges));
+    Plan p;
+    for (int b = 0; b < n; ++b) p.allocations.push_back(alloc(b, 0, 10));
+    for (int i = 0; i < 2 * n + 1; ++i) p.order.push_back(i);
+    auto vs = verifyPlan(g, Capacities{{"L1", 10000}}, p);
+    REQUIRE(vs.size() == 101);
+    CHECK(vs.front().kind == "overlap");
+    CHECK(vs.back().message.find("... and 49 more") != std::string::npos);
+    CHECK(vs.back().message.find("overlap 49") != std::string::npos);
+}
+
+TEST_CASE("a long chain verifies in linear-ish time") {
+    // 200k buffers, each allocated, used and freed in turn at the same offset.
+    const int n = 200000;
+    std::vector<Node> nodes;
+    std::vector<std::pair<int, int>> edges;
+    nodes.reserve(3 * n);
+    for (int b = 0; b < n; ++b) {
+        const int base = 3 * b;
+        nodes.push_back(allocNode(base, b, 64));
+        nodes.push_back(opNode(base + 1, {b}));
+        nodes.push_back(freeNode(base + 2, b, 64));
+        edges.push_back({base, base + 1});
+        edges.push_back({base + 1, base + 2});
+        if (b > 0) edges.push_back({base - 1, base});
+    }
+    Graph g = makeGraph(std::move(nodes), std::move(edges));
+    Plan p;
+    for (int b = 0; b < n; ++b) p.allocations.push_back(alloc(b, 0, 64));
+    for (int i = 0; i < 3 * n; ++i) p.order.push_back(i);
+    EXPECT_CLEAN(verifyPlan(g, caps100(), p));
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("verifier") {
+
+TEST_CASE("more spill bookkeeping faults") {
+    SUBCASE("spill of an unknown buffer") {
+        FixtureB b;
+        Plan p = b.plan();
+        p.spills[0].buf = 9;
+        auto vs = verifyPlan(b.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-pair", "spill 0", "unknown buffer 9");
+    }
+    SUBCASE("inStep not the SPILL_IN's position") {
+        FixtureB b;
+        Plan p = b.plan();
+        p.spills[0].inStep = 7;
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "spill-ids"));
+        EXPECT_HAS(vs, "spill-ids", "inStep 7", "SPILL_IN 8", "step 6");
+    }
+    SUBCASE("addedNodes not ascending") {
+        FixtureB b;
+        Plan p = b.plan();
+        std::swap(p.addedNodes[0], p.addedNodes[1]);
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "spill-ids"));
+        EXPECT_HAS(vs, "spill-ids", "ascending", "8 before 7");
+    }
+    SUBCASE("an added node that belongs to no spill") {
+        FixtureB b;
+        Plan p = b.plan();
+        p.addedNodes.push_back(spillNode(9, true, 0));
+        p.order.push_back(9);
+        auto vs = verifyPlan(b.g, caps100(), p);
+        CHECK(onlyKind(vs, "spill-ids"));
+        EXPECT_HAS(vs, "spill-ids", "added node 9", "no spill");
+    }
+    SUBCASE("a spill node id that is a graph node") {
+        FixtureB b;
+        Plan p = b.plan();
+        p.spills[0].outNode = 3;
+        auto vs = verifyPlan(b.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-ids", "spill 0", "node 3", "already a graph node");
+    }
+    SUBCASE("two spills sharing node ids") {
+        FixtureD d;
+        Plan p = d.plan();
+        p.spills[1].outNode = 11;
+        p.spills[1].inNode = 12;
+        auto vs = verifyPlan(d.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-ids", "spill 1", "SPILL_OUT 11", "expected 13 / 14");
+        EXPECT_HAS(vs, "spill-ids", "spill 1", "node 11", "already used by spill 0");
+    }
+    SUBCASE("SPILL_OUT of a buffer not yet allocated") {
+        FixtureC c;
+        Plan p = c.plan();
+        p.order = {6, 0, 1, 2, 3, 4, 7, 5};
+        p.spills[0].outStep = 0;
+        auto vs = verifyPlan(c.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-pair", "step 0", "node 6", "writes out buffer 0",
+                   "not yet allocated");
+        EXPECT_HAS(vs, "order", "edge 0 -> 6");
+    }
+    SUBCASE("SPILL_IN reloading what another spill wrote out") {
+        FixtureD d;
+        Plan p = d.plan();
+        // Spill 1's OUT (13) moved before spill 0's IN (12): 12 then reloads a buffer that
+        // spill 1 wrote out, and spill 1's OUT writes out a buffer already spilled.
+        p.order = {0, 1, 11, 2, 3, 4, 13, 12, 5, 6, 7, 8, 14, 9, 10};
+        auto vs = verifyPlan(d.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-pair", "step 6", "node 13", "writes out buffer 0", "spilled");
+        EXPECT_HAS(vs, "spill-pair", "step 7", "node 12", "written out by spill 1");
+    }
+}
+
+}  // TEST_SUITE
