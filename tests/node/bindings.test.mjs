@@ -1,0 +1,125 @@
+// The WebAssembly engine under Node: same bytes as the native CLI, errors as JSON, re-verification.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const generated = join(root, 'web/src/engine/generated');
+const cli = join(root, 'build/native/spillway');
+const sharedCases = resolve(root, '../shared/cases');
+
+let engine;
+before(async () => {
+  assert.ok(existsSync(join(generated, 'spillway.mjs')), 'build the wasm first: bash scripts/build-wasm.sh');
+  assert.ok(existsSync(cli), 'build the CLI first: cmake --build build/native');
+  const { default: createSpillway } = await import(join(generated, 'spillway.mjs'));
+  engine = await createSpillway({ wasmBinary: readFileSync(join(generated, 'spillway.wasm')) });
+});
+
+const work = mkdtempSync(join(tmpdir(), 'spillway-bindings-'));
+
+// What `spillway plan GRAPH -o OUT [args]` writes, as text.
+function cliResult(graphText, args = []) {
+  const graph = join(work, 'graph.json');
+  const out = join(work, 'result.json');
+  writeFileSync(graph, graphText);
+  execFileSync(cli, ['plan', graph, '-o', out, ...args], { stdio: 'pipe' });
+  return readFileSync(out, 'utf8');
+}
+
+test('version and policies match the native build', () => {
+  const native = execFileSync(cli, ['--version'], { encoding: 'utf8' }).trim();
+  assert.equal(engine.version(), native);
+  assert.deepEqual(JSON.parse(engine.policies())[0], 'seed');
+});
+
+test('examples() lists the same examples as the CLI', () => {
+  const names = JSON.parse(engine.examples()).map((e) => e.name);
+  const native = execFileSync(cli, ['examples'], { encoding: 'utf8' }).trim().split('\n').map((l) => l.split(/\s+/)[0]);
+  assert.deepEqual(names, native);
+  assert.ok(names.length >= 8);
+  for (const name of names) assert.equal(engine.example(name), execFileSync(cli, ['example', name], { encoding: 'utf8' }));
+});
+
+test('every example plans to byte-identical JSON natively and in wasm, both cost models', () => {
+  for (const { name } of JSON.parse(engine.examples())) {
+    const graph = engine.example(name);
+    for (const cost of ['contest', 'seed']) {
+      const wasm = engine.plan(graph, JSON.stringify({ cost: { model: cost } }));
+      assert.equal(wasm, cliResult(graph, ['--cost', cost]), `${name} / ${cost}`);
+      const result = JSON.parse(wasm);
+      assert.equal(result.metrics.spills, result.spills.length);
+    }
+  }
+});
+
+test('the contest cases give byte-identical results natively and in wasm', (t) => {
+  if (!existsSync(sharedCases)) return t.skip(`${sharedCases} is absent (only our machines and CI have it)`);
+  for (const name of ['Matmul_Case0', 'FlashAttention_Case0', 'Conv_Case0']) {
+    const graph = readFileSync(join(sharedCases, `${name}.json`), 'utf8');
+    const wasm = engine.plan(graph, JSON.stringify({ order: 'id', capacities: { L1: 4096, UB: 1024, L0A: 256, L0B: 256, L0C: 512 } }));
+    assert.equal(wasm, cliResult(graph, ['--order', 'id', '--caps', 'L1=4096,UB=1024,L0A=256,L0B=256,L0C=512']), name);
+    assert.ok(JSON.parse(wasm).metrics.spills > 0);
+  }
+});
+
+test('options change the plan: a larger capacity needs fewer spills', () => {
+  const graph = engine.example('one-spill');
+  const tight = JSON.parse(engine.plan(graph, '{}'));
+  const caps = { ...JSON.parse(graph).Capacities };
+  for (const k of Object.keys(caps)) caps[k] *= 4;
+  const roomy = JSON.parse(engine.plan(graph, JSON.stringify({ capacities: caps })));
+  assert.equal(tight.metrics.spills, 1);
+  assert.equal(roomy.metrics.spills, 0);
+  assert.deepEqual(roomy.capacities, caps);
+});
+
+test('bad input comes back as an error naming the place, never a crash', () => {
+  const notJson = JSON.parse(engine.plan('{"Nodes": [\n  {"Id": 0,,}]}', '{}'));
+  assert.equal(notJson.error.kind, 'input');
+  assert.match(notJson.error.message, /line 2, column 12/);
+  const badField = JSON.parse(engine.plan('{"Nodes":[{"Id":3,"Op":"ALLOC","BufId":0,"Type":"L1"}],"Edges":[]}', '{}'));
+  assert.equal(badField.error.message, 'node 3: field "Size" is missing');
+  const badOptions = JSON.parse(engine.plan(engine.example('fits'), '{"cost":{"model":"free"}}'));
+  assert.equal(badOptions.error.message, 'unknown cost model "free": expected seed or contest');
+  const unknownExample = JSON.parse(engine.example('nope'));
+  assert.equal(unknownExample.error.kind, 'input');
+  assert.match(unknownExample.error.message, /nope/);
+  // The engine is still usable after errors.
+  assert.equal(JSON.parse(engine.plan(engine.example('fits'), '{}')).metrics.spills, 0);
+});
+
+test('verify() accepts a plan and names the fault in a tampered one', () => {
+  const graph = engine.example('one-spill');
+  const resultText = engine.plan(graph, '{}');
+  assert.deepEqual(JSON.parse(engine.verify(graph, resultText, '{}')), { violations: [] });
+  const tampered = JSON.parse(resultText);
+  const spill = tampered.spills[0];
+  const inAt = tampered.order.indexOf(spill.inNode);
+  tampered.order.splice(inAt, 1);            // drop the SPILL_IN: the next use reads nothing
+  tampered.order.push(spill.inNode);
+  const { violations } = JSON.parse(engine.verify(graph, JSON.stringify(tampered), '{}'));
+  assert.ok(violations.length > 0);
+  assert.ok(violations.some((v) => v.kind === 'residency' || v.kind === 'order'), JSON.stringify(violations));
+});
+
+test('metrics() gives the order demand peak that plan() reports', () => {
+  const graph = engine.example('tiled-matmul-small');
+  const m = JSON.parse(engine.metrics(graph, '{"order":"id"}'));
+  const r = JSON.parse(engine.plan(graph, '{"order":"id"}'));
+  assert.deepEqual(m.demandPeak, r.metrics.demandPeak);
+  assert.deepEqual(m.order, r.inputOrder);
+});
+
+test('the CLI exits 2 with one line naming the place for bad input', () => {
+  const bad = join(work, 'bad.json');
+  writeFileSync(bad, '{"Nodes":[{"Id":0,"Op":"ALLOC","BufId":0,"Size":-4,"Type":"L1"}],"Edges":[]}');
+  const r = spawnSync(cli, ['plan', bad], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'spillway: error: node 0: field "Size" must be between 1 and 1099511627776, got -4\n');
+  assert.equal(r.stdout, '');
+});
