@@ -330,7 +330,7 @@ std::string exampleOneSpill() {
 
 // UB 512: a@0, b@128, c@256, d@384; b and d leave, so 256 bytes are free, in two 128-byte holes.
 // e needs 256 contiguous bytes: no hole is large enough and c (next use furthest) is spilled,
-// although resident bytes never exceed the capacity.
+// although resident bytes never exceed the capacity (a, c, e = 512, later e, h, c = 512).
 std::string exampleFragmentation() {
     Builder b({{"UB", 512}}, false);
     const BufferId a = b.alloc("UB", 128);
@@ -347,13 +347,11 @@ std::string exampleFragmentation() {
     b.release(d);
     const BufferId e = b.alloc("UB", 256);    // node 12: 256 bytes free, largest hole 128
     b.op("COPY_IN", "MTE2", copyInCycles(256), {e}, {});
-    const BufferId g = b.alloc("UB", 128);
-    b.op("MUL", "VECTOR", 38, {g}, {a, e});
+    b.op("MUL", "VECTOR", 38, {e}, {e, a});   // in place: e *= a
     b.release(a);
-    b.release(e);
     const BufferId h = b.alloc("UB", 128);
-    b.op("ADD", "VECTOR", 37, {h}, {g, c});   // c is reloaded just before this node
-    b.release(g);
+    b.op("ADD", "VECTOR", 37, {h}, {e, c});   // c is reloaded just before this node
+    b.release(e);
     b.release(c);
     b.op("COPY_OUT", "MTE3", 191, {}, {h});
     b.release(h);
