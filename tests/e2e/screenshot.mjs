@@ -2,7 +2,7 @@
 // Usage: node tests/e2e/screenshot.mjs [graph.json] [--dark] [--out file.png]
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, CASES, serveDist, launch, openPage, waitForResult, pasteGraph } from './helpers.mjs';
+import { ROOT, CASES, serveDist, launch, openPage, waitForResult } from './helpers.mjs';
 
 const args = process.argv.slice(2);
 const dark = args.includes('--dark');
@@ -17,14 +17,14 @@ try {
   const { page } = await openPage(browser, server.url, { colorScheme: dark ? 'dark' : 'light', deviceScaleFactor: 1 });
   await waitForResult(page);
   if (fs.existsSync(graph)) {
-    await pasteGraph(page, fs.readFileSync(graph, 'utf8'));
-    await page.locator('[data-testid=run]').click();
+    await page.locator('#open-input').setInputFiles(graph);
     await page.waitForFunction(() => (window.spillway?.result()?.order.length ?? 0) > 1000, null, { timeout: 20000 });
   }
   await page.waitForTimeout(300);
   // pick the first spill so the decision view shows something
   const firstSpill = page.locator('[data-testid=spill-table] .vt-row').first();
   if (await firstSpill.count()) await firstSpill.click();
+  await page.evaluate(() => document.querySelector('#results').scrollTo(0, 0));
   await page.waitForTimeout(200);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await page.screenshot({ path: out });

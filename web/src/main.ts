@@ -1,6 +1,6 @@
 // Wires the page: store <-> components, the engine client, files, links and storage.
 import './styles.css';
-import { store, runOptions, parseSettings, type Settings, type Notice } from './store';
+import { store, runOptions, parseSettings, PRESETS, type Settings, type Notice } from './store';
 import { EngineClient, EngineError } from './engine/client';
 import { createEditor } from './components/editor';
 import { mountSettings } from './components/settings';
@@ -9,7 +9,7 @@ import { mountChart } from './components/chart';
 import { mountShare } from './components/share';
 import { decodeCaseFragment, isCaseObject, parseCase } from './lib/share';
 import { locateError } from './lib/errors';
-import { download, memoryTxt, scheduleTxt, spillTxt } from './lib/files';
+import { download, fullResult, memoryTxt, scheduleTxt, spillTxt } from './lib/files';
 import { fmtMs, h } from './lib/format';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -132,10 +132,15 @@ async function run(): Promise<void> {
       if (token === runToken && store.get().running) store.set({ running: { startedAt: t0, phase } });
     });
     if (token !== runToken) return;
+    const tReceived = performance.now();
     dirty = false;
     editorStatus.textContent = '';
     editor.showError(null);
     store.set({ view, error: null, selectedBuf: null, selectedSpill: null, running: null });
+    const tRendered = performance.now();
+    (window as unknown as { __spillwayTimes: unknown }).__spillwayTimes = {
+      engine: view.engineMs, prepare: view.prepareMs, receive: tReceived - t0 - view.engineMs - view.prepareMs, render: tRendered - tReceived,
+    };
     requestAnimationFrame(() => setTimeout(() => {
       if (token === runToken) store.set({ totalMs: performance.now() - t0 });
     }, 0));
@@ -192,13 +197,25 @@ store.subscribe((s, p) => {
   if (e.node !== undefined) where.push(`node ${e.node}`);
   const go = h('button', { class: 'btn small', type: 'button' }, `Go to ${where[0] ?? ''}`);
   go.addEventListener('click', () => editor.reveal(e));
-  errorEl.replaceChildren(
+  // a memory type without a capacity: offer to add it with the seed's default size
+  const missing = /Type "([A-Za-z_]\w*)", which has no capacity/.exec(e.message);
+  let fix: HTMLElement | null = null;
+  if (missing && !store.get().settings.capacities.some(([t]) => t === missing[1])) {
+    const type = missing[1];
+    const size = PRESETS['seed defaults'].find(([t]) => t === type)?.[1] ?? 4096;
+    fix = h('button', { class: 'btn small', type: 'button', 'data-testid': 'error-fix' }, `Add ${type} = ${size} bytes and run`);
+    fix.addEventListener('click', () => store.setSettings({ capacities: [...store.get().settings.capacities, [type, size]] }));
+  }
+  errorEl.replaceChildren(...[
     h('div', { class: 'error-head' }, h('strong', {}, e.kind === 'input' ? 'Input error' : e.kind === 'internal' ? 'Engine error' : 'Error'),
       where.length ? h('span', { class: 'error-where', 'data-testid': 'error-where' }, where.join(' · ')) : null,
       where.length ? go : null),
     h('div', { class: 'error-msg', 'data-testid': 'error-message' }, e.message),
-    h('div', { class: 'muted small' }, 'Your text is unchanged; the results show the last successful run.'),
-  );
+    fix ? h('div', {}, fix) : null,
+    h('div', { class: 'muted small' }, store.get().view
+      ? 'Your text is unchanged; the results show the last successful run.'
+      : 'Your text is unchanged.'),
+  ].filter((x): x is HTMLDivElement => x !== null));
 });
 
 // ---- components ------------------------------------------------------------------------------
@@ -211,9 +228,9 @@ mountDecisions($('decisions'), store);
 mountShare($('share') as HTMLButtonElement, $('share-popover'), store, () => editor.getText());
 store.subscribe((s, p) => {
   if (s.view === p.view) return;
-  const r = s.view?.result;
-  $('order-info').textContent = r ? `${r.order.length.toLocaleString('en-US')} steps · ${r.addedNodes.length} spill nodes` : '';
-  $('spill-info').textContent = r ? `${r.spills.length} · click one for the decision` : '';
+  const v = s.view;
+  $('order-info').textContent = v ? `${v.order.length.toLocaleString('en-US')} steps · ${v.addedCount} spill nodes` : '';
+  $('spill-info').textContent = v ? (v.spills.length ? `${v.spills.length} · click one for the decision` : '') : '';
 });
 
 // ---- downloads -------------------------------------------------------------------------------
@@ -229,7 +246,7 @@ dlMenu.addEventListener('click', (e) => {
   }
   const view = store.get().view;
   if (!view) return notify('Run the planner first: there is no result to download yet.', 'warn');
-  const r = view.result;
+  const r = fullResult(view);
   if (file === 'result.json') download('result.json', view.resultText, 'application/json');
   if (file === 'schedule.txt') download('schedule.txt', scheduleTxt(r));
   if (file === 'memory.txt') download('memory.txt', memoryTxt(r));
@@ -254,17 +271,21 @@ async function openFile(file: File) {
     applyCase(c.case.graph, c.case.settings);
   } else {
     setGraphText(text);
-    adoptGraphCapacities(raw);
+    adoptGraphCapacities(raw, true);
     void run();
   }
   notify(`Opened ${file.name}`, 'info');
   setTimeout(() => { if (store.get().notice?.message === `Opened ${file.name}`) store.set({ notice: null }); }, 2500);
 }
 
-/** A graph file that names its own capacities ("Capacities") sets the capacity settings. */
-function adoptGraphCapacities(raw: unknown) {
+/** A graph that names its own capacities ("Capacities") sets the capacity settings; a graph file
+ * without them gets the seed's defaults (as the CLI does). */
+function adoptGraphCapacities(raw: unknown, orDefaults = false) {
   const caps = raw && typeof raw === 'object' ? (raw as { Capacities?: unknown }).Capacities : undefined;
-  if (!caps || typeof caps !== 'object') return;
+  if (!caps || typeof caps !== 'object') {
+    if (orDefaults && raw && typeof raw === 'object') store.setSettings({ capacities: PRESETS['seed defaults'].map(([k, v]) => [k, v]) });
+    return;
+  }
   const entries = Object.entries(caps as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number');
   if (entries.length) store.setSettings({ capacities: entries });
 }
@@ -354,7 +375,8 @@ Object.assign(window, {
     getGraphText: () => editor.getText(),
     setGraphText: (t: string) => setGraphText(t),
     run: () => run(),
-    result: () => store.get().view?.result ?? null,
+    result: () => { const v = store.get().view; return v ? fullResult(v) : null; },
+    resultText: () => store.get().view?.resultText ?? null,
     fmtMs,
   },
 });

@@ -3,7 +3,7 @@
 // stretch while it is spilled is drawn dashed and hatched at the place it left. Canvas, with
 // drag to pan, wheel to zoom, hover for details and click to highlight the buffer's uses.
 import type { Store } from '../store';
-import type { PlanView, Stretch } from '../engine/types';
+import type { PlanView, StretchTable } from '../engine/types';
 import { bufferColor } from '../lib/color';
 import { fmtBytes, h } from '../lib/format';
 
@@ -13,7 +13,8 @@ const LANE_H = 104;
 const LANE_GAP = 10;
 const AXIS_H = 22;
 
-interface Lane { type: string; capacity: number; stretches: Stretch[]; top: number; height: number }
+interface Lane { type: string; capacity: number; st: StretchTable; top: number; height: number }
+interface Hit { lane: Lane; i: number }
 
 export function mountChart(root: HTMLElement, store: Store) {
   root.dataset.testid = 'memory-chart';
@@ -45,19 +46,27 @@ export function mountChart(root: HTMLElement, store: Store) {
     view = v;
     lanes = [];
     if (v) {
-      const caps = v.result.capacities;
-      const types = Object.keys(caps).filter((t) => v.stretches[t]?.length);
+      const caps = v.meta.capacities;
+      // lanes in the settings' order (L1, UB, L0A, ...), then any other type the result has
+      const pref = store.get().settings.capacities.map((e) => e[0]);
+      const types = [...pref.filter((t) => t in caps), ...Object.keys(caps).filter((t) => !pref.includes(t))]
+        .filter((t) => v.stretches[t]?.count);
       for (const t of Object.keys(v.stretches)) if (!types.includes(t)) types.push(t);
-      types.forEach((type, i) => lanes.push({
-        type, capacity: caps[type] ?? Math.max(...v.stretches[type].map((s) => s.offset + s.size)),
-        stretches: v.stretches[type], top: i * (LANE_H + LANE_GAP) + 6, height: LANE_H,
-      }));
-      steps = Math.max(1, v.result.order.length);
+      types.forEach((type, i) => {
+        const st = v.stretches[type];
+        let top = 1;
+        for (let j = 0; j < st.count; j++) top = Math.max(top, st.offset[j] + st.size[j]);
+        lanes.push({ type, capacity: caps[type] ?? top, st, top: i * (LANE_H + LANE_GAP) + 8, height: LANE_H });
+      });
+      steps = Math.max(1, v.order.length);
     }
     x0 = 0;
     x1 = steps;
-    const total = lanes.reduce((n, l) => n + l.stretches.length, 0);
-    const spilled = lanes.reduce((n, l) => n + l.stretches.filter((s) => s.spilled).length, 0);
+    let total = 0, spilled = 0;
+    for (const l of lanes) {
+      total += l.st.count;
+      for (let j = 0; j < l.st.count; j++) spilled += l.st.spilled[j];
+    }
     root.dataset.lanes = lanes.map((l) => l.type).join(',');
     root.dataset.stretches = String(total);
     root.dataset.spilled = String(spilled);
@@ -124,26 +133,25 @@ export function mountChart(root: HTMLElement, store: Store) {
       ctx.rect(GUTTER, lane.top, pw, lane.height);
       ctx.clip();
       const pxPerStep = pw / (x1 - x0);
-      let selected: Stretch[] = [];
-      for (const s of lane.stretches) {
-        if (s.end <= x0 || s.start >= x1) continue;
-        const xa = sx(s.start), xb = sx(s.end);
-        const ya = sy(lane, s.offset + s.size), yb = sy(lane, s.offset);
+      const st = lane.st;
+      const selected: number[] = [];
+      const spilledRects: number[] = [];
+      for (let i = 0; i < st.count; i++) {
+        const start = st.start[i], end = st.end[i];
+        if (end <= x0 || start >= x1) continue;
+        const buf = st.buf[i];
+        const xa = sx(start), xb = sx(end);
+        const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
         const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
-        const dim = sel !== null && s.buf !== sel;
-        if (s.buf === sel) selected.push(s);
-        if (s.spilled) {
-          ctx.fillStyle = bufferColor(s.buf, dark, dim ? 0.05 : 0.16);
+        const dim = sel !== null && buf !== sel;
+        if (buf === sel) selected.push(i);
+        if (st.spilled[i]) {
+          // spilled: faint fill + hatching at the old place; outline only where it is visible
+          ctx.fillStyle = bufferColor(buf, dark, dim ? 0.06 : 0.22);
           ctx.fillRect(xa, ya, w, hh);
-          if (w > 3 && hh > 3) {
-            ctx.strokeStyle = bufferColor(s.buf, dark, dim ? 0.2 : 0.9);
-            ctx.setLineDash([3, 2]);
-            ctx.strokeRect(xa + 0.5, ya + 0.5, w - 1, hh - 1);
-            ctx.setLineDash([]);
-            hatch(xa, ya, w, hh, bufferColor(s.buf, dark, dim ? 0.12 : 0.45));
-          }
+          if (w > 3 && hh > 3 && !dim) spilledRects.push(xa, ya, w, hh, buf);
         } else {
-          ctx.fillStyle = bufferColor(s.buf, dark, dim ? 0.22 : 0.92);
+          ctx.fillStyle = bufferColor(buf, dark, dim ? 0.3 : 0.95);
           ctx.fillRect(xa, ya, w, hh);
           if (pxPerStep > 2 && w > 4 && hh > 4) {
             ctx.strokeStyle = colors.panel;
@@ -151,12 +159,26 @@ export function mountChart(root: HTMLElement, store: Store) {
           }
         }
       }
-      for (const s of selected) {
-        const xa = sx(s.start), xb = sx(s.end);
-        const ya = sy(lane, s.offset + s.size), yb = sy(lane, s.offset);
+      // hatching of all spilled stretches in one path and one fill
+      if (spilledRects.length) {
+        ctx.beginPath();
+        for (let k = 0; k < spilledRects.length; k += 5) ctx.rect(spilledRects[k], spilledRects[k + 1], spilledRects[k + 2], spilledRects[k + 3]);
+        ctx.fillStyle = hatchPattern(dark);
+        ctx.fill();
+        if (pxPerStep > 0.5) {
+          ctx.lineWidth = 1;
+          for (let k = 0; k < spilledRects.length; k += 5) {
+            ctx.strokeStyle = bufferColor(spilledRects[k + 4], dark, 0.9);
+            ctx.strokeRect(spilledRects[k] + 0.5, spilledRects[k + 1] + 0.5, spilledRects[k + 2] - 1, spilledRects[k + 3] - 1);
+          }
+        }
+      }
+      for (const i of selected) {
+        const xa = sx(st.start[i]), xb = sx(st.end[i]);
+        const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
         ctx.strokeStyle = colors.strong;
         ctx.lineWidth = 2;
-        if (s.spilled) ctx.setLineDash([4, 3]);
+        if (st.spilled[i]) ctx.setLineDash([4, 3]);
         ctx.strokeRect(xa, ya, Math.max(2, xb - xa), Math.max(2, yb - ya));
         ctx.setLineDash([]);
         ctx.lineWidth = 1;
@@ -164,7 +186,7 @@ export function mountChart(root: HTMLElement, store: Store) {
       ctx.restore();
     }
     // spill markers along the top of each lane: ▼ SPILL_OUT, ▲ SPILL_IN
-    for (const sp of view.result.spills) {
+    for (const sp of view.spills) {
       const lane = lanes.find((l) => l.type === sp.type);
       if (!lane) continue;
       for (const [step, up] of [[sp.outStep, false], [sp.inStep, true]] as const) {
@@ -197,36 +219,40 @@ export function mountChart(root: HTMLElement, store: Store) {
     ctx.fillText('step', GUTTER - 5, axisY + 9);
   }
 
-  function hatch(x: number, y: number, w: number, hh: number, color: string) {
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(x, y, w, hh);
-    ctx.clip();
-    ctx.strokeStyle = color;
-    ctx.beginPath();
-    for (let d = -hh; d < w; d += 6) {
-      ctx.moveTo(x + d, y + hh);
-      ctx.lineTo(x + d + hh, y);
+  const patterns: Record<string, CanvasPattern> = {};
+  function hatchPattern(dark: boolean): CanvasPattern {
+    const key = dark ? 'dark' : 'light';
+    if (!patterns[key]) {
+      const c = document.createElement('canvas');
+      c.width = c.height = 6;
+      const g = c.getContext('2d')!;
+      g.strokeStyle = dark ? 'rgba(255,255,255,0.35)' : 'rgba(20,24,40,0.28)';
+      g.lineWidth = 1;
+      g.beginPath();
+      g.moveTo(0, 6); g.lineTo(6, 0);
+      g.moveTo(-1, 1); g.lineTo(1, -1);
+      g.moveTo(5, 7); g.lineTo(7, 5);
+      g.stroke();
+      patterns[key] = ctx.createPattern(c, 'repeat')!;
     }
-    ctx.stroke();
-    ctx.restore();
+    return patterns[key];
   }
 
-  function hit(mx: number, my: number): { lane: Lane; s: Stretch } | null {
+  function hit(mx: number, my: number): Hit | null {
     const lane = lanes.find((l) => my >= l.top && my <= l.top + l.height);
     if (!lane || mx < GUTTER || mx > GUTTER + plotW()) return null;
     const step = toStep(mx);
-    const tol = (x1 - x0) / plotW() * 2; // 2 px
+    const tol = ((x1 - x0) / plotW()) * 2; // 2 px
     const off = ((lane.top + lane.height - my) / lane.height) * lane.capacity;
-    let best: Stretch | null = null;
-    for (let i = lane.stretches.length - 1; i >= 0; i--) {
-      const s = lane.stretches[i];
-      if (step >= s.start - tol && step < s.end + tol && off >= s.offset && off < s.offset + s.size) {
-        if (!s.spilled) return { lane, s };
-        best ??= s;
+    const st = lane.st;
+    let best = -1;
+    for (let i = st.count - 1; i >= 0; i--) {
+      if (step >= st.start[i] - tol && step < st.end[i] + tol && off >= st.offset[i] && off < st.offset[i] + st.size[i]) {
+        if (!st.spilled[i]) return { lane, i };
+        if (best < 0) best = i;
       }
     }
-    return best ? { lane, s: best } : null;
+    return best >= 0 ? { lane, i: best } : null;
   }
 
   function showTip(mx: number, my: number) {
@@ -237,13 +263,18 @@ export function mountChart(root: HTMLElement, store: Store) {
       return;
     }
     canvas.style.cursor = 'pointer';
-    const s = r.s;
-    const b = view!.buffers[s.buf];
+    const { lane, i } = r;
+    const st = lane.st;
+    const buf = st.buf[i];
+    const B = view!.buffers;
+    const nUses = B.usesStart[buf + 1] - B.usesStart[buf];
     tip.replaceChildren(
-      h('div', { class: 'tip-title' }, h('span', { class: 'swatch', style: `background:${bufferColor(s.buf, store.get().theme === 'dark')}` }), `Buffer ${s.buf}`),
-      h('div', {}, `${s.type} · ${s.size} B at offset ${s.offset}`),
-      h('div', {}, s.spilled ? `spilled out: steps ${s.start - 1}–${s.end} (SPILL_OUT → SPILL_IN)` : `resident: steps ${s.start}–${s.end - 1}`),
-      b ? h('div', { class: 'muted' }, `ALLOC @ ${b.allocStep}, FREE @ ${b.freeStep}, ${b.uses.length} uses`) : '',
+      h('div', { class: 'tip-title' }, h('span', { class: 'swatch', style: `background:${bufferColor(buf, store.get().theme === 'dark')}` }), `Buffer ${buf}`),
+      h('div', {}, `${lane.type} · ${st.size[i]} B at offset ${st.offset[i]}`),
+      h('div', {}, st.spilled[i]
+        ? `spilled out after step ${st.start[i] - 1}, back at step ${st.end[i]} (this is its old place)`
+        : `resident: steps ${st.start[i]}–${st.end[i] - 1}`),
+      h('div', { class: 'muted' }, `ALLOC @ ${B.allocStep[buf]} · FREE @ ${B.freeStep[buf]} · ${nUses} steps name it`),
     );
     tip.style.display = 'block';
     const tw = tip.offsetWidth, th = tip.offsetHeight;
@@ -277,7 +308,8 @@ export function mountChart(root: HTMLElement, store: Store) {
     if (moved < 4) {
       const r = hit(e.offsetX, e.offsetY);
       const cur = store.get().selectedBuf;
-      store.set({ selectedBuf: r ? (cur === r.s.buf ? null : r.s.buf) : null, selectedSpill: null });
+      const buf = r ? r.lane.st.buf[r.i] : null;
+      store.set({ selectedBuf: buf !== null && cur !== buf ? buf : null, selectedSpill: null });
     }
     showTip(e.offsetX, e.offsetY);
   });
@@ -314,10 +346,11 @@ export function mountChart(root: HTMLElement, store: Store) {
     if (s.view !== p.view) setView(s.view);
     else if (s.selectedBuf !== p.selectedBuf) {
       // bring the selected buffer into view if it is off screen
-      const b = s.selectedBuf !== null ? s.view?.buffers[s.selectedBuf] : null;
-      if (b && (b.freeStep < x0 || b.allocStep > x1)) {
+      const B = s.view?.buffers;
+      const b = s.selectedBuf;
+      if (B && b !== null && b < B.count && B.allocStep[b] >= 0 && (B.freeStep[b] < x0 || B.allocStep[b] > x1)) {
         const span = x1 - x0;
-        x0 = Math.max(0, b.allocStep - span * 0.1); x1 = x0 + span; clamp();
+        x0 = Math.max(0, B.allocStep[b] - span * 0.1); x1 = x0 + span; clamp();
       }
       requestDraw();
     } else if (s.theme !== p.theme) { colors = readColors(); requestDraw(); }

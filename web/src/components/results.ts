@@ -4,6 +4,7 @@ import { fmtBytes, fmtInt, fmtMs, h } from '../lib/format';
 import type { Store } from '../store';
 import type { Decision, PlanView } from '../engine/types';
 import { bufferColor } from '../lib/color';
+import { fullResult } from '../lib/files';
 
 export function mountSummary(root: HTMLElement, store: Store) {
   root.dataset.testid = 'summary';
@@ -14,7 +15,7 @@ export function mountSummary(root: HTMLElement, store: Store) {
       root.append(h('div', { class: 'placeholder' }, 'Run the planner (Ctrl/⌘ + Enter) to see its plan.'));
       return;
     }
-    const r = view.result;
+    const r = view.meta;
     const m = r.metrics;
     const stat = (label: string, value: string, testid?: string, unit?: string, title?: string) =>
       h('div', { class: 'stat', title },
@@ -41,7 +42,7 @@ export function mountSummary(root: HTMLElement, store: Store) {
         stat('Spills', String(m.spills), 'spill-count'),
         stat('Extra data moved', String(m.extraBytes), 'extra-bytes', 'bytes'),
         stat('Total cycles', fmtInt(m.totalCycles), 'total-cycles'),
-        stat('Nodes', fmtInt(r.order.length), undefined, `+${r.addedNodes.length} spill`),
+        stat('Steps', fmtInt(view.order.length), 'step-count', `incl. ${fmtInt(view.addedCount)} spill nodes`),
         stat('Run time', fmtMs(view.engineMs), 'run-time', `on screen ${fmtMs(totalMs)}`,
           `engine ${fmtMs(view.engineMs)}, view data ${fmtMs(view.prepareMs)}, Run → on screen ${fmtMs(totalMs)}`)),
       h('div', { class: 'peaks-head' }, h('span', {}, 'Peak resident bytes per memory'), h('span', { class: 'muted' }, `${r.policy} policy · ${r.cost.model} cost · ${r.orderSource} order`)),
@@ -74,31 +75,33 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
     empty: 'No plan yet',
     cell(row, col) {
       const v = view!;
-      const id = v.result.order[row];
+      const id = v.order[row];
       const n = v.nodes;
       switch (col) {
         case 0: return String(row);
         case 1: return String(id);
-        case 2: return n.op[id];
-        case 3: return n.pipe[id];
+        case 2: return n.strings[n.op[id]];
+        case 3: return n.strings[n.pipe[id]];
         case 4: {
-          if (n.bufId[id] >= 0) return `buf ${n.bufId[id]} · ${n.type[id]} ${n.size[id]}`;
-          return n.bufs[id].join(', ');
+          if (n.bufId[id] >= 0) return `buf ${n.bufId[id]} · ${n.strings[n.type[id]]} ${n.size[id]}`;
+          return Array.from(n.bufList.subarray(n.bufStart[id], n.bufStart[id + 1])).join(', ');
         }
         case 5: return String(n.cycles[id]);
-        case 6: return String(v.result.timing[row]?.[1] ?? '');
-        case 7: return String(v.result.timing[row]?.[2] ?? '');
+        case 6: return String(v.start[row]);
+        case 7: return String(v.end[row]);
       }
       return '';
     },
     rowClass(row) {
-      const id = view!.result.order[row];
-      return spillRole(view!.nodes.op[id]) + (highlight.has(row) ? ' hl' : '');
+      const v = view!;
+      const id = v.order[row];
+      return spillRole(v.nodes.strings[v.nodes.op[id]]) + (highlight.has(row) ? ' hl' : '');
     },
     onRowClick(row) {
       const v = view!;
-      const id = v.result.order[row];
-      const b = v.nodes.bufId[id] >= 0 ? v.nodes.bufId[id] : v.nodes.bufs[id][0];
+      const id = v.order[row];
+      const n = v.nodes;
+      const b = n.bufId[id] >= 0 ? n.bufId[id] : n.bufStart[id] < n.bufStart[id + 1] ? n.bufList[n.bufStart[id]] : undefined;
       if (b !== undefined) store.set({ selectedBuf: store.get().selectedBuf === b ? null : b, selectedSpill: null });
     },
   });
@@ -108,10 +111,14 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
   const update = (scroll: boolean) => {
     const s = store.get();
     view = s.view;
-    highlight = new Set(view && s.selectedBuf !== null ? view.buffers[s.selectedBuf]?.uses ?? [] : []);
-    table.el.dataset.rows = String(view?.result.order.length ?? 0);
+    highlight = new Set();
+    const b = s.selectedBuf;
+    if (view && b !== null && b >= 0 && b < view.buffers.count) {
+      for (let j = view.buffers.usesStart[b]; j < view.buffers.usesStart[b + 1]; j++) highlight.add(view.buffers.uses[j]);
+    }
+    table.el.dataset.rows = String(view?.order.length ?? 0);
     table.el.dataset.highlighted = String(highlight.size);
-    table.setRowCount(view?.result.order.length ?? 0);
+    table.setRowCount(view?.order.length ?? 0);
     if (scroll && highlight.size) table.scrollToRow(Math.min(...highlight));
   };
   store.subscribe((s, p) => {
@@ -125,35 +132,35 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
   let view: PlanView | null = null;
   const table = createVTable({
     columns: [
-      { key: 'k', label: '#', width: '36px', align: 'right' },
-      { key: 'buf', label: 'Buffer', width: '1fr', align: 'right' },
-      { key: 'type', label: 'Memory', width: '1fr' },
-      { key: 'size', label: 'Size', width: '1fr', align: 'right' },
-      { key: 'off', label: 'Offset', width: '1.5fr', align: 'right' },
-      { key: 'out', label: 'OUT id @ step', width: '1.7fr', align: 'right' },
-      { key: 'in', label: 'IN id @ step', width: '1.7fr', align: 'right' },
+      { key: 'k', label: '#', width: '34px', align: 'right' },
+      { key: 'buf', label: 'Buf', width: '40px', align: 'right' },
+      { key: 'type', label: 'Mem', width: '34px' },
+      { key: 'size', label: 'Size', width: '42px', align: 'right' },
+      { key: 'off', label: 'Offset old→new', width: 'minmax(90px,1.3fr)', align: 'right' },
+      { key: 'out', label: 'OUT id@step', width: 'minmax(80px,1fr)', align: 'right' },
+      { key: 'in', label: 'IN id@step', width: 'minmax(80px,1fr)', align: 'right' },
     ],
     empty: 'No spills: everything fits.',
     cell(row, col) {
-      const s = view!.result.spills[row];
+      const s = view!.spills[row];
       switch (col) {
         case 0: return String(row + 1);
         case 1: return String(s.buf);
         case 2: return s.type;
         case 3: return String(s.size);
         case 4: return `${s.oldOffset} → ${s.newOffset}`;
-        case 5: return `${s.outNode} @ ${s.outStep}`;
-        case 6: return `${s.inNode} @ ${s.inStep}`;
+        case 5: return `${s.outNode}@${s.outStep}`;
+        case 6: return `${s.inNode}@${s.inStep}`;
       }
       return '';
     },
     rowClass: (row) => (store.get().selectedSpill === row ? 'sel' : ''),
     rowTitle: (row) => {
-      const s = view!.result.spills[row];
+      const s = view!.spills[row];
       return `Buffer ${s.buf} (${s.type}, ${s.size} B) leaves offset ${s.oldOffset} at step ${s.outStep} (SPILL_OUT ${s.outNode}) and comes back at offset ${s.newOffset} at step ${s.inStep} (SPILL_IN ${s.inNode})`;
     },
     onRowClick(row) {
-      const s = view!.result.spills[row];
+      const s = view!.spills[row];
       store.set({ selectedSpill: row, selectedBuf: s.buf });
     },
   });
@@ -162,8 +169,8 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
   store.subscribe((s, p) => {
     if (s.view !== p.view) {
       view = s.view;
-      table.el.dataset.rows = String(view?.result.spills.length ?? 0);
-      table.setRowCount(view?.result.spills.length ?? 0);
+      table.el.dataset.rows = String(view?.spills.length ?? 0);
+      table.setRowCount(view?.spills.length ?? 0);
     } else if (s.selectedSpill !== p.selectedSpill) {
       table.refresh();
       if (s.selectedSpill !== null) table.scrollToRow(s.selectedSpill);
@@ -178,24 +185,24 @@ export function mountDecisions(root: HTMLElement, store: Store) {
   let forView: PlanView | null = null;
   const render = () => {
     const { view, selectedSpill, theme } = store.get();
-    if (view !== forView) {
-      forView = view;
-      spillDecisions = view ? view.result.decisions.filter((d) => d.kind === 'spill') : [];
-    }
     root.replaceChildren();
     if (!view) return;
-    if (selectedSpill === null || !view.result.spills[selectedSpill]) {
-      const counts: Record<string, number> = {};
-      for (const d of view.result.decisions) counts[d.kind] = (counts[d.kind] ?? 0) + 1;
+    if (selectedSpill === null || !view.spills[selectedSpill]) {
+      const counts = view.decisionCounts;
+      const total = Object.values(counts).reduce((a, b) => a + b, 0);
       root.append(
-        h('p', { class: 'muted' }, view.result.spills.length
-          ? 'Select a spill to see which buffers the planner weighed and why it chose this one.'
+        h('p', { class: 'muted' }, view.spills.length
+          ? 'Select a spill (in the list above) to see which buffers the planner weighed and why it chose this one.'
           : 'No spills: the planner never had to choose a victim.'),
-        h('p', { class: 'muted small' }, `${fmtInt(view.result.decisions.length)} decisions: ` +
+        h('p', { class: 'muted small' }, `${fmtInt(total)} decisions: ` +
           Object.entries(counts).map(([k, n]) => `${fmtInt(n)} ${k}`).join(', ')));
       return;
     }
-    const sp = view.result.spills[selectedSpill];
+    if (view !== forView) {
+      forView = view;
+      spillDecisions = fullResult(view).decisions.filter((d) => d.kind === 'spill');
+    }
+    const sp = view.spills[selectedSpill];
     const d = spillDecisions[selectedSpill];
     root.append(h('div', { class: 'dec-head' },
       h('span', { class: 'swatch', style: `background:${bufferColor(sp.buf, theme === 'dark')}` }),

@@ -13,9 +13,9 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   const addBtn = h('button', { class: 'btn small', type: 'button', title: 'Add a memory type' }, '+ Add');
 
   const policy = h('select', { 'data-testid': 'policy', 'aria-label': 'Policy' });
-  const cost = h('select', { 'data-testid': 'cost-model', 'aria-label': 'Spill cost model' },
-    h('option', { value: 'contest' }, 'contest (2·size+150)'),
-    h('option', { value: 'seed' }, 'seed (fixed + per byte)'));
+  const cost = h('select', { 'data-testid': 'cost-model', 'aria-label': 'Spill cost model', title: 'contest: SPILL_IN = 2·size+150 cycles, SPILL_OUT the same (0 for a COPY_IN buffer); seed: fixedLatency + cyclesPerByte·size' },
+    h('option', { value: 'contest' }, 'contest'),
+    h('option', { value: 'seed' }, 'seed'));
   const fixed = h('input', { type: 'number', min: 0, 'data-testid': 'fixed-latency', 'aria-label': 'fixedLatency' });
   const perByte = h('input', { type: 'number', min: 0, 'data-testid': 'cycles-per-byte', 'aria-label': 'cyclesPerByte' });
   const seedParams = h('div', { class: 'seed-params' },

@@ -42,43 +42,57 @@ export interface PlanResult {
   decisions: Decision[];
 }
 
-/** Per-node facts of the graph plus the added spill nodes, indexed by node id. */
+/** Per-node facts of the graph plus the added spill nodes, indexed by node id (typed arrays, so
+ * the worker hands them over without copying thousands of small objects). */
 export interface NodeTable {
-  op: string[];
-  pipe: string[];
-  cycles: number[];
-  bufs: number[][];
-  bufId: number[]; // -1 for operation nodes
-  size: number[];
-  type: string[];
+  count: number;
+  strings: string[]; // ops, pipes and memory types share one string table
+  op: Uint16Array; // index into strings
+  pipe: Uint16Array;
+  type: Uint16Array; // ALLOC/FREE only ('' otherwise)
+  cycles: Float64Array;
+  bufId: Int32Array; // -1 for operation nodes
+  size: Float64Array;
+  bufStart: Int32Array; // node i's Bufs are bufList[bufStart[i] .. bufStart[i+1])
+  bufList: Int32Array;
 }
 
-/** One stretch of a buffer's life in one place (x in steps of the new order, end exclusive). */
-export interface Stretch {
-  buf: number;
-  type: string;
-  offset: number;
-  size: number;
-  start: number;
-  end: number;
-  spilled: boolean; // the buffer is out (between SPILL_OUT and SPILL_IN): drawn at its old place
+/** Per buffer id: where it is allocated/freed in the new order and every step that names it. */
+export interface BufferTable {
+  count: number;
+  allocStep: Int32Array; // -1 if the buffer has no ALLOC in the order
+  freeStep: Int32Array;
+  size: Float64Array;
+  usesStart: Int32Array; // buffer b's steps are uses[usesStart[b] .. usesStart[b+1])
+  uses: Int32Array;
 }
 
-export interface BufferInfo {
-  buf: number;
-  type: string;
-  size: number;
-  allocStep: number;
-  freeStep: number;
-  uses: number[]; // steps in the new order of every node naming the buffer (ALLOC/FREE included)
+/** The stretches of one memory's chart lane (x in steps of the new order, end exclusive). A
+ * spilled stretch is the time between SPILL_OUT and SPILL_IN, drawn at the place it left. */
+export interface StretchTable {
+  count: number;
+  buf: Int32Array;
+  offset: Float64Array;
+  size: Float64Array;
+  start: Int32Array;
+  end: Int32Array;
+  spilled: Uint8Array;
 }
 
+/** What the worker sends for a result: the small parts parsed, the large parts as typed arrays,
+ * the full text for downloads and for the rarely needed rest (decisions, allocations). */
 export interface PlanView {
   resultText: string;
-  result: PlanResult;
+  meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'cost' | 'capacities' | 'orderSource' | 'metrics'>;
+  order: Int32Array;
+  start: Float64Array; // timing per step of the new order
+  end: Float64Array;
+  spills: Spill[];
+  addedCount: number;
+  decisionCounts: Record<string, number>;
   nodes: NodeTable;
-  buffers: Record<number, BufferInfo>;
-  stretches: Record<string, Stretch[]>; // by memory type
+  buffers: BufferTable;
+  stretches: Record<string, StretchTable>; // by memory type
   engineMs: number; // the plan() call inside the worker
   prepareMs: number; // parsing + layout in the worker
 }

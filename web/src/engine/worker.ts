@@ -4,7 +4,7 @@ import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
 import type { SpillwayModule } from '../../../wasm/spillway';
 import type { EngineFailure, GraphNode, PlanResult, PlanView, Request, Response } from './types';
-import { buildBuffers, buildNodeTable, buildStretches } from '../lib/layout';
+import { buildView, transferables } from '../lib/layout';
 
 let module: Promise<SpillwayModule> | null = null;
 const engine = () => (module ??= createSpillway({ locateFile: () => wasmUrl }));
@@ -13,7 +13,7 @@ const engine = () => (module ??= createSpillway({ locateFile: () => wasmUrl }));
 let lastGraphText = '';
 let lastGraphNodes: GraphNode[] = [];
 
-const post = (r: Response) => (self as unknown as Worker).postMessage(r);
+const post = (r: Response, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
 class Failure extends Error {
   constructor(public failure: EngineFailure) { super(failure.message); }
@@ -55,11 +55,7 @@ async function handle(req: Request): Promise<unknown> {
         lastGraphNodes = Array.isArray(g.Nodes) ? g.Nodes : [];
         lastGraphText = req.graph;
       }
-      const nodes = buildNodeTable(lastGraphNodes, result.addedNodes ?? []);
-      const buffers = buildBuffers(nodes, result.order);
-      const stretches = buildStretches(result, buffers);
-      const view: PlanView = { resultText, result, nodes, buffers, stretches, engineMs, prepareMs: performance.now() - t1 };
-      return view;
+      return buildView(resultText, result, lastGraphNodes, engineMs, t1);
     }
   }
 }
@@ -68,7 +64,8 @@ self.onmessage = async (e: MessageEvent<Request>) => {
   const req = e.data;
   try {
     const value = await handle(req);
-    post({ id: req.id, ok: true, value });
+    const transfer = req.method === 'plan' ? transferables(value as PlanView) : [];
+    post({ id: req.id, ok: true, value }, transfer);
   } catch (err) {
     const error: EngineFailure = err instanceof Failure
       ? err.failure

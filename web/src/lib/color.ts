@@ -13,8 +13,8 @@ export function bufferColor(buf: number, dark: boolean, alpha = 1): string {
   if (!c) {
     const h = hash(buf);
     const hue = h % 360;
-    const sat = 55 + ((h >>> 9) % 25);
-    const light = dark ? 52 + ((h >>> 17) % 14) : 58 + ((h >>> 17) % 14);
+    const sat = 58 + ((h >>> 9) % 28);
+    const light = dark ? 50 + ((h >>> 17) % 16) : 48 + ((h >>> 17) % 18);
     c = `hsla(${hue} ${sat}% ${light}% / ${alpha})`;
     cache.set(key, c);
   }

@@ -1,5 +1,16 @@
 // Contest output files and browser downloads.
-import type { PlanResult } from '../engine/types';
+import type { PlanResult, PlanView } from '../engine/types';
+
+const parsed = new WeakMap<PlanView, PlanResult>();
+/** The whole result, parsed from its text on first use (decisions, allocations, edges). */
+export function fullResult(v: PlanView): PlanResult {
+  let r = parsed.get(v);
+  if (!r) {
+    r = JSON.parse(v.resultText) as PlanResult;
+    parsed.set(v, r);
+  }
+  return r;
+}
 
 export function scheduleTxt(r: PlanResult): string {
   return r.order.join('\n') + '\n';

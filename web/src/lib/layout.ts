@@ -1,85 +1,184 @@
 // From a result and its graph to what the views draw: per-node facts, per-buffer steps and the
-// stretches of the memory chart. Pure functions, used inside the worker.
-import type { BufferInfo, GraphNode, NodeTable, PlanResult, Stretch } from '../engine/types';
+// stretches of the memory chart, all as typed arrays. Pure functions, used inside the worker.
+import type { BufferTable, GraphNode, NodeTable, PlanResult, PlanView, StretchTable } from '../engine/types';
 
 export function buildNodeTable(graphNodes: GraphNode[], added: GraphNode[]): NodeTable {
   let maxId = -1;
-  for (const n of graphNodes) if (n.Id > maxId) maxId = n.Id;
-  for (const n of added) if (n.Id > maxId) maxId = n.Id;
+  let nBufs = 0;
+  for (const list of [graphNodes, added]) {
+    for (const n of list) {
+      if (n.Id > maxId) maxId = n.Id;
+      if (Array.isArray(n.Bufs)) nBufs += n.Bufs.length;
+    }
+  }
   const len = maxId + 1;
-  const t: NodeTable = {
-    op: new Array(len).fill(''),
-    pipe: new Array(len).fill(''),
-    cycles: new Array(len).fill(0),
-    bufs: new Array(len).fill(null).map(() => []),
-    bufId: new Array(len).fill(-1),
-    size: new Array(len).fill(0),
-    type: new Array(len).fill(''),
+  const strings: string[] = [''];
+  const index = new Map<string, number>([['', 0]]);
+  const str = (v: unknown) => {
+    const k = typeof v === 'string' ? v : '';
+    let i = index.get(k);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(k);
+      index.set(k, i);
+    }
+    return i;
   };
+  const t: NodeTable = {
+    count: len,
+    strings,
+    op: new Uint16Array(len),
+    pipe: new Uint16Array(len),
+    type: new Uint16Array(len),
+    cycles: new Float64Array(len),
+    bufId: new Int32Array(len).fill(-1),
+    size: new Float64Array(len),
+    bufStart: new Int32Array(len + 1),
+    bufList: new Int32Array(nBufs),
+  };
+  // Bufs are laid out by id: count first, then fill
+  const bufsOf: (number[] | undefined)[] = new Array(len);
   for (const list of [graphNodes, added]) {
     for (const n of list) {
       const i = n.Id;
-      t.op[i] = n.Op ?? '';
-      t.pipe[i] = n.Pipe ?? '';
-      t.cycles[i] = n.Cycles ?? 0;
-      t.bufs[i] = Array.isArray(n.Bufs) ? n.Bufs : [];
+      if (!(i >= 0 && i < len)) continue;
+      t.op[i] = str(n.Op);
+      t.pipe[i] = str(n.Pipe);
+      t.type[i] = str(n.Type);
+      t.cycles[i] = typeof n.Cycles === 'number' ? n.Cycles : 0;
       if (typeof n.BufId === 'number') t.bufId[i] = n.BufId;
       if (typeof n.Size === 'number') t.size[i] = n.Size;
-      if (typeof n.Type === 'string') t.type[i] = n.Type;
+      if (Array.isArray(n.Bufs)) bufsOf[i] = n.Bufs;
     }
   }
+  let k = 0;
+  for (let i = 0; i < len; i++) {
+    t.bufStart[i] = k;
+    const b = bufsOf[i];
+    if (b) for (const x of b) t.bufList[k++] = x;
+  }
+  t.bufStart[len] = k;
   return t;
 }
 
-export function buildBuffers(nodes: NodeTable, order: number[]): Record<number, BufferInfo> {
-  const buffers: Record<number, BufferInfo> = {};
-  const get = (b: number): BufferInfo =>
-    (buffers[b] ??= { buf: b, type: '', size: 0, allocStep: -1, freeStep: -1, uses: [] });
-  for (let s = 0; s < order.length; s++) {
-    const id = order[s];
-    const op = nodes.op[id];
-    if (op === 'ALLOC' || op === 'FREE') {
-      const info = get(nodes.bufId[id]);
-      if (op === 'ALLOC') {
-        info.allocStep = s;
-        info.type = nodes.type[id];
-        info.size = nodes.size[id];
-      } else info.freeStep = s;
-      info.uses.push(s);
-    } else {
-      for (const b of nodes.bufs[id]) {
-        const info = get(b);
-        if (info.uses[info.uses.length - 1] !== s) info.uses.push(s);
+export function buildBuffers(nodes: NodeTable, order: ArrayLike<number>): BufferTable {
+  const opAlloc = nodes.strings.indexOf('ALLOC');
+  const opFree = nodes.strings.indexOf('FREE');
+  let maxBuf = -1;
+  for (let i = 0; i < nodes.count; i++) if (nodes.bufId[i] > maxBuf) maxBuf = nodes.bufId[i];
+  for (let i = 0; i < nodes.bufList.length; i++) if (nodes.bufList[i] > maxBuf) maxBuf = nodes.bufList[i];
+  const n = maxBuf + 1;
+  const allocStep = new Int32Array(n).fill(-1);
+  const freeStep = new Int32Array(n).fill(-1);
+  const size = new Float64Array(n);
+  const counts = new Int32Array(n);
+  const each = (fn: (buf: number, step: number) => void) => {
+    for (let s = 0; s < order.length; s++) {
+      const id = order[s];
+      if (id < 0 || id >= nodes.count) continue;
+      const b = nodes.bufId[id];
+      if (b >= 0) fn(b, s);
+      for (let j = nodes.bufStart[id]; j < nodes.bufStart[id + 1]; j++) {
+        if (nodes.bufList[j] !== b) fn(nodes.bufList[j], s);
       }
     }
+  };
+  each((b) => counts[b]++);
+  const usesStart = new Int32Array(n + 1);
+  for (let b = 0; b < n; b++) usesStart[b + 1] = usesStart[b] + counts[b];
+  const uses = new Int32Array(usesStart[n]);
+  const fill = usesStart.slice(0, n);
+  each((b, s) => {
+    uses[fill[b]++] = s;
+  });
+  for (let s = 0; s < order.length; s++) {
+    const id = order[s];
+    if (id < 0 || id >= nodes.count) continue;
+    const b = nodes.bufId[id];
+    if (b < 0) continue;
+    if (nodes.op[id] === opAlloc) {
+      allocStep[b] = s;
+      size[b] = nodes.size[id];
+    } else if (nodes.op[id] === opFree) freeStep[b] = s;
   }
-  return buffers;
+  return { count: n, allocStep, freeStep, size, usesStart, uses };
 }
 
 /** Resident stretches (ALLOC -> FREE, split at each SPILL_OUT / SPILL_IN) and spilled gaps. */
-export function buildStretches(result: PlanResult, buffers: Record<number, BufferInfo>): Record<string, Stretch[]> {
-  const byType: Record<string, Stretch[]> = {};
+export function buildStretches(result: PlanResult, buffers: BufferTable): Record<string, StretchTable> {
   const spillsByBuf = new Map<number, PlanResult['spills']>();
   for (const sp of result.spills) {
     let l = spillsByBuf.get(sp.buf);
     if (!l) spillsByBuf.set(sp.buf, (l = []));
     l.push(sp);
   }
+  type Row = [number, number, number, number, number, number];
+  const rows: Record<string, Row[]> = {};
+  const steps = result.order.length;
   for (const a of result.allocations) {
-    const info = buffers[a.buf];
-    if (!info || info.allocStep < 0) continue;
-    const list = (byType[a.type] ??= []);
-    const end = info.freeStep >= 0 ? info.freeStep + 1 : result.order.length;
+    if (a.buf >= buffers.count || buffers.allocStep[a.buf] < 0) continue;
+    const list = (rows[a.type] ??= []);
+    const end = buffers.freeStep[a.buf] >= 0 ? buffers.freeStep[a.buf] + 1 : steps;
     let offset = a.offset;
-    let start = info.allocStep;
+    let start = buffers.allocStep[a.buf];
     const spills = (spillsByBuf.get(a.buf) ?? []).slice().sort((x, y) => x.outStep - y.outStep);
     for (const sp of spills) {
-      list.push({ buf: a.buf, type: a.type, offset, size: a.size, start, end: sp.outStep + 1, spilled: false });
-      list.push({ buf: a.buf, type: a.type, offset: sp.oldOffset ?? offset, size: a.size, start: sp.outStep + 1, end: sp.inStep, spilled: true });
+      list.push([a.buf, offset, a.size, start, sp.outStep + 1, 0]);
+      list.push([a.buf, sp.oldOffset ?? offset, a.size, sp.outStep + 1, sp.inStep, 1]);
       offset = sp.newOffset;
       start = sp.inStep;
     }
-    list.push({ buf: a.buf, type: a.type, offset, size: a.size, start, end, spilled: false });
+    list.push([a.buf, offset, a.size, start, end, 0]);
   }
-  return byType;
+  const out: Record<string, StretchTable> = {};
+  for (const [type, list] of Object.entries(rows)) {
+    const n = list.length;
+    const t: StretchTable = {
+      count: n, buf: new Int32Array(n), offset: new Float64Array(n), size: new Float64Array(n),
+      start: new Int32Array(n), end: new Int32Array(n), spilled: new Uint8Array(n),
+    };
+    list.forEach((r, i) => {
+      t.buf[i] = r[0]; t.offset[i] = r[1]; t.size[i] = r[2]; t.start[i] = r[3]; t.end[i] = r[4]; t.spilled[i] = r[5];
+    });
+    out[type] = t;
+  }
+  return out;
+}
+
+export function buildView(resultText: string, result: PlanResult, graphNodes: GraphNode[], engineMs: number, t0: number): PlanView {
+  const nodes = buildNodeTable(graphNodes, result.addedNodes ?? []);
+  const order = Int32Array.from(result.order);
+  const buffers = buildBuffers(nodes, order);
+  const stretches = buildStretches(result, buffers);
+  const start = new Float64Array(order.length);
+  const end = new Float64Array(order.length);
+  (result.timing ?? []).forEach((t, i) => {
+    start[i] = t[1];
+    end[i] = t[2];
+  });
+  const decisionCounts: Record<string, number> = {};
+  for (const d of result.decisions ?? []) decisionCounts[d.kind] = (decisionCounts[d.kind] ?? 0) + 1;
+  const { format, engine, policy, cost, capacities, orderSource, metrics } = result;
+  return {
+    resultText,
+    meta: { format, engine, policy, cost, capacities, orderSource, metrics },
+    order, start, end,
+    spills: result.spills,
+    addedCount: (result.addedNodes ?? []).length,
+    decisionCounts,
+    nodes, buffers, stretches,
+    engineMs,
+    prepareMs: performance.now() - t0,
+  };
+}
+
+/** The typed arrays of a view, to transfer instead of copy. */
+export function transferables(v: PlanView): Transferable[] {
+  const out: Transferable[] = [];
+  const add = (o: object) => {
+    for (const x of Object.values(o)) if (ArrayBuffer.isView(x)) out.push(x.buffer);
+  };
+  add(v); add(v.nodes); add(v.buffers);
+  for (const s of Object.values(v.stretches)) add(s);
+  return out;
 }
