@@ -81,20 +81,28 @@ const editor = createEditor($('editor'), {
   onChange(text) {
     if (!dirty) { dirty = true; editorStatus.textContent = 'edited · Ctrl/⌘+Enter to run'; }
     clearTimeout(saveTimer);
-    saveTimer = window.setTimeout(() => {
-      if (!storage.set(KEY_GRAPH, text) && !storageWarned) {
-        storageWarned = true;
-        notify('This graph is too large for the browser storage: it will not survive a reload. Download it or copy a link to keep it.', 'warn');
-      }
-    }, 300);
+    saveTimer = window.setTimeout(saveGraph, 300);
   },
 });
+function saveGraph() {
+  clearTimeout(saveTimer);
+  saveTimer = 0;
+  if (!storage.set(KEY_GRAPH, editor.getText()) && !storageWarned) {
+    storageWarned = true;
+    notify('This graph is too large for the browser storage: it will not survive a reload. Download it or copy a link to keep it.', 'warn');
+  }
+}
+// never lose typing to a reload or a closed tab
+window.addEventListener('pagehide', () => { if (saveTimer) saveGraph(); });
+document.addEventListener('visibilitychange', () => { if (document.hidden && saveTimer) saveGraph(); });
 editor.setDark(store.get().theme === 'dark');
 store.subscribe((s, p) => {
   if (s.theme !== p.theme) { applyTheme(); editor.setDark(s.theme === 'dark'); }
 });
 function setGraphText(text: string) {
   editor.setText(text);
+  clearTimeout(saveTimer);
+  saveTimer = 0;
   storage.set(KEY_GRAPH, text);
   dirty = false;
   editorStatus.textContent = '';
@@ -111,6 +119,7 @@ function runKey(graph: string, s: Settings) {
 }
 
 async function run(): Promise<void> {
+  if (saveTimer) saveGraph();
   const graph = editor.getText();
   const settings = store.get().settings;
   const token = ++runToken;
@@ -167,7 +176,7 @@ async function run(): Promise<void> {
 $('run').addEventListener('click', () => void run());
 $('cancel').addEventListener('click', () => engine.cancel());
 document.addEventListener('keydown', (e) => {
-  if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+  if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !e.defaultPrevented) {
     e.preventDefault();
     void run();
   }

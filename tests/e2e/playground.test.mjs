@@ -1,0 +1,299 @@
+// End-to-end tests of the built playground (web/dist) in headless Chromium. Values are checked
+// against the native CLI (build/native/spillway) on the same graph and settings.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import lz from 'lz-string';
+const { compressToEncodedURIComponent } = lz;
+import { CASES, CLI, serveDist, launch, openPage, waitForResult, text, pasteGraph } from './helpers.mjs';
+
+let server, browser, closeBrowser;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spillway-e2e-'));
+const haveCli = fs.existsSync(CLI);
+
+before(async () => {
+  server = await serveDist();
+  ({ browser, close: closeBrowser } = await launch());
+});
+after(async () => {
+  await closeBrowser?.();
+  await server?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Runs the CLI on a graph text; returns the result JSON text (and the export dir). */
+function cliPlan(graphText, args = []) {
+  const g = path.join(tmp, `g-${Math.random().toString(36).slice(2)}.json`);
+  const out = g.replace(/\.json$/, '-out.json');
+  const dir = g.replace(/\.json$/, '-export');
+  fs.writeFileSync(g, graphText);
+  execFileSync(CLI, ['plan', g, '-o', out, '--export', dir, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return { text: fs.readFileSync(out, 'utf8'), dir };
+}
+
+async function download(page, file) {
+  await page.locator('[data-testid=download]').click();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`button[data-file="${file}"]`).click()]);
+  assert.equal(dl.suggestedFilename(), file === 'case.json' ? 'spillway-case.json' : file);
+  return fs.readFileSync(await dl.path(), 'utf8');
+}
+
+const num = async (page, id) => Number(await text(page, id));
+const resultText = (page) => page.evaluate(() => window.spillway.resultText());
+const graphText = (page) => page.evaluate(() => window.spillway.getGraphText());
+
+/** Waits for a run that gives a different result than `before` (a result text). */
+async function waitForNewResult(page, before) {
+  await page.waitForFunction((b) => {
+    const t = window.spillway.resultText();
+    return t && t !== b && !document.querySelector('[data-testid=run-time]')?.closest('.stale');
+  }, before, { timeout: 20000 });
+}
+
+async function selectExample(page, name) {
+  const before = await resultText(page);
+  await page.locator('[data-testid=example-select]').selectOption(name);
+  await waitForNewResult(page, before);
+}
+
+test('the first example loads, runs, and matches the CLI byte for byte (result and contest files)', async (t) => {
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  const options = await page.locator('[data-testid=example-select] option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  assert.ok(options.length >= 3, `examples menu has ${options.length} entries`);
+  const graph = await graphText(page);
+  if (!haveCli) {
+    t.skip(`${CLI} is not built: cannot compare with the CLI`);
+    await context.close();
+    return;
+  }
+  const first = execFileSync(CLI, ['examples'], { encoding: 'utf8' });
+  assert.ok(first.includes(options[0]), `CLI lists the page's first example ${options[0]}`);
+  assert.equal(graph.trim(), execFileSync(CLI, ['example', options[0]], { encoding: 'utf8' }).trim(), 'editor holds the first example');
+
+  const cli = cliPlan(graph);
+  const expected = JSON.parse(cli.text);
+  assert.equal(await num(page, 'spill-count'), expected.metrics.spills);
+  assert.equal(await num(page, 'extra-bytes'), expected.metrics.extraBytes);
+  assert.equal(await download(page, 'result.json'), cli.text, 'result.json is byte-identical to spillway plan -o');
+  for (const f of ['schedule.txt', 'memory.txt', 'spill.txt']) {
+    assert.equal(await download(page, f), fs.readFileSync(path.join(cli.dir, f), 'utf8'), `${f} equals the CLI's --export`);
+  }
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('invalid JSON shows the error with its place and keeps the text (also across a reload)', async () => {
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  const bad = '{\n  "Nodes": [\n    {"Id": 0, "Op": "ALLOC",, "BufId": 0}\n  ]\n}\n';
+  await pasteGraph(page, bad);
+  await page.keyboard.press('Control+Enter');
+  const err = page.locator('[data-testid=error]');
+  await err.waitFor({ state: 'visible' });
+  assert.match(await text(page, 'error-message'), /line 3/);
+  assert.match(await text(page, 'error-where'), /^line 3, column \d+/);
+  assert.equal(await graphText(page), bad, 'the typed text is untouched');
+  // the editor marks the place
+  await page.locator('[data-testid=graph-input] .cm-lintRange-error').first().waitFor();
+
+  // a graph error names the node: the panel offers to go there
+  const badNode = '{"Nodes": [\n {"Id": 0, "Op": "ALLOC", "BufId": 0, "Size": 64, "Type": "L1"},\n {"Id": 1, "Op": "ALLOC", "Size": 64, "Type": "L1"}\n], "Edges": []}';
+  await pasteGraph(page, badNode);
+  await page.locator('[data-testid=run]').click();
+  await page.waitForFunction(() => /node 1/.test(document.querySelector('[data-testid=error-where]')?.textContent ?? ''));
+  assert.match(await text(page, 'error-message'), /node 1.*BufId/);
+
+  await page.reload();
+  await page.locator('[data-testid=error]').waitFor({ state: 'visible' });
+  assert.equal(await graphText(page), badNode, 'the text survives a reload');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('changing a capacity changes the result (as the CLI says)', async (t) => {
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  await selectExample(page, 'tiled-matmul-small');
+  const cap = page.locator('[data-testid=cap-L1]');
+  assert.equal(await cap.inputValue(), '512', "the example's own L1 capacity is adopted");
+  const spills512 = await num(page, 'spill-count');
+  assert.ok(spills512 > 0, 'L1 = 512 needs spills');
+  const before = await resultText(page);
+  await cap.fill('1024');
+  await page.locator('[data-testid=run]').click();
+  await waitForNewResult(page, before);
+  const spills1024 = await num(page, 'spill-count');
+  assert.ok(spills1024 < spills512, `more L1 (1024) gives fewer spills: ${spills1024} < ${spills512}`);
+  assert.equal(await page.locator('[data-testid=peak-L1]').textContent(), String(JSON.parse(await resultText(page)).metrics.residentPeak.L1));
+  if (haveCli) {
+    const caps = JSON.parse(await resultText(page)).capacities;
+    const capsArg = Object.entries(caps).map(([k, v]) => `${k}=${v}`).join(',');
+    const cli = cliPlan(await graphText(page), ['--caps', capsArg]);
+    assert.equal(await resultText(page), cli.text, 'same result as spillway plan --caps ' + capsArg);
+  } else t.diagnostic('CLI not built: compared only with the previous run');
+  await context.close();
+});
+
+test('a shared link opened in a fresh browser context restores the case and its result', async () => {
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  await selectExample(page, 'tiled-matmul-small');
+  let before = await resultText(page);
+  await page.locator('[data-testid=cap-L1]').fill('640');
+  await page.locator('[data-testid=run]').click();
+  await waitForNewResult(page, before);
+  before = await resultText(page);
+  await page.locator('[data-testid=cost-model]').selectOption('seed');
+  await page.locator('[data-testid=fixed-latency]').fill('40');
+  await page.locator('[data-testid=run]').click();
+  await waitForNewResult(page, before);
+  const want = { result: await resultText(page), graph: await graphText(page), spills: await text(page, 'spill-count') };
+  assert.equal(JSON.parse(want.result).cost.fixedLatency, 40);
+
+  await page.locator('[data-testid=share]').click();
+  const url = await page.locator('[data-testid=share-url]').inputValue();
+  assert.match(url, /#case=/);
+  assert.ok(url.length < 8000);
+  await context.close();
+
+  const fresh = await openPage(browser, url);
+  await waitForResult(fresh.page);
+  await fresh.page.waitForFunction(() => window.spillway.resultText()?.includes('"fixedLatency":40'), null, { timeout: 20000 });
+  assert.equal(await resultText(fresh.page), want.result, 'same result');
+  assert.equal(await graphText(fresh.page), want.graph, 'same graph text');
+  assert.equal(await text(fresh.page, 'spill-count'), want.spills);
+  assert.equal(await fresh.page.locator('[data-testid=cap-L1]').inputValue(), '640');
+  assert.equal(await fresh.page.locator('[data-testid=cost-model]').inputValue(), 'seed');
+  assert.deepEqual(fresh.page.errors, []);
+  await fresh.context.close();
+});
+
+test('a corrupt or newer-version link gives a clear message and leaves the page usable', async () => {
+  const { page, context } = await openPage(browser, server.url + '#case=N4Igzg9grg__this_is_not_a_case');
+  await waitForResult(page);
+  const notice = page.locator('[data-testid=notice]');
+  await notice.waitFor({ state: 'visible' });
+  assert.match(await notice.textContent(), /damaged/);
+  assert.ok(Number.isInteger(await num(page, 'spill-count')), 'the example still ran');
+  assert.equal(page.url().includes('#case='), false, 'the bad fragment is dropped');
+
+  const newer = compressToEncodedURIComponent(JSON.stringify({ v: 2, graph: '{}', settings: {} }));
+  await page.goto(server.url + '#case=' + newer);
+  await notice.waitFor({ state: 'visible' });
+  await page.waitForFunction(() => /newer/.test(document.querySelector('[data-testid=notice]').textContent));
+  await waitForResult(page);
+  const before = await resultText(page);
+  await selectExample(page, 'one-spill');
+  assert.notEqual(await resultText(page), before);
+  assert.equal(await num(page, 'spill-count'), 1, 'the page still plans: one-spill has one spill');
+  await context.close();
+});
+
+test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and the chart', async (t) => {
+  const file = path.join(CASES, 'FlashAttention_Case0.json');
+  if (!fs.existsSync(file)) {
+    t.skip(`${file} is absent`);
+    return;
+  }
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  const before = await resultText(page);
+  await page.locator('#open-input').setInputFiles(file);
+  await waitForNewResult(page, before);
+  const result = JSON.parse(await resultText(page));
+  assert.equal(result.capacities.UB, 1024, 'a graph without Capacities gets the seed defaults');
+  const spills = await num(page, 'spill-count');
+  assert.ok(spills > 0);
+  assert.equal(spills, result.metrics.spills);
+  if (haveCli) {
+    const cli = JSON.parse(cliPlan(fs.readFileSync(file, 'utf8')).text);
+    assert.equal(spills, cli.metrics.spills, 'CLI agrees on the spill count');
+    assert.equal(await num(page, 'extra-bytes'), cli.metrics.extraBytes);
+  }
+  // spill table: all spills, virtualised; row 1 is the first spill
+  const spillTable = page.locator('[data-testid=spill-table]');
+  assert.equal(await spillTable.getAttribute('data-rows'), String(spills));
+  const firstRow = spillTable.locator('.vt-row').first();
+  const s0 = result.spills[0];
+  assert.match(await firstRow.textContent(), new RegExp(`^1${s0.buf}${s0.type}${s0.size}${s0.oldOffset} → ${s0.newOffset}${s0.outNode}@${s0.outStep}${s0.inNode}@${s0.inStep}$`));
+  // order table: virtualised (few DOM rows for thousands of steps), spill nodes marked
+  const order = page.locator('[data-testid=order-table]');
+  assert.equal(Number(await order.getAttribute('data-rows')), result.order.length);
+  assert.ok(await order.locator('.vt-row').count() < 120, 'only visible rows are in the DOM');
+  // chart: one lane per memory, one spilled stretch per spill
+  const chart = page.locator('[data-testid=memory-chart]');
+  assert.equal(await chart.getAttribute('data-lanes'), 'L1,UB,L0A,L0B,L0C');
+  assert.equal(Number(await chart.getAttribute('data-spilled')), spills);
+  assert.equal(Number(await chart.getAttribute('data-stretches')), result.allocations.length + 2 * spills);
+  // the canvas is drawn: many distinct colours
+  const colours = await page.evaluate(() => {
+    const c = document.querySelector('[data-testid=memory-chart] canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const set = new Set();
+    for (let i = 0; i < d.length; i += 4 * 97) set.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return set.size;
+  });
+  assert.ok(colours > 50, `chart has ${colours} colours`);
+  // selecting a spill shows its decision and highlights the buffer's uses in the order table
+  await firstRow.click();
+  const decisions = page.locator('[data-testid=decisions]');
+  await decisions.locator('tr.chosen').waitFor();
+  assert.match(await decisions.textContent(), new RegExp(`Spill 1: buffer ${s0.buf}`));
+  const uses = result.order.map((id, step) => [id, step]).filter(([id]) => {
+    const n = result.addedNodes.find((a) => a.Id === id);
+    return n ? n.Bufs.includes(s0.buf) : false;
+  });
+  assert.ok(uses.length >= 2, 'the spill nodes name the buffer');
+  assert.ok(Number(await order.getAttribute('data-highlighted')) >= 4, 'ALLOC, uses, spill nodes and FREE are highlighted');
+  await order.locator('.vt-row.hl').first().waitFor();
+  // hovering the chart names a buffer
+  await chart.scrollIntoViewIfNeeded();
+  const box = await chart.locator('canvas').boundingBox();
+  let named = false;
+  for (let x = 0.1; x < 0.9 && !named; x += 0.1) {
+    await page.mouse.move(box.x + box.width * x, box.y + 60);
+    named = /Buffer \d+/.test((await page.locator('.chart-tip').textContent()) ?? '') && await page.locator('.chart-tip').isVisible();
+  }
+  assert.ok(named, 'the tooltip names a buffer');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('Matmul_Case0 (4160 nodes) is on screen within about a second of Run', async (t) => {
+  const file = path.join(CASES, 'Matmul_Case0.json');
+  if (!fs.existsSync(file)) {
+    t.skip(`${file} is absent`);
+    return;
+  }
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  let before = await resultText(page);
+  await page.locator('#open-input').setInputFiles(file);
+  await waitForNewResult(page, before);
+  // warm run done; now time Run -> numbers and chart updated
+  const times = [];
+  for (const cap of ['2048', '4096']) {
+    before = await resultText(page);
+    await page.locator('[data-testid=cap-L1]').fill(cap);
+    const ms = await page.evaluate(async (b) => {
+      const t0 = performance.now();
+      document.querySelector('[data-testid=run]').click();
+      await new Promise((resolve) => {
+        const check = () => (window.spillway.resultText() !== b ? requestAnimationFrame(() => resolve()) : setTimeout(check, 5));
+        check();
+      });
+      return performance.now() - t0;
+    }, before);
+    times.push(Math.round(ms));
+  }
+  const r = JSON.parse(await resultText(page));
+  assert.equal(Number(await page.locator('[data-testid=order-table]').getAttribute('data-rows')), 4160 + r.addedNodes.length);
+  t.diagnostic(`Run -> on screen: ${times.join(' ms, ')} ms (engine ${await text(page, 'run-time')})`);
+  // The engine alone takes ~0.6 s here; allow for a loaded 2-core CI machine.
+  assert.ok(Math.min(...times) < 2000, `on screen in ${Math.min(...times)} ms`);
+  await context.close();
+});
