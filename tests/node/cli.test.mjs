@@ -1,0 +1,89 @@
+// The CLI as a user meets it: exit codes, one-line errors naming the place, exported files.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = join(root, 'build/native/spillway');
+const work = mkdtempSync(join(tmpdir(), 'spillway-cli-'));
+const spillway = (...args) => spawnSync(cli, args, { encoding: 'utf8' });
+const file = (name, text) => { const p = join(work, name); writeFileSync(p, text); return p; };
+
+const small = file('small.json', JSON.stringify({
+  Nodes: [
+    { Id: 0, Op: 'ALLOC', BufId: 0, Size: 100, Type: 'L1' },
+    { Id: 1, Op: 'COPY_IN', Pipe: 'MTE2', Cycles: 10, Bufs: [0] },
+    { Id: 2, Op: 'FREE', BufId: 0, Size: 100, Type: 'L1' },
+  ],
+  Edges: [[0, 1], [1, 2]],
+}));
+
+test('the CLI binary is built', () => assert.ok(existsSync(cli), 'run: cmake --build build/native'));
+
+test('without a graph it plans the built-in example and prints the summary', () => {
+  const r = spillway('plan');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^graph: example "fits" \(\d+ nodes, \d+ buffers\)$/m);
+  assert.match(r.stdout, /^spills: 0$/m);
+  assert.match(r.stdout, /^extra data moved: 0 bytes$/m);
+  assert.match(r.stdout, /^total cycles: \d+$/m);
+  assert.match(r.stdout, /^verified: yes/m);
+});
+
+test('-o writes the result and --export the contest files', () => {
+  const out = join(work, 'exported');
+  const r = spillway('plan', small, '-o', join(work, 'r.json'), '--export', out);
+  assert.equal(r.status, 0, r.stderr);
+  const result = JSON.parse(readFileSync(join(work, 'r.json'), 'utf8'));
+  assert.equal(result.format, 1);
+  assert.deepEqual(result.order, [0, 1, 2]);
+  assert.deepEqual(result.allocations, [{ buf: 0, type: 'L1', offset: 0, size: 100 }]);
+  assert.equal(readFileSync(join(out, 'schedule.txt'), 'utf8'), '0\n1\n2\n');
+  assert.equal(readFileSync(join(out, 'memory.txt'), 'utf8'), '0:0\n');
+  assert.equal(readFileSync(join(out, 'spill.txt'), 'utf8'), '');
+  const v = spillway('verify', small, join(work, 'r.json'));
+  assert.equal(v.status, 0, v.stdout);
+  assert.equal(v.stdout, 'ok: 0 spills, every step verified\n');
+});
+
+test('verify names what a tampered result breaks and exits 1', () => {
+  const graph = file('ex.json', spillway('example', 'one-spill').stdout);
+  assert.equal(spillway('plan', graph, '-o', join(work, 'one.json')).status, 0);
+  const result = JSON.parse(readFileSync(join(work, 'one.json'), 'utf8'));
+  result.allocations[1].offset = result.allocations[0].offset;  // two buffers on the same bytes
+  const v = spillway('verify', graph, file('bad-result.json', JSON.stringify(result)));
+  assert.equal(v.status, 1);
+  assert.match(v.stdout, /^overlap: .*buffer/m);
+});
+
+const badInputs = [
+  ['a missing file', ['plan', '/nonexistent/g.json'], 'cannot read /nonexistent/g.json: no such file or not readable'],
+  ['not JSON', ['plan', file('nj.json', '{"Nodes": [}')], 'the graph is not valid JSON: line 1, column 12: syntax error while parsing value - unexpected \'}\'; expected \'[\', \'{\', or a literal'],
+  ['an unknown option', ['plan', small, '--fast', '1'], 'unknown option --fast (see spillway --help)'],
+  ['an option without value', ['plan', small, '--caps'], 'option --caps needs a value'],
+  ['bad --caps', ['plan', small, '--caps', 'L1:4096'], '--caps entry "L1:4096" must look like L1=4096'],
+  ['a capacity too small', ['plan', small, '--caps', 'L1=64'], 'node 0: buffer 0 needs 100 bytes but L1 holds only 64'],
+  ['a memory without capacity', ['plan', small, '--caps', 'UB=64'], 'node 0: buffer 0 has Type "L1", which has no capacity (give one, e.g. --caps L1=4096)'],
+  ['an order file with junk', ['plan', small, '--order', file('o1.txt', '0\n1\ntwo\n')], 'order file, line 3: expected one node id, got "two"'],
+  ['an order breaking an edge', ['plan', small, '--order', file('o2.txt', '0\n2\n1\n')], 'the given order breaks edge 1 -> 2: node 2 at position 1 comes before node 1 at position 2'],
+  ['an unknown cost model', ['plan', small, '--cost', 'cheap'], 'unknown cost model "cheap": expected seed or contest'],
+  ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of seed/],
+  ['an unknown command', ['plan2'], 'unknown command "plan2" (see spillway --help)'],
+];
+for (const [what, args, message] of badInputs) {
+  test(`bad input exits 2 with one line: ${what}`, () => {
+    const r = spillway(...args);
+    assert.equal(r.status, 2, r.stdout + r.stderr);
+    assert.equal(r.stdout, '');
+    const lines = r.stderr.split('\n').filter(Boolean);
+    assert.equal(lines.length, 1, r.stderr);
+    const text = lines[0].replace(/^spillway: error: /, '');
+    assert.ok(lines[0].startsWith('spillway: error: '));
+    if (message instanceof RegExp) assert.match(text, message);
+    else assert.equal(text, message);
+  });
+}
