@@ -14,7 +14,7 @@ const graph = graphArg ?? path.join(CASES, 'FlashAttention_Case0.json');
 const server = await serveDist();
 const { browser, close } = await launch();
 try {
-  const { page } = await openPage(browser, server.url, { colorScheme: dark ? 'dark' : 'light', deviceScaleFactor: 1 });
+  const { page } = await openPage(browser, server.url, { colorScheme: dark ? 'dark' : 'light', deviceScaleFactor: 1, viewport: { width: 1440, height: 1560 } });
   await waitForResult(page);
   if (fs.existsSync(graph)) {
     await page.locator('#open-input').setInputFiles(graph);
@@ -25,6 +25,7 @@ try {
   const firstSpill = page.locator('[data-testid=spill-table] .vt-row').first();
   if (await firstSpill.count()) await firstSpill.click();
   await page.evaluate(() => document.querySelector('#results').scrollTo(0, 0));
+  await page.evaluate(() => document.querySelector('[data-testid=notice] .icon-btn')?.click());
   await page.waitForTimeout(200);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await page.screenshot({ path: out });

@@ -9,7 +9,7 @@ import { fmtBytes, h } from '../lib/format';
 
 const GUTTER = 68;
 const RIGHT = 10;
-const LANE_H = 104;
+const LANE_H = 84;
 const LANE_GAP = 10;
 const AXIS_H = 22;
 
@@ -151,7 +151,7 @@ export function mountChart(root: HTMLElement, store: Store) {
           ctx.fillRect(xa, ya, w, hh);
           if (w > 3 && hh > 3 && !dim) spilledRects.push(xa, ya, w, hh, buf);
         } else {
-          ctx.fillStyle = bufferColor(buf, dark, dim ? 0.3 : 0.95);
+          ctx.fillStyle = bufferColor(buf, dark, dim ? 0.4 : 0.95);
           ctx.fillRect(xa, ya, w, hh);
           if (pxPerStep > 2 && w > 4 && hh > 4) {
             ctx.strokeStyle = colors.panel;

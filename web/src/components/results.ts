@@ -61,14 +61,14 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
   let view: PlanView | null = null;
   let highlight = new Set<number>();
   const cols = [
-    { key: 'step', label: 'Step', width: '56px', align: 'right' as const },
-    { key: 'id', label: 'Id', width: '56px', align: 'right' as const },
-    { key: 'op', label: 'Op', width: 'minmax(90px,1.2fr)' },
-    { key: 'pipe', label: 'Pipe', width: '58px' },
-    { key: 'bufs', label: 'Buffers', width: 'minmax(80px,1.4fr)' },
-    { key: 'cycles', label: 'Cycles', width: '64px', align: 'right' as const },
-    { key: 'start', label: 'Start', width: '72px', align: 'right' as const },
-    { key: 'end', label: 'End', width: '72px', align: 'right' as const },
+    { key: 'step', label: 'Step', width: 'minmax(40px,0.7fr)', align: 'right' as const },
+    { key: 'id', label: 'Id', width: 'minmax(40px,0.7fr)', align: 'right' as const },
+    { key: 'op', label: 'Op', width: 'minmax(70px,1.3fr)' },
+    { key: 'pipe', label: 'Pipe', width: 'minmax(40px,0.7fr)' },
+    { key: 'bufs', label: 'Buffers', width: 'minmax(70px,1.8fr)' },
+    { key: 'cycles', label: 'Cycles', width: 'minmax(44px,0.8fr)', align: 'right' as const },
+    { key: 'start', label: 'Start', width: 'minmax(50px,0.9fr)', align: 'right' as const },
+    { key: 'end', label: 'End', width: 'minmax(50px,0.9fr)', align: 'right' as const },
   ];
   const table = createVTable({
     columns: cols,
@@ -132,13 +132,13 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
   let view: PlanView | null = null;
   const table = createVTable({
     columns: [
-      { key: 'k', label: '#', width: '34px', align: 'right' },
-      { key: 'buf', label: 'Buf', width: '40px', align: 'right' },
-      { key: 'type', label: 'Mem', width: '34px' },
-      { key: 'size', label: 'Size', width: '42px', align: 'right' },
-      { key: 'off', label: 'Offset old→new', width: 'minmax(90px,1.3fr)', align: 'right' },
-      { key: 'out', label: 'OUT id@step', width: 'minmax(80px,1fr)', align: 'right' },
-      { key: 'in', label: 'IN id@step', width: 'minmax(80px,1fr)', align: 'right' },
+      { key: 'k', label: '#', width: 'minmax(26px,0.6fr)', align: 'right' },
+      { key: 'buf', label: 'Buf', width: 'minmax(30px,0.7fr)', align: 'right' },
+      { key: 'type', label: 'Mem', width: 'minmax(30px,0.7fr)' },
+      { key: 'size', label: 'Size', width: 'minmax(34px,0.8fr)', align: 'right' },
+      { key: 'off', label: 'Offset', width: 'minmax(70px,1.4fr)', align: 'right' },
+      { key: 'out', label: 'OUT@step', width: 'minmax(70px,1.3fr)', align: 'right' },
+      { key: 'in', label: 'IN@step', width: 'minmax(70px,1.3fr)', align: 'right' },
     ],
     empty: 'No spills: everything fits.',
     cell(row, col) {
