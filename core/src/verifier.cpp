@@ -41,34 +41,66 @@ std::string cat(const Args&... args) {
 
 std::string range(Bytes offset, Bytes size) { return cat("[", offset, ", ", offset + size, ")"); }
 
-// Collects violations; keeps the first kMaxViolations and counts the rest by kind.
+// Collects violations. At most kMaxViolations are returned, shared fairly between kinds (so that a
+// flood of one kind, e.g. every later step shifted by one, cannot hide a single overlap), in the
+// order they were found, followed by one "... and N more" entry counting the rest by kind.
 class Report {
 public:
     void add(const char* kind, std::string message) {
-        if (list_.size() < kMaxViolations) {
-            list_.push_back({kind, std::move(message)});
-        } else {
-            ++omitted_[kind];
-            ++omittedTotal_;
-        }
+        Kind& k = kinds_[kind];
+        if (k.total == 0) firstSeen_.push_back(kind);
+        ++k.total;
+        if (k.kept.size() < kMaxViolations) k.kept.push_back({seq_, std::move(message)});
+        ++seq_;
     }
     std::vector<Violation> finish() {
-        if (omittedTotal_ > 0) {
-            std::string kinds;
-            for (const auto& [kind, n] : omitted_) {
-                kinds += kinds.empty() ? "" : ", ";
-                kinds += cat(kind, " ", n);
+        // Round-robin quotas over the kinds in the order they first appeared.
+        std::map<std::string, std::size_t> quota;
+        std::size_t given = 0;
+        for (bool progress = true; progress && given < kMaxViolations;) {
+            progress = false;
+            for (const std::string& kind : firstSeen_) {
+                if (given == kMaxViolations) break;
+                std::size_t& q = quota[kind];
+                if (q < kinds_[kind].kept.size()) {
+                    ++q;
+                    ++given;
+                    progress = true;
+                }
             }
-            list_.push_back({omitted_.begin()->first,
-                             cat("... and ", omittedTotal_, " more violations (", kinds, ")")});
         }
-        return std::move(list_);
+        std::vector<std::pair<std::size_t, Violation>> chosen;
+        std::string omitted;
+        std::size_t omittedTotal = 0;
+        for (const std::string& kind : firstSeen_) {
+            Kind& k = kinds_[kind];
+            for (std::size_t i = 0; i < quota[kind]; ++i)
+                chosen.push_back({k.kept[i].first, Violation{kind, std::move(k.kept[i].second)}});
+            if (k.total > quota[kind]) {
+                omitted += cat(omitted.empty() ? "" : ", ", kind, " ", k.total - quota[kind]);
+                omittedTotal += k.total - quota[kind];
+            }
+        }
+        std::sort(chosen.begin(), chosen.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<Violation> out;
+        out.reserve(chosen.size() + 1);
+        for (auto& c : chosen) out.push_back(std::move(c.second));
+        if (omittedTotal > 0) {
+            out.push_back({firstSeen_.front(), cat("... and ", omittedTotal,
+                                                   " more violations (", omitted, ")")});
+        }
+        return out;
     }
 
 private:
-    std::vector<Violation> list_;
-    std::map<std::string, std::size_t> omitted_;
-    std::size_t omittedTotal_ = 0;
+    struct Kind {
+        std::size_t total = 0;
+        std::vector<std::pair<std::size_t, std::string>> kept;  // (sequence number, message)
+    };
+    std::map<std::string, Kind> kinds_;
+    std::vector<std::string> firstSeen_;
+    std::size_t seq_ = 0;
 };
 
 std::uint64_t edgeKey(NodeId a, NodeId b) {
@@ -406,8 +438,14 @@ private:
     void replay() {
         std::vector<BufState> st(g_.buffers.size());
         std::map<std::string, Occupancy> occ;
-        std::unordered_set<NodeId> done;
-        done.reserve(plan_.order.size() * 2 + 1);
+        // Each buffer's memory, resolved once (a type without a capacity still gets one).
+        std::vector<Occupancy*> occOf(g_.buffers.size());
+        std::vector<const Bytes*> capOf(g_.buffers.size(), nullptr);
+        for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
+            occOf[bi] = &occ[g_.buffers[bi].type];
+            auto cap = caps_.find(g_.buffers[bi].type);
+            if (cap != caps_.end()) capOf[bi] = &cap->second;
+        }
 
         auto place = [&](int bi, Bytes offset, int step, NodeId node, const char* what) {
             const Buffer& buf = g_.buffers[bi];
@@ -415,17 +453,18 @@ private:
             s.state = State::Resident;
             s.offset = offset;
             s.placed = false;
-            const std::string where = cat("step ", step, ", ", nodeName(node), ": ", what,
-                                          " of buffer ", buf.id, " at ", buf.type, " ",
-                                          range(offset, buf.size));
-            auto cap = caps_.find(buf.type);
-            if (cap == caps_.end()) {
-                report_.add("bounds", cat(where, ": memory ", buf.type, " has no capacity"));
-            } else if (offset < 0 || offset + buf.size > cap->second) {
-                report_.add("bounds", cat(where, " is outside [0, ", cap->second, ")"));
+            auto where = [&] {
+                return cat("step ", step, ", ", nodeName(node), ": ", what, " of buffer ", buf.id,
+                           " at ", buf.type, " ", range(offset, buf.size));
+            };
+            const Bytes* cap = capOf[bi];
+            if (cap == nullptr) {
+                report_.add("bounds", cat(where(), ": memory ", buf.type, " has no capacity"));
+            } else if (offset < 0 || offset + buf.size > *cap) {
+                report_.add("bounds", cat(where(), " is outside [0, ", *cap, ")"));
             }
             if (buf.size <= 0) return;
-            Occupancy& o = occ[buf.type];
+            Occupancy& o = *occOf[bi];
             const Bytes end = offset + buf.size;
             auto it = o.lower_bound(offset);
             if (it != o.begin()) {
@@ -435,7 +474,7 @@ private:
             bool clash = false;
             for (; it != o.end() && it->first < end; ++it) {
                 clash = true;
-                report_.add("overlap", cat(where, " overlaps resident buffer ", it->second.second,
+                report_.add("overlap", cat(where(), " overlaps resident buffer ", it->second.second,
                                            " at ", range(it->first, it->second.first - it->first)));
             }
             if (!clash) {
@@ -445,14 +484,14 @@ private:
         };
         auto unplace = [&](int bi) {
             BufState& s = st[bi];
-            if (s.placed) occ[g_.buffers[bi].type].erase(s.offset);
+            if (s.placed) occOf[bi]->erase(s.offset);
             s.placed = false;
         };
 
         for (std::size_t i = 0; i < plan_.order.size(); ++i) {
             const NodeId id = plan_.order[i];
             const int step = static_cast<int>(i);
-            if (!done.insert(id).second) continue;  // duplicate: reported by checkOrder
+            if (posOf(id) != step) continue;  // a duplicate: reported by checkOrder
             auto gi = g_.nodeIndex.find(id);
             if (gi != g_.nodeIndex.end()) {
                 const Node& n = g_.nodes[gi->second];

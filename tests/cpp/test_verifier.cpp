@@ -3,15 +3,21 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <initializer_list>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include <unordered_map>
+
 #include "spillway/graph.h"
+#include "spillway/json_io.h"
 #include "spillway/plan.h"
 #include "spillway/verifier.h"
+#include "support.h"
 
 using namespace spillway;
 
@@ -583,11 +589,22 @@ TEST_CASE("the list is capped and counts what it leaves out") {
     Plan p;
     for (int b = 0; b < n; ++b) p.allocations.push_back(alloc(b, 0, 10));
     for (int i = 0; i < 2 * n + 1; ++i) p.order.push_back(i);
-    auto vs = verifyPlan(g, Capacities{{"L1", 10000}}, p);
-    REQUIRE(vs.size() == 101);
-    CHECK(vs.front().kind == "overlap");
-    CHECK(vs.back().message.find("... and 49 more") != std::string::npos);
-    CHECK(vs.back().message.find("overlap 49") != std::string::npos);
+    SUBCASE("one kind") {
+        auto vs = verifyPlan(g, Capacities{{"L1", 10000}}, p);
+        REQUIRE(vs.size() == 101);
+        CHECK(vs.front().kind == "overlap");
+        CHECK(vs.back().message.find("... and 49 more") != std::string::npos);
+        CHECK(vs.back().message.find("overlap 49") != std::string::npos);
+    }
+    SUBCASE("a flood of one kind does not hide another kind found later") {
+        p.order.pop_back();  // the last FREE: "never freed" is found after all the overlaps
+        auto vs = verifyPlan(g, Capacities{{"L1", 10000}}, p);
+        INFO("violations:\n" << dump(vs));
+        REQUIRE(vs.size() == 101);
+        CHECK(vs.front().kind == "order");  // found first, listed first
+        EXPECT_HAS(vs, "residency", "buffer 149", "never freed");
+        CHECK(vs.back().message.find("... and 51 more") != std::string::npos);
+    }
 }
 
 TEST_CASE("a long chain verifies in linear-ish time") {
@@ -684,6 +701,224 @@ TEST_CASE("more spill bookkeeping faults") {
         auto vs = verifyPlan(d.g, caps100(), p);
         EXPECT_HAS(vs, "spill-pair", "step 6", "node 13", "writes out buffer 0", "spilled");
         EXPECT_HAS(vs, "spill-pair", "step 7", "node 12", "written out by spill 1");
+    }
+}
+
+}  // TEST_SUITE
+
+// ---------------------------------------------------------------------------------------------
+// Mutation tests: a real plan from the engine verifies clean; each planted fault is caught.
+
+namespace {
+
+// L1 holds 200 bytes: b0 and b1 (100 each) fill it, so b2 (150) forces both out; they come back
+// for V3 and V4.
+const char* kSpillingGraph = R"({"Nodes":[
+ {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]},
+ {"Id":2,"Op":"ALLOC","BufId":1,"Size":100,"Type":"L1"},
+ {"Id":3,"Op":"V1","Pipe":"VECTOR","Cycles":5,"Bufs":[0,1]},
+ {"Id":4,"Op":"ALLOC","BufId":2,"Size":150,"Type":"L1"},
+ {"Id":5,"Op":"V2","Pipe":"VECTOR","Cycles":5,"Bufs":[2]},
+ {"Id":6,"Op":"FREE","BufId":2,"Size":150,"Type":"L1"},
+ {"Id":7,"Op":"V3","Pipe":"VECTOR","Cycles":5,"Bufs":[0]},
+ {"Id":8,"Op":"V4","Pipe":"VECTOR","Cycles":5,"Bufs":[1]},
+ {"Id":9,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":10,"Op":"FREE","BufId":1,"Size":100,"Type":"L1"}],
+ "Edges":[[0,1],[1,3],[2,3],[3,7],[7,9],[3,8],[8,10],[4,5],[5,6]],
+ "Capacities":{"L1":200}})";
+
+std::string str(NodeId a, NodeId b) { return std::to_string(a) + " -> " + std::to_string(b); }
+
+// Plants each fault in a copy of `r.plan` and checks that the verifier names it.
+void checkMutationsCaught(const GraphDocument& doc, const Result& r) {
+    const Graph& g = doc.graph;
+    const Capacities& caps = r.capacities;
+    const Plan& good = r.plan;
+    {
+        auto vs = verifyPlan(g, caps, good);
+        INFO("violations:\n" << dump(vs));
+        REQUIRE(vs.empty());
+    }
+    std::unordered_map<NodeId, int> pos;
+    for (std::size_t i = 0; i < good.order.size(); ++i) pos[good.order[i]] = static_cast<int>(i);
+
+    SUBCASE("a placement shifted onto a co-resident buffer") {
+        // Residency segments from the plan's own fields: [step placed, step it leaves), the
+        // offset, and what placed it (the allocation or spill k's SPILL_IN).
+        struct Segment {
+            BufferId buf;
+            std::string type;
+            int start, end;
+            Bytes offset;
+            int spill;  // -1: the allocation
+        };
+        std::vector<Segment> segs;
+        for (const Buffer& b : g.buffers) {
+            const Allocation& al = *std::find_if(good.allocations.begin(), good.allocations.end(),
+                                                 [&](const Allocation& x) { return x.buf == b.id; });
+            Segment cur{b.id, b.type, pos.at(g.nodes[b.allocNode].id), 0, al.offset, -1};
+            std::vector<int> ks;
+            for (std::size_t k = 0; k < good.spills.size(); ++k)
+                if (good.spills[k].buf == b.id) ks.push_back(static_cast<int>(k));
+            std::sort(ks.begin(), ks.end(),
+                      [&](int x, int y) { return good.spills[x].outStep < good.spills[y].outStep; });
+            for (int k : ks) {
+                cur.end = good.spills[k].outStep;
+                segs.push_back(cur);
+                cur = Segment{b.id, b.type, good.spills[k].inStep, 0, good.spills[k].newOffset, k};
+            }
+            cur.end = pos.at(g.nodes[b.freeNode].id);
+            segs.push_back(cur);
+        }
+        std::sort(segs.begin(), segs.end(), [](const Segment& x, const Segment& y) {
+            return std::tie(x.type, x.start) < std::tie(y.type, y.start);
+        });
+        const Segment* earlier = nullptr;
+        const Segment* later = nullptr;
+        const Segment* open = nullptr;  // the segment of this type reaching furthest so far
+        for (const Segment& sg : segs) {
+            if (open && open->type == sg.type && sg.start < open->end && open->buf != sg.buf) {
+                earlier = open;
+                later = &sg;
+                break;
+            }
+            if (!open || open->type != sg.type || sg.end > open->end) open = &sg;
+        }
+        REQUIRE(later != nullptr);
+        Plan p = good;
+        if (later->spill < 0) {
+            std::find_if(p.allocations.begin(), p.allocations.end(),
+                         [&](const Allocation& x) { return x.buf == later->buf; })->offset = earlier->offset;
+        } else {
+            p.spills[later->spill].newOffset = earlier->offset;
+        }
+        auto vs = verifyPlan(g, caps, p);
+        INFO("moved buffer " << later->buf << " onto buffer " << earlier->buf << " at step " << later->start);
+        INFO("violations:\n" << dump(vs));
+        CHECK(has(vs, "overlap", {"step " + std::to_string(later->start),
+                                  "buffer " + std::to_string(later->buf),
+                                  "resident buffer " + std::to_string(earlier->buf)}));
+    }
+
+    SUBCASE("a required edge of a spill dropped") {
+        REQUIRE(!good.spills.empty());
+        const Spill& s = good.spills.front();
+        const NodeId allocId = g.nodes[g.buffer(s.buf).allocNode].id;
+        const NodeId freeId = g.nodes[g.buffer(s.buf).freeNode].id;
+        for (auto e : {std::pair<NodeId, NodeId>{allocId, s.outNode}, {s.outNode, s.inNode},
+                       {s.inNode, freeId}}) {
+            CAPTURE(str(e.first, e.second));
+            Plan p = good;
+            auto it = std::find(p.addedEdges.begin(), p.addedEdges.end(), e);
+            REQUIRE(it != p.addedEdges.end());
+            p.addedEdges.erase(it);
+            auto vs = verifyPlan(g, caps, p);
+            INFO("violations:\n" << dump(vs));
+            CHECK(onlyKind(vs, "edges"));
+            CHECK(has(vs, "edges", {str(e.first, e.second), "spill 0"}));
+        }
+        // Every edge from a user to a SPILL_OUT, or from a SPILL_IN to a user, is required too.
+        int dropped = 0;
+        for (std::size_t i = 0; i < good.addedEdges.size() && dropped < 20; ++i) {
+            const auto e = good.addedEdges[i];
+            auto a = g.nodeIndex.find(e.first), b = g.nodeIndex.find(e.second);
+            const bool userEdge = (a != g.nodeIndex.end() && !g.nodes[a->second].isBufferNode()) ||
+                                  (b != g.nodeIndex.end() && !g.nodes[b->second].isBufferNode());
+            if (!userEdge) continue;
+            ++dropped;
+            CAPTURE(str(e.first, e.second));
+            Plan p = good;
+            p.addedEdges.erase(p.addedEdges.begin() + static_cast<std::ptrdiff_t>(i));
+            auto vs = verifyPlan(g, caps, p);
+            CHECK(has(vs, "edges", {str(e.first, e.second)}));
+        }
+        CHECK(dropped > 0);
+    }
+
+    SUBCASE("two order entries swapped across an edge") {
+        // A graph edge and an added edge, each swapped on its own.
+        std::vector<std::pair<NodeId, NodeId>> edges;
+        REQUIRE(!g.edges.empty());
+        edges.push_back({g.nodes[g.edges.front().first].id, g.nodes[g.edges.front().second].id});
+        if (!good.addedEdges.empty()) edges.push_back(good.addedEdges.front());
+        for (auto [a, b] : edges) {
+            CAPTURE(str(a, b));
+            Plan p = good;
+            std::swap(p.order[pos.at(a)], p.order[pos.at(b)]);
+            auto vs = verifyPlan(g, caps, p);
+            INFO("violations:\n" << dump(vs));
+            CHECK(has(vs, "order", {"edge " + str(a, b), "step " + std::to_string(pos.at(a)),
+                                    "step " + std::to_string(pos.at(b))}));
+        }
+    }
+
+    SUBCASE("a SPILL_IN deleted from the order") {
+        REQUIRE(!good.spills.empty());
+        const Spill& s = good.spills.front();
+        Plan p = good;
+        p.order.erase(p.order.begin() + s.inStep);
+        auto vs = verifyPlan(g, caps, p);
+        INFO("violations:\n" << dump(vs));
+        CHECK(has(vs, "order", {"added node " + std::to_string(s.inNode), "missing"}));
+        // The buffer's next use (or its FREE) now finds it spilled.
+        CHECK(has(vs, "residency", {"buffer " + std::to_string(s.buf), "spilled"}));
+    }
+
+    SUBCASE("a SPILL_IN reloading past the end of its memory") {
+        REQUIRE(!good.spills.empty());
+        Plan p = good;
+        Spill& s = p.spills.back();
+        s.newOffset = caps.at(s.type) - s.size + 1;
+        auto vs = verifyPlan(g, caps, p);
+        CHECK(has(vs, "bounds", {"node " + std::to_string(s.inNode), "buffer " + std::to_string(s.buf)}));
+    }
+
+    SUBCASE("a SPILL_OUT's oldOffset off by one") {
+        REQUIRE(!good.spills.empty());
+        Plan p = good;
+        Spill& s = p.spills.back();
+        s.oldOffset += 1;
+        auto vs = verifyPlan(g, caps, p);
+        INFO("violations:\n" << dump(vs));
+        CHECK(vs.size() == 1);
+        CHECK(has(vs, "spill-pair", {"node " + std::to_string(s.outNode), "oldOffset"}));
+    }
+
+    SUBCASE("spill node ids renumbered") {
+        REQUIRE(!good.spills.empty());
+        Plan p = good;
+        std::swap(p.spills.front().outNode, p.spills.front().inNode);
+        auto vs = verifyPlan(g, caps, p);
+        CHECK(has(vs, "spill-ids", {"spill 0"}));
+    }
+}
+
+}  // namespace
+
+TEST_SUITE("verifier") {
+
+TEST_CASE("mutations of a real plan of a small graph are caught") {
+    GraphDocument doc = parseGraphDocument(kSpillingGraph);
+    RunOptions opts;
+    opts.orderSource = "id";
+    Result r = run(doc, opts);
+    REQUIRE(r.plan.spills.size() >= 2);
+    checkMutationsCaught(doc, r);
+}
+
+TEST_CASE("mutations of real plans of the contest graphs are caught") {
+    for (const std::string name : spillway::test::kSharedCases) {
+        CAPTURE(name);
+        auto text = spillway::test::sharedCase(name);
+        if (!text) continue;
+        GraphDocument doc = parseGraphDocument(*text);
+        Result r = run(doc, {});
+        if (r.plan.spills.empty()) {
+            MESSAGE(name << ": no spill with the default order and capacities; spill mutations skipped");
+            continue;
+        }
+        checkMutationsCaught(doc, r);
     }
 }
 
