@@ -1,0 +1,10 @@
+// Internal to the planners: one entry point per policy, dispatched by planner.cpp.
+#pragma once
+#include "spillway/planner.h"
+
+namespace spillway {
+
+// Policy "seed": the seed's online best-fit allocator, fixed (online_planner.cpp).
+Plan planSeed(const Graph& g, const Order& order, const PlanOptions& opts);
+
+}  // namespace spillway
