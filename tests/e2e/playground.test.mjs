@@ -297,3 +297,99 @@ test('Matmul_Case0 (4160 nodes) is on screen within about a second of Run', asyn
   assert.ok(Math.min(...times) < 2000, `on screen in ${Math.min(...times)} ms`);
   await context.close();
 });
+
+test('a long run shows progress and can be cancelled; the engine restarts', async (t) => {
+  const file = path.join(CASES, 'Matmul_Case0.json');
+  if (!fs.existsSync(file)) {
+    t.skip(`${file} is absent`);
+    return;
+  }
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  const first = await resultText(page);
+  // a slow run: the big graph with a small L1 (several hundred ms at least)
+  await page.locator('#open-input').setInputFiles(file);
+  const progress = page.locator('[data-testid=progress]');
+  await progress.waitFor({ state: 'visible', timeout: 5000 });
+  assert.match(await progress.textContent(), /\d+\.\d s/);
+  await page.locator('[data-testid=cancel]').click();
+  await progress.waitFor({ state: 'hidden' });
+  assert.match(await text(page, 'notice'), /cancelled/i);
+  assert.equal(await resultText(page), first, 'the cancelled run left the previous result');
+  // the new worker plans
+  await selectExample(page, 'one-spill');
+  assert.equal(await num(page, 'spill-count'), 1);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('order file, drag-and-drop, long-link warning and theme toggle', async () => {
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  await selectExample(page, 'tiled-matmul-small');
+  const base = JSON.parse(await resultText(page));
+  // an order file (one id a line): ascending id, as the engine's "id" order
+  const ids = base.inputOrder.slice().sort((a, b) => a - b);
+  const orderFile = path.join(tmp, 'order.txt');
+  fs.writeFileSync(orderFile, ids.join('\n') + '\n');
+  let before = await resultText(page);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('[data-testid=order-source]').selectOption('file')]);
+  await chooser.setFiles(orderFile);
+  await waitForNewResult(page, before);
+  const given = JSON.parse(await resultText(page));
+  assert.equal(given.orderSource, 'given');
+  assert.deepEqual(given.inputOrder, ids);
+  before = await resultText(page);
+  await page.locator('[data-testid=order-source]').selectOption('id');
+  await waitForNewResult(page, before);
+  const byId = JSON.parse(await resultText(page));
+  assert.equal(byId.orderSource, 'id');
+  assert.deepEqual(byId.order, given.order, 'a file of ascending ids plans like the "id" order');
+
+  // drop a graph file on the page
+  before = await resultText(page);
+  const graph = '{"Nodes": [\n {"Id": 0, "Op": "ALLOC", "BufId": 0, "Size": 64, "Type": "UB"},\n' +
+    ' {"Id": 1, "Op": "COPY_IN", "Pipe": "MTE2", "Cycles": 10, "Bufs": [0]},\n' +
+    ' {"Id": 2, "Op": "FREE", "BufId": 0, "Size": 64, "Type": "UB"}\n], "Edges": [[0, 1], [1, 2]]}\n';
+  await page.evaluate((content) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([content], 'dropped.json', { type: 'application/json' }));
+    window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+  }, graph);
+  await waitForNewResult(page, before);
+  assert.equal(await graphText(page), graph);
+  assert.equal(await num(page, 'spill-count'), 0);
+  assert.equal(await text(page, 'step-count'), '3');
+  assert.equal(await page.locator('[data-testid=cap-UB]').inputValue(), '1024', 'a graph file without Capacities gets the defaults');
+  assert.equal(await page.locator('#drop').isHidden(), true);
+
+  // a big case makes a long link: warn and offer the case file
+  const big = path.join(CASES, 'FlashAttention_Case0.json');
+  if (fs.existsSync(big)) {
+    before = await resultText(page);
+    await page.locator('#open-input').setInputFiles(big);
+    await waitForNewResult(page, before);
+    await page.locator('[data-testid=share]').click();
+    const warn = page.locator('[data-testid=share-warning]');
+    await warn.waitFor();
+    assert.match(await warn.textContent(), /8000/);
+    const [dl] = await Promise.all([page.waitForEvent('download'), warn.locator('button').click()]);
+    const saved = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
+    assert.equal(saved.v, 1);
+    assert.equal(saved.graph, fs.readFileSync(big, 'utf8'));
+    await page.keyboard.press('Escape');
+  }
+
+  // theme toggle flips and persists
+  const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+  const t0 = await theme();
+  await page.locator('#theme').click();
+  const t1 = await theme();
+  assert.notEqual(t1, t0);
+  await page.reload();
+  await waitForResult(page);
+  assert.equal(await theme(), t1);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
