@@ -49,6 +49,12 @@ store.subscribe((s, p) => {
   noticeEl.replaceChildren(...parts, close);
 });
 
+// ---- platform: the Run shortcut reads ⌘ on Apple keyboards ------------------------------------
+if (/Mac|iPhone|iPad/.test(navigator.platform)) {
+  const kbd = document.querySelector('#run kbd');
+  if (kbd) kbd.textContent = '⌘ ↵';
+}
+
 // ---- theme -----------------------------------------------------------------------------------
 const savedTheme = storage.get(KEY_THEME);
 if (savedTheme === 'light' || savedTheme === 'dark') store.set({ theme: savedTheme });
