@@ -105,6 +105,14 @@ editor.setDark(store.get().theme === 'dark');
 store.subscribe((s, p) => {
   if (s.theme !== p.theme) { applyTheme(); editor.setDark(s.theme === 'dark'); }
 });
+/** A line above the editor saying where the graph came from (an example teaches its lesson). */
+function setSource(title: string, description = '') {
+  const el = $('graph-source');
+  el.hidden = !title;
+  el.replaceChildren(h('strong', {}, title), description ? h('span', { class: 'muted' }, ` — ${description}`) : '');
+  el.title = description;
+}
+
 function setGraphText(text: string) {
   editor.setText(text);
   clearTimeout(saveTimer);
@@ -284,8 +292,10 @@ async function openFile(file: File) {
     const c = parseCase(raw);
     if (!c.ok) return notify(`${file.name}: ${c.message.replace('This link', 'This case file')}`, 'error');
     applyCase(c.case.graph, c.case.settings);
+    setSource(`Case file: ${file.name}`);
   } else {
     setGraphText(text);
+    setSource(`File: ${file.name}`);
     adoptGraphCapacities(raw, true);
     void run();
   }
@@ -328,6 +338,8 @@ async function loadExample(name: string) {
     const text = await engine.example(name);
     setGraphText(text);
     store.set({ exampleName: name });
+    const info = store.get().engine?.examples.find((e) => e.name === name);
+    setSource(`Example: ${info?.title ?? name}`, info?.description);
     let raw: unknown;
     try { raw = JSON.parse(text); } catch { raw = undefined; }
     adoptGraphCapacities(raw);
@@ -354,6 +366,7 @@ function openFragment(): boolean {
     return false;
   }
   applyCase(decoded.case.graph, decoded.case.settings);
+  setSource('From a shared link');
   notify('Opened the case from the link.', 'info');
   setTimeout(() => { if (store.get().notice?.message === 'Opened the case from the link.') store.set({ notice: null }); }, 2500);
   return true;
