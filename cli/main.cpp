@@ -90,7 +90,7 @@ RunOptions runOptionsFrom(const Args& a) {
     };
     if (auto v = get("--caps")) opts.capacities = parseCapacityList(*v);
     if (auto v = get("--order")) {
-        if (*v == "graph" || *v == "id") {
+        if (*v == "graph" || *v == "id" || *v == "schedule") {
             opts.orderSource = *v;
         } else {
             opts.orderSource = "given";

@@ -253,8 +253,8 @@ RunOptions parseRunOptions(const std::string& json) {
     if (const Json* order = f.find("order")) {
         if (order->is_string()) {
             opts.orderSource = order->get<std::string>();
-            if (opts.orderSource != "graph" && opts.orderSource != "id")
-                f.fail("order", "must be \"graph\", \"id\" or an array of node ids");
+            if (opts.orderSource != "graph" && opts.orderSource != "id" && opts.orderSource != "schedule")
+                f.fail("order", "must be \"graph\", \"id\", \"schedule\" or an array of node ids");
         } else {
             opts.orderSource = "given";
             opts.order = parseOrderArray(*order, "options.order");
