@@ -135,43 +135,55 @@ export function mountChart(root: HTMLElement, store: Store) {
       const pxPerStep = pw / (x1 - x0);
       const st = lane.st;
       const selected: number[] = [];
-      const spilledRects: number[] = [];
+      const spilledRects: number[] = []; // xa, ya, w, h, buf
+      const resident: number[] = [];
+      // 1. spilled stretches underneath: faint fill + hatching at the place the buffer left
       for (let i = 0; i < st.count; i++) {
         const start = st.start[i], end = st.end[i];
         if (end <= x0 || start >= x1) continue;
         const buf = st.buf[i];
+        if (buf === sel) selected.push(i);
+        if (!st.spilled[i]) {
+          resident.push(i);
+          continue;
+        }
         const xa = sx(start), xb = sx(end);
         const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
         const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
         const dim = sel !== null && buf !== sel;
-        if (buf === sel) selected.push(i);
-        if (st.spilled[i]) {
-          // spilled: faint fill + hatching at the old place; outline only where it is visible
-          ctx.fillStyle = bufferColor(buf, dark, dim ? 0.06 : 0.22);
-          ctx.fillRect(xa, ya, w, hh);
-          if (w > 3 && hh > 3 && !dim) spilledRects.push(xa, ya, w, hh, buf);
-        } else {
-          ctx.fillStyle = bufferColor(buf, dark, dim ? 0.4 : 0.95);
-          ctx.fillRect(xa, ya, w, hh);
-          if (pxPerStep > 2 && w > 4 && hh > 4) {
-            ctx.strokeStyle = colors.panel;
-            ctx.strokeRect(xa + 0.5, ya + 0.5, w - 1, hh - 1);
-          }
-        }
+        ctx.fillStyle = bufferColor(buf, dark, dim ? 0.06 : 0.22);
+        ctx.fillRect(xa, ya, w, hh);
+        if (w > 3 && hh > 3 && !dim) spilledRects.push(xa, ya, w, hh, buf);
       }
-      // hatching of all spilled stretches in one path and one fill
       if (spilledRects.length) {
         ctx.beginPath();
         for (let k = 0; k < spilledRects.length; k += 5) ctx.rect(spilledRects[k], spilledRects[k + 1], spilledRects[k + 2], spilledRects[k + 3]);
         ctx.fillStyle = hatchPattern(dark);
         ctx.fill();
-        if (pxPerStep > 0.5) {
-          ctx.lineWidth = 1;
-          for (let k = 0; k < spilledRects.length; k += 5) {
-            ctx.strokeStyle = bufferColor(spilledRects[k + 4], dark, 0.9);
-            ctx.strokeRect(spilledRects[k] + 0.5, spilledRects[k + 1] + 0.5, spilledRects[k + 2] - 1, spilledRects[k + 3] - 1);
-          }
+      }
+      // 2. resident stretches
+      for (const i of resident) {
+        const buf = st.buf[i];
+        const xa = sx(st.start[i]), xb = sx(st.end[i]);
+        const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
+        const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
+        ctx.fillStyle = bufferColor(buf, dark, sel !== null && buf !== sel ? 0.4 : 0.95);
+        ctx.fillRect(xa, ya, w, hh);
+        if (pxPerStep > 2 && w > 4 && hh > 4) {
+          ctx.strokeStyle = colors.panel;
+          ctx.strokeRect(xa + 0.5, ya + 0.5, w - 1, hh - 1);
         }
+      }
+      // 3. the old place's outline stays visible over whatever took the space meanwhile
+      if (spilledRects.length && pxPerStep > 0.5) {
+        ctx.lineWidth = 1;
+        const dashed = spilledRects.length < 5 * 400;
+        if (dashed) ctx.setLineDash([4, 3]);
+        for (let k = 0; k < spilledRects.length; k += 5) {
+          ctx.strokeStyle = bufferColor(spilledRects[k + 4], dark, 0.95);
+          ctx.strokeRect(spilledRects[k] + 0.5, spilledRects[k + 1] + 0.5, spilledRects[k + 2] - 1, spilledRects[k + 3] - 1);
+        }
+        ctx.setLineDash([]);
       }
       for (const i of selected) {
         const xa = sx(st.start[i]), xb = sx(st.end[i]);
