@@ -2,21 +2,27 @@
 // graph and the capacities and names every violation it finds. It deliberately shares no code
 // with the planner: only the Graph model (graph.h), the Plan (plan.h) and the standard library.
 //
-// What it checks, in this order (each check keeps going after a violation):
+// Violation kinds and what raises them (every check keeps going after a violation):
 //   order       plan.order holds every graph node and every added node exactly once, nothing
 //               else, and respects every original edge and every added edge
 //   spill-ids   spill k has outNode = base+2k, inNode = base+2k+1 (base = max id + 1);
 //               addedNodes are exactly those nodes (ascending id, right Op/Pipe/Bufs);
-//               outStep/inStep are the nodes' positions; type/size match the buffer
-//   spill-pair  each SPILL_OUT writes out a resident buffer from spill.oldOffset, each SPILL_IN
-//               reloads the buffer its own SPILL_OUT wrote out, after it
-//   edges       the contest's edges of every spill are in addedEdges; every added edge touches
-//               an added node; addedEdges sorted without duplicates
+//               outStep/inStep are the nodes' positions
+//   spill-pair  a spill's buffer exists and its type/size match; its SPILL_IN comes after its
+//               SPILL_OUT; each SPILL_OUT writes out a resident buffer from spill.oldOffset;
+//               each SPILL_IN reloads what its own SPILL_OUT wrote out
+//   edges       the contest's edges of every spill are in addedEdges: ALLOC -> OUT, every user
+//               scheduled before the OUT -> OUT, the buffer's previous SPILL_IN -> OUT,
+//               OUT -> IN, IN -> FREE, IN -> every user scheduled after it; every added edge
+//               touches an added node; addedEdges sorted without duplicates
 //   allocation  one allocation per buffer, ascending BufId, type and size of the buffer
 //   residency   an operation node's buffers are resident when it runs; FREE of a resident
-//               buffer; every buffer freed at the end
+//               buffer (a spilled one needs its SPILL_IN first); every buffer freed at the end
 //   bounds      every placement inside [0, capacity) of a memory that has a capacity
 //   overlap     no two resident buffers of one memory share a byte
+// At most 100 violations are listed (shared fairly between kinds), then "... and N more".
+// Cost: O((nodes + edges + added edges) log) plus the users of each spilled buffer per spill,
+// which is the size of the contest's required edge set anyway.
 #include "spillway/verifier.h"
 
 #include <algorithm>
@@ -519,7 +525,11 @@ private:
                         if (s.state != State::Unallocated) s.state = State::Freed;
                     }
                 } else {
-                    for (BufferId b : n.bufs) {
+                    for (std::size_t j = 0; j < n.bufs.size(); ++j) {
+                        const BufferId b = n.bufs[j];
+                        if (std::find(n.bufs.begin(), n.bufs.begin() + j, b) !=
+                            n.bufs.begin() + j)
+                            continue;  // listed twice: one report is enough
                         auto bit = g_.bufferIndex.find(b);
                         if (bit == g_.bufferIndex.end()) continue;
                         const BufState& s = st[bit->second];

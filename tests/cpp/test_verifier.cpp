@@ -298,6 +298,21 @@ TEST_CASE("use while spilled: SPILL_IN missing before a use") {
     EXPECT_HAS(vs, "residency", "step 6", "node 5", "buffer 0", "spilled");
 }
 
+TEST_CASE("a node listing a spilled buffer twice is reported once") {
+    Graph g = makeGraph({allocNode(0, 0, 60), opNode(1, {0}), allocNode(2, 1, 60), opNode(3, {1}),
+                         freeNode(4, 1, 60), opNode(5, {0, 0}), freeNode(6, 0, 60)},
+                        {{0, 1}, {1, 5}, {5, 6}, {2, 3}, {3, 4}});
+    FixtureB b;
+    Plan p = b.plan();
+    p.order = {0, 1, 7, 2, 3, 4, 5, 8, 6};
+    p.spills[0].inStep = 7;
+    p.addedEdges = {{0, 7}, {1, 7}, {7, 8}, {8, 6}};
+    auto vs = verifyPlan(g, caps100(), p);
+    INFO(dump(vs));
+    CHECK(vs.size() == 1);
+    EXPECT_HAS(vs, "residency", "node 5", "buffer 0", "spilled");
+}
+
 TEST_CASE("use before ALLOC") {
     FixtureA a;
     Graph g = makeGraph({allocNode(0, 0, 40), allocNode(1, 1, 40), opNode(2, {0, 1}),
