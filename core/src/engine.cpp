@@ -14,7 +14,7 @@ Capacities resolveCapacities(const GraphDocument& doc, const RunOptions& opts) {
     return defaultCapacities();
 }
 
-Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, const Capacities& caps, std::string& source) {
+Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, std::string& source) {
     source = opts.orderSource;
     if (source == "given") {
         if (!opts.order) throw InputError("order source \"given\" needs an order");
@@ -29,7 +29,7 @@ Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, const Capac
         source = "schedule";
     }
     if (source == "schedule") {
-        Order order = scheduleForMemory(doc.graph, caps, orderById(doc.graph));
+        Order order = scheduleForMemory(doc.graph, orderById(doc.graph));
         validateOrder(doc.graph, order, "the scheduled order");
         return order;
     }
@@ -74,7 +74,7 @@ Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
     Problem p;
     p.capacities = resolveCapacities(doc, opts);
     validateCapacities(doc.graph, p.capacities);
-    p.order = resolveOrder(doc, opts, p.capacities, p.orderSource);
+    p.order = resolveOrder(doc, opts, p.orderSource);
     return p;
 }
 

@@ -5,6 +5,17 @@
 #include "spillway/error.h"
 
 namespace spillway {
+namespace {
+Node spillNode(NodeId id, const char* op, const char* pipe, Cycles cycles, BufferId buf) {
+    Node n;
+    n.id = id;
+    n.op = op;
+    n.pipe = pipe;
+    n.cycles = cycles;
+    n.bufs = {buf};
+    return n;
+}
+}  // namespace
 
 PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& cost)
     : g_(g), order_(order), cost_(cost), buffersAt_(order.size()), states_(g.buffers.size()),
@@ -51,8 +62,8 @@ void PlanBuilder::spill(int b, std::string reason, std::vector<Candidate> candid
     const NodeId out = spillBase_ + 2 * k, in = out + 1;
     plan_.spills.push_back({buf.id, buf.type, buf.size, st.offset, -1, out, in,
                             static_cast<int>(plan_.order.size()), -1});
-    plan_.addedNodes.push_back({out, kSpillOut, kSpillOutPipe, cost_.spillOutCycles(buf), {buf.id}});
-    plan_.addedNodes.push_back({in, kSpillIn, kSpillInPipe, cost_.spillInCycles(buf), {buf.id}});
+    plan_.addedNodes.push_back(spillNode(out, kSpillOut, kSpillOutPipe, cost_.spillOutCycles(buf), buf.id));
+    plan_.addedNodes.push_back(spillNode(in, kSpillIn, kSpillInPipe, cost_.spillInCycles(buf), buf.id));
     plan_.order.push_back(out);
     addSpillEdges(b, out, in);
     decide(Decision::Kind::Spill, b, std::move(reason));

@@ -17,13 +17,11 @@ Order orderById(const Graph& g);
 // source in messages ("order file", "Order").
 void validateOrder(const Graph& g, const Order& order, const std::string& what = "order");
 
-// A topological order that keeps residency low in every memory (sub-problem 1 of the contest):
-// each FREE runs as soon as its buffer's last user has, each ALLOC just before the buffer's
-// first user, and among the operations ready to run it takes the one that grows overflow
-// (resident bytes beyond capacity, summed over memories) least, then the one that leaves the
-// fewest bytes resident, then the earliest in `hint`. Near-linear: it weighs a bounded window
-// of ready operations per step.
-Order scheduleForMemory(const Graph& g, const Capacities& caps, const Order& hint);
+// A topological order that keeps residency low (sub-problem 1 of the contest): it follows `hint`
+// (e.g. ascending id) but runs each FREE as soon as its buffer's last user has run and each
+// ALLOC just before the buffer's first user, so that no buffer is resident longer than its uses
+// need. O(n log n).
+Order scheduleForMemory(const Graph& g, const Order& hint);
 
 // Peak of resident bytes along an order (the seed's compute_Mmax_for_order): a running sum of
 // +Size at ALLOC and -Size at FREE, per memory and over all memories.
