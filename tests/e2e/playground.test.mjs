@@ -306,9 +306,27 @@ test('a long run shows progress and can be cancelled; the engine restarts', asyn
   }
   const { page, context } = await openPage(browser, server.url);
   await waitForResult(page);
-  const first = await resultText(page);
-  // a slow run: the big graph with a small L1 (several hundred ms at least)
-  await page.locator('#open-input').setInputFiles(file);
+  let first = await resultText(page);
+  // a slow run: three copies of Matmul_Case0 side by side (12480 nodes) in ascending id order
+  const g = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const n = g.Nodes.length;
+  const bufs = 1 + Math.max(...g.Nodes.filter((x) => typeof x.BufId === 'number').map((x) => x.BufId));
+  const big = { Nodes: [], Edges: [] };
+  for (let k = 0; k < 3; k++) {
+    for (const x of g.Nodes) {
+      const y = { ...x, Id: x.Id + k * n };
+      if (typeof x.BufId === 'number') y.BufId = x.BufId + k * bufs;
+      if (Array.isArray(x.Bufs)) y.Bufs = x.Bufs.map((b) => b + k * bufs);
+      big.Nodes.push(y);
+    }
+    for (const [a, b] of g.Edges) big.Edges.push([a + k * n, b + k * n]);
+  }
+  const bigFile = path.join(tmp, 'matmul-x3.json');
+  fs.writeFileSync(bigFile, JSON.stringify(big));
+  await page.locator('[data-testid=order-source]').selectOption('id');
+  await waitForNewResult(page, first);
+  first = await resultText(page);
+  await page.locator('#open-input').setInputFiles(bigFile);
   const progress = page.locator('[data-testid=progress]');
   await progress.waitFor({ state: 'visible', timeout: 5000 });
   assert.match(await progress.textContent(), /\d+\.\d s/);

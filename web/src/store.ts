@@ -3,7 +3,7 @@
 import type { EngineInfo, PlanView, RunOptions } from './engine/types';
 
 export type CostModel = 'seed' | 'contest';
-export type OrderSource = 'graph' | 'id' | 'file';
+export type OrderSource = 'graph' | 'id' | 'schedule' | 'file';
 
 export interface Settings {
   capacities: [string, number][]; // in display order
@@ -65,7 +65,8 @@ export function defaultSettings(): Settings {
 export function runOptions(s: Settings): RunOptions {
   const opts: RunOptions = { capacities: Object.fromEntries(s.capacities) };
   if (s.orderSource === 'file' && s.orderFile) opts.order = s.orderFile.ids;
-  else opts.order = s.orderSource === 'id' ? 'id' : 'graph';
+  // "schedule" (the engine's memory-aware scheduler) is newer than the d.ts's union
+  else opts.order = (s.orderSource === 'id' || s.orderSource === 'schedule' ? s.orderSource : 'graph') as RunOptions['order'];
   if (s.policy) opts.policy = s.policy;
   opts.cost = s.costModel === 'seed'
     ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
@@ -93,7 +94,7 @@ export function parseSettings(raw: unknown): Settings {
     if (!Array.isArray(o.ids) || !o.ids.every((x) => Number.isInteger(x))) throw new Error('bad order');
     orderFile = { name: typeof o.name === 'string' ? o.name : 'order.txt', ids: o.ids as number[] };
   }
-  const orderSource = r.orderSource === 'id' || r.orderSource === 'file' ? r.orderSource : 'graph';
+  const orderSource = r.orderSource === 'id' || r.orderSource === 'schedule' || r.orderSource === 'file' ? r.orderSource : 'graph';
   return {
     capacities: r.capacities === undefined ? d.capacities : caps,
     costModel: r.costModel === 'seed' ? 'seed' : 'contest',

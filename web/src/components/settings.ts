@@ -21,8 +21,9 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   const seedParams = h('div', { class: 'seed-params' },
     h('label', {}, 'fixedLatency', fixed), h('label', {}, 'cyclesPerByte', perByte));
   const order = h('select', { 'data-testid': 'order-source', 'aria-label': 'Order source' },
-    h('option', { value: 'graph' }, "graph's order"),
-    h('option', { value: 'id' }, 'ascending id'),
+    h('option', { value: 'graph', title: "the graph's \"Order\"; without one, the engine's memory-aware schedule" }, "graph's order"),
+    h('option', { value: 'id', title: 'ascending node id: valid, but every FREE comes last' }, 'ascending id'),
+    h('option', { value: 'schedule', title: "the engine's scheduler: FREE early, ALLOC late" }, 'memory-aware schedule'),
     h('option', { value: 'file' }, 'order file…'));
   const orderInput = h('input', { type: 'file', accept: '.txt,text/plain', hidden: true, 'data-testid': 'order-file' });
   const orderInfo = h('span', { class: 'muted small order-info' });
