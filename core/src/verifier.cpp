@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -45,7 +46,16 @@ std::string cat(const Args&... args) {
     return os.str();
 }
 
-std::string range(Bytes offset, Bytes size) { return cat("[", offset, ", ", offset + size, ")"); }
+// offset + size, saturated: a garbage offset near the limits must not overflow.
+Bytes endOf(Bytes offset, Bytes size) {
+    constexpr Bytes kMax = std::numeric_limits<Bytes>::max();
+    constexpr Bytes kMin = std::numeric_limits<Bytes>::min();
+    if (size > 0 && offset > kMax - size) return kMax;
+    if (size < 0 && offset < kMin - size) return kMin;
+    return offset + size;
+}
+
+std::string range(Bytes offset, Bytes size) { return cat("[", offset, ", ", endOf(offset, size), ")"); }
 
 // Collects violations. At most kMaxViolations are returned, shared fairly between kinds (so that a
 // flood of one kind, e.g. every later step shifted by one, cannot hide a single overlap), in the
@@ -466,12 +476,12 @@ private:
             const Bytes* cap = capOf[bi];
             if (cap == nullptr) {
                 report_.add("bounds", cat(where(), ": memory ", buf.type, " has no capacity"));
-            } else if (offset < 0 || offset + buf.size > *cap) {
+            } else if (offset < 0 || endOf(offset, buf.size) > *cap) {
                 report_.add("bounds", cat(where(), " is outside [0, ", *cap, ")"));
             }
             if (buf.size <= 0) return;
             Occupancy& o = *occOf[bi];
-            const Bytes end = offset + buf.size;
+            const Bytes end = endOf(offset, buf.size);
             auto it = o.lower_bound(offset);
             if (it != o.begin()) {
                 auto prev = std::prev(it);

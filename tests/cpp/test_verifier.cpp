@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -275,6 +276,13 @@ TEST_CASE("placement out of bounds") {
         auto vs = verifyPlan(b.g, caps100(), p);
         CHECK(onlyKind(vs, "bounds"));
         EXPECT_HAS(vs, "bounds", "node 8", "buffer 0", "[50, 110)");
+    }
+    SUBCASE("an offset so large that offset + size would overflow") {
+        Plan p = a.plan();
+        p.allocations[1].offset = std::numeric_limits<Bytes>::max() - 10;
+        auto vs = verifyPlan(a.g, caps100(), p);
+        CHECK(onlyKind(vs, "bounds"));
+        EXPECT_HAS(vs, "bounds", "buffer 1", std::to_string(std::numeric_limits<Bytes>::max()));
     }
     SUBCASE("a memory without a capacity") {
         auto vs = verifyPlan(a.g, Capacities{{"UB", 1024}}, a.plan());
