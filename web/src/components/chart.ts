@@ -13,14 +13,20 @@ const LANE_H = 84;
 const LANE_GAP = 10;
 const AXIS_H = 22;
 
-interface Lane { type: string; capacity: number; st: StretchTable; top: number; height: number }
+interface Lane { type: string; capacity: number; used: number; st: StretchTable; top: number; height: number }
 interface Hit { lane: Lane; i: number }
 
 export function mountChart(root: HTMLElement, store: Store) {
   root.dataset.testid = 'memory-chart';
   root.classList.add('chart');
+  const fit = h('label', { class: 'chart-fit', title: 'Scale each lane to the bytes actually used instead of the capacity' },
+    h('input', { type: 'checkbox', 'data-testid': 'chart-fit' }), 'fit height to used bytes');
   const hint = h('div', { class: 'chart-hint' },
-    h('span', {}, 'drag to pan · wheel to zoom · click a buffer to highlight its uses · double-click to reset'));
+    h('span', {}, 'drag to pan · wheel to zoom · click a buffer to highlight its uses · double-click to reset'), fit);
+  fit.querySelector('input')!.addEventListener('change', (e) => {
+    fitY = (e.target as HTMLInputElement).checked;
+    requestDraw();
+  });
   const canvas = h('canvas', { class: 'chart-canvas', 'aria-label': 'Memory layout chart' });
   const tip = h('div', { class: 'chart-tip', role: 'tooltip' });
   const wrap = h('div', { class: 'chart-wrap' }, canvas, tip);
@@ -56,7 +62,7 @@ export function mountChart(root: HTMLElement, store: Store) {
         const st = v.stretches[type];
         let top = 1;
         for (let j = 0; j < st.count; j++) top = Math.max(top, st.offset[j] + st.size[j]);
-        lanes.push({ type, capacity: caps[type] ?? top, st, top: i * (LANE_H + LANE_GAP) + 8, height: LANE_H });
+        lanes.push({ type, capacity: caps[type] ?? top, used: top, st, top: i * (LANE_H + LANE_GAP) + 8, height: LANE_H });
       });
       steps = Math.max(1, v.order.length);
     }
@@ -91,7 +97,10 @@ export function mountChart(root: HTMLElement, store: Store) {
   const plotW = () => Math.max(10, cssW - GUTTER - RIGHT);
   const sx = (step: number) => GUTTER + ((step - x0) / (x1 - x0)) * plotW();
   const toStep = (px: number) => x0 + ((px - GUTTER) / plotW()) * (x1 - x0);
-  const sy = (lane: Lane, off: number) => lane.top + lane.height - (off / lane.capacity) * lane.height;
+  // y spans 0..capacity, or 0..the highest byte used ("fit"), for capacities far above the data
+  let fitY = false;
+  const yMax = (lane: Lane) => (fitY ? Math.max(1, lane.used) : lane.capacity);
+  const sy = (lane: Lane, off: number) => lane.top + lane.height - (off / yMax(lane)) * lane.height;
 
   function requestDraw() {
     if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
@@ -125,6 +134,7 @@ export function mountChart(root: HTMLElement, store: Store) {
       ctx.font = '10.5px ui-sans-serif, system-ui, sans-serif';
       ctx.fillStyle = colors.text;
       ctx.fillText(fmtBytes(lane.capacity), 8, lane.top + 27);
+      if (fitY) ctx.fillText(`y to ${fmtBytes(yMax(lane))}`, 8, lane.top + 41);
       ctx.textAlign = 'right';
       ctx.fillText('0', GUTTER - 5, lane.top + lane.height - 5);
 
@@ -255,7 +265,7 @@ export function mountChart(root: HTMLElement, store: Store) {
     if (!lane || mx < GUTTER || mx > GUTTER + plotW()) return null;
     const step = toStep(mx);
     const tol = ((x1 - x0) / plotW()) * 2; // 2 px
-    const off = ((lane.top + lane.height - my) / lane.height) * lane.capacity;
+    const off = ((lane.top + lane.height - my) / lane.height) * yMax(lane);
     const st = lane.st;
     let best = -1;
     for (let i = st.count - 1; i >= 0; i--) {
