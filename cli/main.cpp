@@ -20,6 +20,8 @@ namespace {
 
 constexpr const char* kUsage = R"(usage:
   spillway plan [GRAPH.json] [options]   plan a graph (no GRAPH: the built-in example)
+  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--json]
+                                         every policy on every order source, one table
   spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--cost C]
                                          median times of each stage, as a table
   spillway verify GRAPH.json RESULT.json [--caps ...]
@@ -31,9 +33,12 @@ constexpr const char* kUsage = R"(usage:
 plan options:
   --caps L1=4096,UB=1024,...   capacities (default: the graph's "Capacities", else
                                L1=4096,UB=1024,L0A=256,L0B=256,L0C=512)
-  --order graph|id|FILE        graph: the graph's "Order", else ascending id (default);
-                               id: ascending id; FILE: one node id a line
-  --policy NAME                planner policy (default: seed)
+  --order graph|id|schedule|FILE
+                               graph: the graph's "Order", else schedule (default);
+                               id: ascending id; schedule: ascending id with each FREE
+                               right after its last use and each ALLOC just before its
+                               first use; FILE: one node id a line
+  --policy best|lifetime|seed  planner policy (default: best, the least data moved of all)
   --cost seed|contest          spill cost model (default: contest)
   --fixed-latency N            seed cost model: cycles per spill (default 0)
   --cycles-per-byte N          seed cost model: cycles per byte (default 1)
@@ -227,6 +232,36 @@ int commandVerify(int argc, char** argv) {
     return 0;
 }
 
+// Every policy on every order source: what each decision is worth on this graph.
+int commandCompare(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--json"});
+    if (a.options.count("--json") && a.options.at("--json") != "-")
+        throw InputError("--json takes - (print JSON on stdout)");
+    std::string label;
+    GraphDocument doc = parseGraphDocument(graphTextFor(a, label));
+    RunOptions opts = runOptionsFrom(a);
+    std::vector<ComparisonRow> rows = compare(doc, opts);
+    if (a.options.count("--json")) {
+        std::fputs(comparisonToJson(rows).c_str(), stdout);
+        return 0;
+    }
+    std::printf("graph: %s (%zu nodes, %zu buffers), cost %s; every plan verified\n", label.c_str(),
+                doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str());
+    std::printf("%-9s %-16s %7s %10s %s %12s %9s\n", "order", "policy", "spills", "extra B",
+                "peak (order demand) per memory / all", "cycles", "ms");
+    for (const ComparisonRow& r : rows) {
+        std::string peaks;
+        for (const auto& [type, peak] : r.metrics.demandPeaks.byType)
+            peaks += type + " " + std::to_string(peak) + "  ";
+        peaks += "/ " + std::to_string(r.metrics.demandPeaks.total);
+        std::string policy = r.policy == r.planPolicy ? r.policy : r.policy + " (" + r.planPolicy + ")";
+        std::printf("%-9s %-16s %7d %10lld  %s %12lld %9.1f\n", r.orderSource.c_str(), policy.c_str(),
+                    r.metrics.spills, static_cast<long long>(r.metrics.extraBytes), peaks.c_str(),
+                    static_cast<long long>(r.metrics.totalCycles), r.milliseconds);
+    }
+    return 0;
+}
+
 int commandExamples() {
     for (const ExampleInfo& e : exampleList()) std::printf("%-22s %s\n", e.name.c_str(), e.title.c_str());
     return 0;
@@ -237,6 +272,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "plan") return commandPlan(argc, argv);
     if (cmd == "bench") return commandBench(argc, argv);
     if (cmd == "verify") return commandVerify(argc, argv);
+    if (cmd == "compare") return commandCompare(argc, argv);
     if (cmd == "examples") return commandExamples();
     if (cmd == "example") {
         if (argc != 3) throw InputError("usage: spillway example NAME (see spillway examples)");

@@ -70,6 +70,11 @@ std::string metrics(const std::string& graphJson, const std::string& optionsJson
     });
 }
 
+// Every policy on every order source; rows as `spillway compare --json -` prints them.
+std::string compareAll(const std::string& graphJson, const std::string& optionsJson) {
+    return guarded([&] { return comparisonToJson(compare(parseGraphDocument(graphJson), parseRunOptions(optionsJson))); });
+}
+
 std::string examples() {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const ExampleInfo& e : exampleList())
@@ -89,6 +94,7 @@ EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("plan", &plan);
     emscripten::function("verify", &verify);
     emscripten::function("metrics", &metrics);
+    emscripten::function("compare", &compareAll);
     emscripten::function("examples", &examples);
     emscripten::function("example", &example);
 }

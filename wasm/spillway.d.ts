@@ -5,8 +5,8 @@
 export interface RunOptions {
   /** Capacity per memory name; replaces the graph's "Capacities" and the defaults. */
   capacities?: Record<string, number>;
-  /** "graph" (the graph's Order, else ascending id), "id", or an explicit list of node ids. */
-  order?: "graph" | "id" | number[];
+  /** "graph" (the graph's Order, else "schedule"), "id", "schedule", or an explicit list of node ids. */
+  order?: "graph" | "id" | "schedule" | number[];
   /** A policy name from policies(). */
   policy?: string;
   cost?: { model: "seed" | "contest"; fixedLatency?: number; cyclesPerByte?: number };
@@ -14,6 +14,19 @@ export interface RunOptions {
 
 export interface EngineError {
   error: { kind: "input" | "internal"; message: string };
+}
+
+export interface CompareRow {
+  policy: string;
+  /** The policy that made the plan ("best" names its winner). */
+  planPolicy: string;
+  order: "graph" | "id" | "schedule";
+  spills: number;
+  extraBytes: number;
+  demandPeak: { byType: Record<string, number>; total: number };
+  totalCycles: number;
+  /** Wall time of the run in milliseconds (the only field that varies between runs). */
+  ms: number;
 }
 
 export interface ExampleInfo {
@@ -33,6 +46,8 @@ export interface SpillwayModule {
   verify(graphJson: string, resultJson: string, optionsJson: string): string;
   /** {"demandPeak": {"byType": {...}, "total": n}, "order": [...]} for the chosen order, or EngineError JSON. */
   metrics(graphJson: string, optionsJson: string): string;
+  /** JSON array of CompareRow: every policy on every order source, each plan verified. */
+  compare(graphJson: string, optionsJson: string): string;
   /** JSON array of ExampleInfo. */
   examples(): string;
   /** The example's graph JSON (with its "Capacities"), or EngineError JSON for an unknown name. */

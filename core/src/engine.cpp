@@ -1,5 +1,6 @@
 #include "spillway/engine.h"
 
+#include <chrono>
 #include <unordered_map>
 
 #include "spillway/error.h"
@@ -97,6 +98,23 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     r.timing = simulateTiming(doc.graph, r.plan);
     r.metrics = measure(doc.graph, r.inputOrder, r.plan, r.timing);
     return r;
+}
+
+std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts) {
+    std::vector<std::string> sources = {"id", "schedule"};
+    if (doc.order) sources.insert(sources.begin(), "graph");
+    std::vector<ComparisonRow> rows;
+    for (const std::string& source : sources)
+        for (const std::string& policy : policyNames()) {
+            RunOptions o = opts;
+            o.orderSource = source;
+            o.policy = policy;
+            const auto t0 = std::chrono::steady_clock::now();
+            Result r = run(doc, o);
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            rows.push_back({policy, r.plan.policy, source, r.metrics, ms});
+        }
+    return rows;
 }
 
 }  // namespace spillway

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -316,6 +317,7 @@ std::string resultToJson(const Graph&, const Result& r) {
     j["format"] = 1;
     j["engine"] = std::string("spillway ") + SPILLWAY_VERSION;
     j["policy"] = r.policy;
+    j["planPolicy"] = r.plan.policy;
     j["cost"] = costJson(r.cost);
     j["capacities"] = r.capacities;
     j["orderSource"] = r.orderSource;
@@ -422,6 +424,24 @@ Plan planFromResultJson(const std::string& text) {
         p.addedEdges.emplace_back(e[0].get<NodeId>(), e[1].get<NodeId>());
     }
     return p;
+}
+
+std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {
+    OrderedJson out = OrderedJson::array();
+    for (const ComparisonRow& r : rows) {
+        OrderedJson j;
+        j["policy"] = r.policy;
+        j["planPolicy"] = r.planPolicy;
+        j["order"] = r.orderSource;
+        j["spills"] = r.metrics.spills;
+        j["extraBytes"] = r.metrics.extraBytes;
+        j["demandPeak"]["byType"] = r.metrics.demandPeaks.byType;
+        j["demandPeak"]["total"] = r.metrics.demandPeaks.total;
+        j["totalCycles"] = r.metrics.totalCycles;
+        j["ms"] = std::round(r.milliseconds * 10) / 10;
+        out.push_back(std::move(j));
+    }
+    return out.dump() + "\n";
 }
 
 std::string graphToJson(const GraphDocument& doc) {

@@ -1,5 +1,7 @@
 #include "spillway/planner.h"
 
+#include <optional>
+
 #include "policies.h"
 #include "spillway/error.h"
 
@@ -11,9 +13,37 @@ struct Policy {
     Plan (*plan)(const Graph&, const Order&, const PlanOptions&);
 };
 
+Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts);
+
 const Policy kPolicies[] = {
+    {"best", planBest},
+    {"lifetime", planLifetime},
     {"seed", planSeed},
 };
+
+Bytes extraBytes(const Graph& g, const Plan& p) {
+    Bytes total = 0;
+    for (const Spill& s : p.spills) total += spillTrafficBytes(g.buffer(s.buf));
+    return total;
+}
+
+// Policy "best": every other policy on the same order; the plan moving the least data wins
+// (then the fewest spills; then the earlier policy in the list).
+Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts) {
+    std::optional<Plan> best;
+    Bytes bestBytes = 0;
+    for (const Policy& p : kPolicies) {
+        if (p.plan == planBest) continue;
+        Plan plan = p.plan(g, order, opts);
+        plan.policy = p.name;
+        const Bytes bytes = extraBytes(g, plan);
+        if (!best || bytes < bestBytes || (bytes == bestBytes && plan.spills.size() < best->spills.size())) {
+            best = std::move(plan);
+            bestBytes = bytes;
+        }
+    }
+    return std::move(*best);
+}
 
 }  // namespace
 
@@ -25,7 +55,11 @@ std::vector<std::string> policyNames() {
 
 Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts) {
     for (const Policy& p : kPolicies)
-        if (opts.policy == p.name) return p.plan(g, order, opts);
+        if (opts.policy == p.name) {
+            Plan plan = p.plan(g, order, opts);
+            if (plan.policy.empty()) plan.policy = p.name;
+            return plan;
+        }
     std::string known;
     for (const Policy& p : kPolicies) known += (known.empty() ? "" : ", ") + std::string(p.name);
     throw InputError("unknown policy \"" + opts.policy + "\": expected one of " + known);

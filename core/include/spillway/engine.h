@@ -11,10 +11,11 @@ namespace spillway {
 
 struct RunOptions {
     std::optional<Capacities> capacities;  // overrides the document's, which override defaults
-    // "graph" (the document's Order, else ascending id), "id", or "given" (use `order`).
+    // "graph" (the document's Order, else "schedule"), "id", "schedule" (scheduleForMemory over
+    // ascending id), or "given" (use `order`).
     std::string orderSource = "graph";
     std::optional<Order> order;
-    std::string policy = "seed";
+    std::string policy = "best";
     CostModel cost;
 };
 
@@ -28,7 +29,7 @@ struct Metrics {
 
 struct Result {
     Capacities capacities;
-    std::string orderSource;  // what was used: "graph", "id" or "given"
+    std::string orderSource;  // what was used: "graph", "id", "schedule" or "given"
     Order inputOrder;
     std::string policy;
     CostModel cost;
@@ -40,13 +41,26 @@ struct Result {
 // The capacities and input order a run uses, validated (InputError otherwise).
 struct Problem {
     Capacities capacities;
-    std::string orderSource;  // "graph", "id" or "given"
+    std::string orderSource;  // "graph", "id", "schedule" or "given"
     Order order;
 };
 Problem prepare(const GraphDocument& doc, const RunOptions& opts);
 
 // Throws InputError for bad input, InternalError when the plan fails the verifier.
 Result run(const GraphDocument& doc, const RunOptions& opts);
+
+// One row of `spillway compare`: a policy on an order source, planned and verified.
+struct ComparisonRow {
+    std::string policy;      // as asked
+    std::string planPolicy;  // what made the plan ("best" names its winner)
+    std::string orderSource;
+    Metrics metrics;
+    double milliseconds = 0; // wall time of the run: the only field that varies between runs
+};
+
+// Every policy on every order source ("graph" when the document has an Order, "id",
+// "schedule"); the other options (capacities, cost) from `opts`.
+std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts);
 
 Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const Timing& timing);
 

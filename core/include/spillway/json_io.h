@@ -25,6 +25,9 @@ std::string resultToJson(const Graph& g, const Result& r);
 // that a result file can be re-verified. InputError names the field.
 Plan planFromResultJson(const std::string& text);
 std::string graphToJson(const GraphDocument& doc);
+// The rows of compare(): [{"policy", "planPolicy", "order", "spills", "extraBytes",
+// "demandPeak": {"byType", "total"}, "totalCycles", "ms"}].
+std::string comparisonToJson(const std::vector<ComparisonRow>& rows);
 
 // The contest's three files.
 std::string scheduleText(const Plan& p);  // one id a line

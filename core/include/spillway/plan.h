@@ -52,6 +52,7 @@ struct Decision {
 };
 
 struct Plan {
+    std::string policy;                   // the policy that made it ("best" names its winner)
     std::vector<Allocation> allocations;  // ascending BufId
     std::vector<Spill> spills;            // in spill order
     std::vector<NodeId> order;            // the new order, spill nodes inserted

@@ -14,7 +14,7 @@ namespace spillway {
 struct PlanOptions {
     Capacities capacities;
     CostModel cost;
-    std::string policy = "seed";
+    std::string policy = "best";
 };
 
 // The policies this build knows, default first.
