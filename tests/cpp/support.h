@@ -40,6 +40,14 @@ std::string inputErrorOf(F&& f) {
     return "";
 }
 
+// The seed policy on ascending id: tests of the seed's own decisions use these options.
+inline RunOptions seedById() {
+    RunOptions o;
+    o.policy = "seed";
+    o.orderSource = "id";
+    return o;
+}
+
 inline GraphDocument parse(const std::string& text) { return parseGraphDocument(text); }
 
 // Runs the engine (which itself refuses unverified plans) and re-verifies the plan here too.

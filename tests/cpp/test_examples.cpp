@@ -141,7 +141,7 @@ TEST_CASE("examples: an unknown name is an InputError naming it and the known on
 
 TEST_CASE("lesson fits: no spill, and memory is reused up to each capacity") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("fits"));
-    const Result r = planVerified(doc);
+    const Result r = planVerified(doc, test::seedById());
     CHECK(r.metrics.spills == 0);
     CHECK(r.metrics.extraBytes == 0);
     for (const auto& [type, cap] : *doc.capacities) {
@@ -155,7 +155,7 @@ TEST_CASE("lesson fits: no spill, and memory is reused up to each capacity") {
 
 TEST_CASE("lesson one-spill: exactly one spill, of the tile used furthest ahead") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("one-spill"));
-    const Result r = planVerified(doc);
+    const Result r = planVerified(doc, test::seedById());
     REQUIRE(r.metrics.spills == 1);
     CHECK(r.plan.spills[0].buf == 0);  // x
     CHECK(r.metrics.extraBytes == 128);
@@ -164,7 +164,7 @@ TEST_CASE("lesson one-spill: exactly one spill, of the tile used furthest ahead"
 
 TEST_CASE("lesson fragmentation: one spill although resident bytes fit the capacity") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("fragmentation"));
-    const Result r = planVerified(doc);
+    const Result r = planVerified(doc, test::seedById());
     REQUIRE(r.metrics.spills == 1);
     CHECK(r.plan.spills[0].buf == 2);  // c
     CHECK(r.metrics.demandPeaks.byType.at("UB") <= doc.capacities->at("UB"));
@@ -177,7 +177,7 @@ TEST_CASE("lesson fragmentation: one spill although resident bytes fit the capac
 
 TEST_CASE("lesson copyin-cheaper: the COPY_IN buffer is spilled though the other's use is further") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("copyin-cheaper"));
-    const Result r = planVerified(doc);
+    const Result r = planVerified(doc, test::seedById());
     REQUIRE(r.metrics.spills == 1);
     CHECK(r.plan.spills[0].buf == 0);  // q
     CHECK(r.metrics.extraBytes == 128);
@@ -199,7 +199,7 @@ TEST_CASE("lesson copyin-cheaper: the COPY_IN buffer is spilled though the other
 TEST_CASE("lesson tiled-matmul-small: tiles kept for reuse get spilled when L1 is small") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul-small"));
     CHECK(doc.graph.nodes.size() <= 100);
-    const Result r = planVerified(doc);
+    const Result r = planVerified(doc, test::seedById());
     CHECK(r.metrics.spills >= 1);
     CHECK(r.metrics.demandPeaks.byType.at("L1") > doc.capacities->at("L1"));
     for (const Spill& s : r.plan.spills) CHECK(s.type == "L1");

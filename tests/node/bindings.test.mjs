@@ -21,6 +21,7 @@ before(async () => {
 });
 
 const work = mkdtempSync(join(tmpdir(), 'spillway-bindings-'));
+before(() => writeFileSync(join(work, 'frag.json'), execFileSync(cli, ['example', 'fragmentation'], { encoding: 'utf8' })));
 
 // What `spillway plan GRAPH -o OUT [args]` writes, as text.
 function cliResult(graphText, args = []) {
@@ -34,7 +35,7 @@ function cliResult(graphText, args = []) {
 test('version and policies match the native build', () => {
   const native = execFileSync(cli, ['--version'], { encoding: 'utf8' }).trim();
   assert.equal(engine.version(), native);
-  assert.deepEqual(JSON.parse(engine.policies())[0], 'seed');
+  assert.deepEqual(JSON.parse(engine.policies()), ['best', 'lifetime', 'seed']);
 });
 
 test('examples() lists the same examples as the CLI', () => {
@@ -105,6 +106,21 @@ test('verify() accepts a plan and names the fault in a tampered one', () => {
   const { violations } = JSON.parse(engine.verify(graph, JSON.stringify(tampered), '{}'));
   assert.ok(violations.length > 0);
   assert.ok(violations.some((v) => v.kind === 'residency' || v.kind === 'order'), JSON.stringify(violations));
+});
+
+test('compare() gives the rows of `spillway compare --json -`, minus wall time', () => {
+  const graph = engine.example('fragmentation');
+  const strip = (rows) => rows.map(({ ms, ...rest }) => rest);
+  const wasm = JSON.parse(engine.compare(graph, '{}'));
+  const native = JSON.parse(execFileSync(cli, ['compare', join(work, 'frag.json'), '--json', '-'], {
+    encoding: 'utf8', input: '', env: process.env, cwd: work,
+  }).toString() || '[]');
+  assert.deepEqual(strip(wasm), strip(native));
+  assert.equal(wasm.length, 6);
+  const best = wasm.find((r) => r.policy === 'best' && r.order === 'schedule');
+  assert.equal(best.planPolicy, 'lifetime');
+  assert.equal(best.spills, 0);
+  assert.equal(wasm.find((r) => r.policy === 'seed' && r.order === 'schedule').spills, 1);
 });
 
 test('metrics() gives the order demand peak that plan() reports', () => {

@@ -1,0 +1,110 @@
+// Policies beyond seed: lifetime (whole-order residency + offline packing), best, compare().
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "spillway/examples.h"
+#include "support.h"
+
+using namespace spillway;
+using spillway::test::planVerified;
+
+void propertyCheck(const std::string& policy, std::uint64_t graphs, int minWithSpills);  // test_planner.cpp
+
+namespace {
+Result planExample(const std::string& name, const std::string& policy) {
+    RunOptions opts;
+    opts.policy = policy;
+    return planVerified(parseGraphDocument(exampleGraphJson(name)), opts);
+}
+}  // namespace
+
+TEST_CASE("lifetime: knowing every lifetime avoids the spill that fragmentation forces online") {
+    Result seed = planExample("fragmentation", "seed");
+    Result lifetime = planExample("fragmentation", "lifetime");
+    CHECK(seed.metrics.spills == 1);
+    CHECK(lifetime.metrics.spills == 0);
+    CHECK(lifetime.plan.policy == "lifetime");
+    for (const auto& [type, peak] : lifetime.metrics.residentPeaks) CHECK(peak <= lifetime.capacities.at(type));
+}
+
+TEST_CASE("lifetime: the victim is the buffer used furthest ahead, and it comes back just before its use") {
+    Result r = planExample("one-spill", "lifetime");
+    REQUIRE(r.plan.spills.size() == 1);
+    const Spill& s = r.plan.spills[0];
+    auto spill = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                              [](const Decision& d) { return d.kind == Decision::Kind::Spill; });
+    REQUIRE(spill != r.plan.decisions.end());
+    // The victim has the highest score among the candidates it was weighed against.
+    const auto top = std::max_element(spill->candidates.begin(), spill->candidates.end(),
+                                      [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+    CHECK(top->buf == s.buf);
+    // Its SPILL_IN sits right before the next node that uses it (nextUseStep is a position in
+    // the input order).
+    REQUIRE(s.inStep + 1 < static_cast<int>(r.plan.order.size()));
+    CHECK(r.plan.order[s.inStep + 1] == r.inputOrder[top->nextUseStep]);
+}
+
+TEST_CASE("best: keeps the plan moving the least data, and says which policy made it") {
+    Result frag = planExample("fragmentation", "best");
+    CHECK(frag.metrics.spills == 0);
+    CHECK(frag.plan.policy == "lifetime");
+    // On the flash-attention look-alike in ascending id order the online seed policy wins.
+    RunOptions opts;
+    opts.orderSource = "id";
+    opts.policy = "best";
+    GraphDocument doc = parseGraphDocument(exampleGraphJson("flash-attention-like"));
+    Result best = planVerified(doc, opts);
+    Bytes least = best.metrics.extraBytes;
+    for (const char* policy : {"lifetime", "seed"}) {
+        opts.policy = policy;
+        CHECK(least <= planVerified(doc, opts).metrics.extraBytes);
+    }
+    CHECK(best.plan.policy == "seed");
+    CHECK(best.metrics.extraBytes == 116968);
+}
+
+TEST_CASE("compare: every policy on every order source, each row as its own run") {
+    std::string text = exampleGraphJson("fragmentation");
+    GraphDocument doc = parseGraphDocument(text);
+    std::vector<ComparisonRow> rows = compare(doc, {});
+    REQUIRE(rows.size() == 2 * policyNames().size());  // no "Order" in the graph: id and schedule
+    CHECK(rows.front().orderSource == "id");
+    CHECK(rows.back().orderSource == "schedule");
+    for (const ComparisonRow& row : rows) {
+        RunOptions opts;
+        opts.orderSource = row.orderSource;
+        opts.policy = row.policy;
+        Result r = run(doc, opts);
+        CAPTURE(row.policy);
+        CAPTURE(row.orderSource);
+        CHECK(row.metrics.spills == r.metrics.spills);
+        CHECK(row.metrics.extraBytes == r.metrics.extraBytes);
+        CHECK(row.metrics.totalCycles == r.metrics.totalCycles);
+        CHECK(row.planPolicy == r.plan.policy);
+    }
+    GraphDocument withOrder = parseGraphDocument(text.substr(0, text.rfind('}')) + ",\"Order\":" +
+                                                 nlohmann::json(orderById(doc.graph)).dump() + "}");
+    CHECK(compare(withOrder, {}).size() == 3 * policyNames().size());
+}
+
+TEST_CASE("property: random graphs plan and verify under lifetime and best") {
+    propertyCheck("lifetime", 1000, 100);
+    propertyCheck("best", 500, 50);
+}
+
+TEST_CASE("default options on the contest cases: verified, and no worse than measured") {
+    // Published bests (../shared/seed/BRIEF.md), data moved: Matmul 12288, FlashAttention 3584,
+    // Conv 23752. FlashAttention meets it; the others are regression bounds at today's figures
+    // (docs/benchmarks.md shows the gap).
+    for (const auto& [name, bound] : {std::pair<const char*, Bytes>{"Matmul_Case0.json", 34944},
+                                     {"FlashAttention_Case0.json", 3584},
+                                     {"Conv_Case0.json", 83344}}) {
+        auto text = test::sharedCase(name);
+        if (!text) continue;
+        CAPTURE(name);
+        Result r = planVerified(parseGraphDocument(*text));
+        CHECK(r.orderSource == "schedule");
+        CHECK(r.policy == "best");
+        CHECK(r.metrics.extraBytes <= bound);
+    }
+}
