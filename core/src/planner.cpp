@@ -35,7 +35,7 @@ Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts) {
     for (const Policy& p : kPolicies) {
         if (p.plan == planBest) continue;
         Plan plan = p.plan(g, order, opts);
-        plan.policy = p.name;
+        if (plan.policy.empty()) plan.policy = p.name;
         const Bytes bytes = extraBytes(g, plan);
         if (!best || bytes < bestBytes || (bytes == bestBytes && plan.spills.size() < best->spills.size())) {
             best = std::move(plan);
