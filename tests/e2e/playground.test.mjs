@@ -181,7 +181,7 @@ test('a corrupt or newer-version link gives a clear message and leaves the page 
   assert.ok(Number.isInteger(await num(page, 'spill-count')), 'the example still ran');
   assert.equal(page.url().includes('#case='), false, 'the bad fragment is dropped');
 
-  const newer = compressToEncodedURIComponent(JSON.stringify({ v: 2, graph: '{}', settings: {} }));
+  const newer = compressToEncodedURIComponent(JSON.stringify({ v: 99, graph: '{}', settings: {} }));
   await page.goto(server.url + '#case=' + newer);
   await notice.waitFor({ state: 'visible' });
   await page.waitForFunction(() => /newer/.test(document.querySelector('[data-testid=notice]').textContent));
@@ -394,7 +394,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
     assert.match(await warn.textContent(), /8000/);
     const [dl] = await Promise.all([page.waitForEvent('download'), warn.locator('button').click()]);
     const saved = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
-    assert.equal(saved.v, 1);
+    assert.equal(saved.v, 2, 'case files are format v2 (v1 still opens)');
     assert.equal(saved.graph, fs.readFileSync(big, 'utf8'));
     await page.keyboard.press('Escape');
   }
@@ -408,6 +408,68 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
   await page.reload();
   await waitForResult(page);
   assert.equal(await theme(), t1);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('the compare table lists every policy on every order, and a row opens its plan', async () => {
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  const fa = path.join(CASES, 'FlashAttention_Case0.json');
+  if (fs.existsSync(fa)) {
+    const before = await resultText(page);
+    await page.locator('#open-input').setInputFiles(fa);
+    await waitForNewResult(page, before);
+  } else {
+    await selectExample(page, 'tiled-matmul-small');
+  }
+  const hasOrder = Array.isArray(JSON.parse(await graphText(page)).Order);
+  // defaults: best policy, the graph's Order or else the memory-aware schedule
+  assert.equal(await page.locator('[data-testid=policy]').inputValue(), 'best');
+  assert.equal(await page.locator('[data-testid=order-source]').inputValue(), hasOrder ? 'graph' : 'schedule');
+  assert.match(await text(page, 'policy-help'), /^best: Runs every policy below/);
+
+  const table = page.locator('[data-testid=compare-table]:not(.stale)');
+  await table.waitFor({ timeout: 20000 });
+  const rows = table.locator('[data-testid=compare-row]');
+  assert.equal(await rows.count(), hasOrder ? 9 : 6);
+  const cell = async (row, col) => Number((await row.locator(`td[data-col=${col}]`).textContent()).replace(/[^0-9]/g, ''));
+  const current = table.locator('[data-testid=compare-row][data-current=true]');
+  assert.equal(await current.count(), 1, 'the plan on screen is one row');
+  assert.equal(await current.getAttribute('data-policy'), 'best');
+  assert.equal(await cell(current, 'spills'), await num(page, 'spill-count'));
+  assert.equal(await cell(current, 'extra-bytes'), await num(page, 'extra-bytes'));
+  // the least extra data is marked
+  const extras = await rows.locator('td[data-col=extra-bytes]').evaluateAll((tds) => tds.map((td) => Number(td.textContent.replace(/[^0-9]/g, ''))));
+  const marked = await rows.locator('td[data-col=extra-bytes] .best-mark').count();
+  assert.equal(marked, extras.filter((x) => x === Math.min(...extras)).length);
+
+  // open seed on ascending id
+  const row = table.locator('[data-testid=compare-row][data-policy=seed][data-order=id]');
+  const want = { spills: await cell(row, 'spills'), extra: await cell(row, 'extra-bytes'), cycles: await cell(row, 'total-cycles') };
+  const before = await resultText(page);
+  await row.locator('[data-testid=compare-open]').click();
+  await page.waitForFunction((b) => {
+    const t = window.spillway.resultText();
+    return t && t !== b && JSON.parse(t).policy === 'seed';
+  }, before, { timeout: 20000 });
+  assert.equal(await page.locator('[data-testid=policy]').inputValue(), 'seed');
+  assert.equal(await page.locator('[data-testid=order-source]').inputValue(), 'id');
+  assert.equal(await num(page, 'spill-count'), want.spills);
+  assert.equal(await num(page, 'extra-bytes'), want.extra);
+  assert.equal(Number((await text(page, 'total-cycles')).replace(/,/g, '')), want.cycles);
+  const r = JSON.parse(await resultText(page));
+  assert.equal(r.orderSource, 'id');
+  await page.locator('[data-testid=compare-row][data-current=true][data-policy=seed][data-order=id]').waitFor();
+  assert.equal(await page.locator('[data-testid=compare-table] [data-testid=compare-row]').count(), hasOrder ? 9 : 6, 'same graph: the table stays');
+  assert.match(await text(page, 'policy-help'), /^seed: The design document/);
+
+  // an old (v1) link meant the old defaults: seed, and ascending id for a graph without Order
+  const v1 = compressToEncodedURIComponent(JSON.stringify({ v: 1, graph: '{"Nodes": [], "Edges": []}', settings: { policy: '', orderSource: 'graph' } }));
+  await page.goto(server.url + '#case=' + v1);
+  await page.waitForFunction(() => window.spillway.getGraphText().startsWith('{"Nodes": []'));
+  assert.equal(await page.locator('[data-testid=policy]').inputValue(), 'seed');
+  assert.equal(await page.locator('[data-testid=order-source]').inputValue(), 'id');
   assert.deepEqual(page.errors, []);
   await context.close();
 });

@@ -1,13 +1,15 @@
 // Wires the page: store <-> components, the engine client, files, links and storage.
 import './styles.css';
-import { store, runOptions, parseSettings, PRESETS, type Settings, type Notice } from './store';
+import { store, runOptions, compareOptions, parseSettings, PRESETS, type Settings, type Notice } from './store';
 import { EngineClient, EngineError } from './engine/client';
 import { createEditor } from './components/editor';
 import { mountSettings } from './components/settings';
 import { mountSummary, mountOrderTable, mountSpillTable, mountDecisions } from './components/results';
 import { mountChart } from './components/chart';
+import { mountCompare } from './components/compare';
+import type { CompareRow } from './engine/types';
 import { mountShare } from './components/share';
-import { decodeCaseFragment, isCaseObject, parseCase } from './lib/share';
+import { caseJson, decodeCaseFragment, isCaseObject, parseCase } from './lib/share';
 import { locateError } from './lib/errors';
 import { download, fullResult, memoryTxt, scheduleTxt, spillTxt } from './lib/files';
 import { fmtMs, h } from './lib/format';
@@ -132,6 +134,62 @@ function runKey(graph: string, s: Settings) {
   return `${graph.length}|${JSON.stringify(runOptions(s))}`;
 }
 
+// ---- compare: every policy on every order, in a second worker, after the plan is on screen ----
+// Its own worker, so a long comparison never holds up the next Run's plan; cancelling it (or a
+// run whose graph / capacities / cost differ) terminates that worker only.
+let comparer: EngineClient | null = null;
+let compareGraph = ''; // the graph text the compare state is for (the key holds its length only)
+const compareKey = (graph: string, s: Settings) => `${graph.length}|${JSON.stringify(compareOptions(s))}`;
+const compareIsFor = (graph: string, s: Settings) => {
+  const c = store.get().compare;
+  return !!c && c.key === compareKey(graph, s) && compareGraph === graph;
+};
+
+function cancelCompare(status: 'cancelled' | null = 'cancelled') {
+  const c = store.get().compare;
+  if (compareInFlight) {
+    compareToken++;
+    compareInFlight = false;
+    comparer?.cancel();
+  }
+  if (c?.status === 'running') store.set({ compare: status ? { ...c, status } : null });
+}
+
+let compareToken = 0;
+let compareInFlight = false;
+let lastRun: { graph: string; settings: Settings } | null = null;
+
+/** Starts the comparison for this graph and settings unless it is already there (or on its way). */
+async function startCompare(graph: string, settings: Settings, force = false) {
+  const c = store.get().compare;
+  if (!force && c && compareIsFor(graph, settings) && (c.status === 'done' || (c.status === 'running' && compareInFlight))) return;
+  if (compareInFlight) comparer?.cancel();
+  const key = compareKey(graph, settings);
+  const keep = c?.rows ?? []; // shown dimmed until the new rows arrive (no jump in the layout)
+  compareGraph = graph;
+  store.set({ compare: { key, status: 'running', rows: keep } });
+  comparer ??= new EngineClient();
+  const token = ++compareToken;
+  compareInFlight = true;
+  try {
+    const rows = await comparer.compare(graph, compareOptions(settings));
+    if (token === compareToken) store.set({ compare: { key, status: 'done', rows } });
+  } catch (e) {
+    const err = e as EngineError;
+    // cancelled: cancelCompare() already set the state
+    if (token === compareToken && err.kind !== 'cancelled') store.set({ compare: { key, status: 'error', rows: [], message: err.message } });
+  } finally {
+    if (token === compareToken) compareInFlight = false;
+  }
+}
+
+/** A compare row's plan: its policy and order become the settings, and it runs now. */
+function openCompareRow(row: CompareRow) {
+  const pols = store.get().engine?.policies ?? [];
+  store.setSettings({ policy: row.policy === pols[0] ? '' : row.policy, orderSource: row.order });
+  void run();
+}
+
 async function run(): Promise<void> {
   if (saveTimer) saveGraph();
   const graph = editor.getText();
@@ -139,6 +197,12 @@ async function run(): Promise<void> {
   const token = ++runToken;
   const t0 = performance.now();
   lastRunKey = runKey(graph, settings);
+  // a comparison for another graph / capacities / cost is out of date: stop it, dim the table
+  if (!compareIsFor(graph, settings)) {
+    cancelCompare(null);
+    const c = store.get().compare;
+    if (c) store.set({ compare: { ...c, status: 'running' } });
+  }
   store.set({ running: { startedAt: t0, phase: 'planning' } });
   clearInterval(progressTimer);
   progressTimer = window.setInterval(() => {
@@ -165,7 +229,10 @@ async function run(): Promise<void> {
       engine: view.engineMs, prepare: view.prepareMs, receive: tReceived - t0 - view.engineMs - view.prepareMs, render: tRendered - tReceived,
     };
     requestAnimationFrame(() => setTimeout(() => {
-      if (token === runToken) store.set({ totalMs: performance.now() - t0 });
+      if (token !== runToken) return;
+      store.set({ totalMs: performance.now() - t0 });
+      lastRun = { graph, settings };
+      void startCompare(graph, settings); // after the plan is painted
     }, 0));
   } catch (e) {
     if (token !== runToken) return;
@@ -177,6 +244,8 @@ async function run(): Promise<void> {
       return;
     }
     const info = locateError(err.kind, err.message);
+    cancelCompare(null);
+    if (!compareIsFor(graph, settings)) store.set({ compare: null });
     store.set({ error: info, running: null });
     editor.showError(info);
   } finally {
@@ -188,7 +257,7 @@ async function run(): Promise<void> {
 }
 
 $('run').addEventListener('click', () => void run());
-$('cancel').addEventListener('click', () => engine.cancel());
+$('cancel').addEventListener('click', () => { engine.cancel(); cancelCompare(); });
 document.addEventListener('keydown', (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !e.defaultPrevented) {
     e.preventDefault();
@@ -245,6 +314,11 @@ store.subscribe((s, p) => {
 mountSettings($('settings'), store, (m, l) => notify(m, l));
 mountSummary($('summary'), store);
 mountChart($('chart'), store);
+mountCompare($('compare'), $('compare-status'), store, {
+  open: openCompareRow,
+  cancel: () => cancelCompare(),
+  retry: () => { if (lastRun) void startCompare(lastRun.graph, lastRun.settings, true); },
+});
 mountOrderTable($('order'), store);
 mountSpillTable($('spills'), store);
 mountDecisions($('decisions'), store);
@@ -264,7 +338,7 @@ dlMenu.addEventListener('click', (e) => {
   dlMenu.open = false;
   const file = b.dataset.file!;
   if (file === 'case.json') {
-    download('spillway-case.json', JSON.stringify({ v: 1, graph: editor.getText(), settings: store.get().settings }, null, 1), 'application/json');
+    download('spillway-case.json', caseJson(editor.getText(), store.get().settings), 'application/json');
     return;
   }
   const view = store.get().view;

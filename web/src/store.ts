@@ -1,6 +1,6 @@
 // All page state in one place. Components read with get(), change with set(), and re-render in
 // subscribe() callbacks, comparing the slices they care about.
-import type { EngineInfo, PlanView, RunOptions } from './engine/types';
+import type { CompareRow, EngineInfo, PlanView, RunOptions } from './engine/types';
 
 export type CostModel = 'seed' | 'contest';
 export type OrderSource = 'graph' | 'id' | 'schedule' | 'file';
@@ -29,6 +29,14 @@ export interface Notice {
   action?: { label: string; run: () => void };
 }
 
+/** The compare table: every policy on every order source for one graph + capacities + cost. */
+export interface CompareState {
+  key: string; // compareKey() of what the rows are for
+  status: 'running' | 'done' | 'error' | 'cancelled';
+  rows: CompareRow[];
+  message?: string;
+}
+
 export interface State {
   engine: EngineInfo | null;
   engineFailed: string | null;
@@ -42,6 +50,7 @@ export interface State {
   notice: Notice | null;
   theme: 'light' | 'dark';
   exampleName: string;
+  compare: CompareState | null;
 }
 
 export const PRESETS: Record<string, [string, number][]> = {
@@ -65,13 +74,18 @@ export function defaultSettings(): Settings {
 export function runOptions(s: Settings): RunOptions {
   const opts: RunOptions = { capacities: Object.fromEntries(s.capacities) };
   if (s.orderSource === 'file' && s.orderFile) opts.order = s.orderFile.ids;
-  // "schedule" (the engine's memory-aware scheduler) is newer than the d.ts's union
-  else opts.order = (s.orderSource === 'id' || s.orderSource === 'schedule' ? s.orderSource : 'graph') as RunOptions['order'];
+  else opts.order = s.orderSource === 'id' || s.orderSource === 'schedule' ? s.orderSource : 'graph';
   if (s.policy) opts.policy = s.policy;
   opts.cost = s.costModel === 'seed'
     ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
     : { model: 'contest' };
   return opts;
+}
+
+/** Options for compare(): what a run uses except policy and order (compare tries them all). */
+export function compareOptions(s: Settings): RunOptions {
+  const { capacities, cost } = runOptions(s);
+  return { capacities, cost };
 }
 
 /** Checks and normalises settings from storage or a link; throws on anything malformed. */
@@ -143,5 +157,6 @@ export const store = createStore({
   notice: null,
   theme: prefersDark ? 'dark' : 'light',
   exampleName: '',
+  compare: null,
 });
 export type Store = typeof store;

@@ -45,7 +45,7 @@ export function mountSummary(root: HTMLElement, store: Store) {
         stat('Steps', fmtInt(view.order.length), 'step-count', `incl. ${fmtInt(view.addedCount)} spill nodes`),
         stat('Run time', fmtMs(view.engineMs), 'run-time', `on screen ${fmtMs(totalMs)}`,
           `engine ${fmtMs(view.engineMs)}, view data ${fmtMs(view.prepareMs)}, Run → on screen ${fmtMs(totalMs)}`)),
-      h('div', { class: 'peaks-head' }, h('span', {}, 'Peak resident bytes per memory'), h('span', { class: 'muted' }, `${r.policy} policy · ${r.cost.model} cost · ${r.orderSource} order`)),
+      h('div', { class: 'peaks-head' }, h('span', {}, 'Peak resident bytes per memory'), h('span', { class: 'muted', 'data-testid': 'plan-by' }, `${r.policy}${r.planPolicy && r.planPolicy !== r.policy ? ` (${r.planPolicy}'s plan)` : ''} policy · ${r.cost.model} cost · ${r.orderSource} order`)),
       peaks,
     );
   };

@@ -2,6 +2,7 @@
 import { PRESETS, type Store, type Settings, type OrderSource, type CostModel } from '../store';
 import { h } from '../lib/format';
 import { parseOrderFile } from '../lib/files';
+import { ORDER_TEXT, ORDER_LABEL, policyText } from '../lib/explanations';
 
 export function mountSettings(root: HTMLElement, store: Store, notify: (msg: string, level?: 'info' | 'warn' | 'error') => void) {
   const capList = h('div', { class: 'caps' });
@@ -20,11 +21,17 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   const perByte = h('input', { type: 'number', min: 0, 'data-testid': 'cycles-per-byte', 'aria-label': 'cyclesPerByte' });
   const seedParams = h('div', { class: 'seed-params' },
     h('label', {}, 'fixedLatency', fixed), h('label', {}, 'cyclesPerByte', perByte));
+  // "graph" is the engine's default: the graph's Order, else the memory-aware schedule. Without an
+  // Order in the graph the select shows "schedule" as the default and hides the graph option.
+  const orderGraph = h('option', { value: 'graph', title: ORDER_TEXT.graph }, `${ORDER_LABEL.graph} (default)`);
+  const orderSchedule = h('option', { value: 'schedule', title: ORDER_TEXT.schedule }, ORDER_LABEL.schedule);
   const order = h('select', { 'data-testid': 'order-source', 'aria-label': 'Order source' },
-    h('option', { value: 'graph', title: "the graph's \"Order\"; without one, the engine's memory-aware schedule" }, "graph's order"),
-    h('option', { value: 'id', title: 'ascending node id: valid, but every FREE comes last' }, 'ascending id'),
-    h('option', { value: 'schedule', title: "the engine's scheduler: FREE early, ALLOC late" }, 'memory-aware schedule'),
+    orderGraph,
+    orderSchedule,
+    h('option', { value: 'id', title: ORDER_TEXT.id }, ORDER_LABEL.id),
     h('option', { value: 'file' }, 'order file…'));
+  const policyHelp = h('p', { class: 'help', 'data-testid': 'policy-help' });
+  const orderHelp = h('p', { class: 'help', 'data-testid': 'order-help' });
   const orderInput = h('input', { type: 'file', accept: '.txt,text/plain', hidden: true, 'data-testid': 'order-file' });
   const orderInfo = h('span', { class: 'muted small order-info' });
 
@@ -38,6 +45,8 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
       h('label', {}, h('span', { class: 'set-label' }, 'Order'), order)),
     seedParams,
     h('div', {}, orderInput, orderInfo),
+    policyHelp,
+    orderHelp,
   );
 
   const set = (patch: Partial<Settings>) => store.setSettings(patch);
@@ -73,7 +82,18 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
     if (document.activeElement !== fixed) fixed.value = String(s.fixedLatency);
     if (document.activeElement !== perByte) perByte.value = String(s.cyclesPerByte);
     seedParams.style.display = s.costModel === 'seed' ? '' : 'none';
-    order.value = s.orderSource;
+    // without an Order in the graph, "graph" means the schedule: show it as that option
+    const hasOrder = store.get().view?.graphHasOrder ?? true;
+    orderGraph.hidden = !hasOrder;
+    orderGraph.disabled = !hasOrder;
+    
+    order.value = !hasOrder && s.orderSource === 'graph' ? 'schedule' : s.orderSource;
+    const pol = policy.value;
+    policyHelp.replaceChildren(h('strong', {}, `${pol}: `), policyText(pol));
+    const eff = order.value as keyof typeof ORDER_TEXT | 'file';
+    orderHelp.replaceChildren(h('strong', {}, 'Order: '), eff === 'file'
+      ? 'the node ids of the order file, in its order.'
+      : `${ORDER_TEXT[eff]}${eff === 'graph' ? ' (Without one, the memory-aware schedule.)' : ''}${!hasOrder && eff === 'schedule' ? ' The default here: this graph has no "Order".' : ''}`);
     orderInfo.textContent = s.orderSource === 'file' && s.orderFile ? `${s.orderFile.name}: ${s.orderFile.ids.length} ids` : '';
   }
 
@@ -109,7 +129,7 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
     if (v === 'file') {
       orderInput.value = '';
       orderInput.click();
-      order.value = store.get().settings.orderSource; // until a file is read
+      renderRest(); // the select shows the current source until a file is read
       return;
     }
     set({ orderSource: v });
@@ -133,7 +153,7 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
       const focused = capList.contains(document.activeElement);
       if (a !== b || !focused) renderCaps();
     }
-    if (s.settings !== p.settings || s.engine !== p.engine) renderRest();
+    if (s.settings !== p.settings || s.engine !== p.engine || s.view?.graphHasOrder !== p.view?.graphHasOrder) renderRest();
   });
   renderCaps();
   renderRest();

@@ -1,5 +1,5 @@
-// "Copy link": the whole case (graph text + settings, format v1) compressed into the fragment.
-import { encodeCase, LINK_WARN_LENGTH } from '../lib/share';
+// "Copy link": the whole case (graph text + settings, format v2) compressed into the fragment.
+import { caseJson as caseText, encodeCase, LINK_WARN_LENGTH } from '../lib/share';
 import { download } from '../lib/files';
 import { h } from '../lib/format';
 import type { Store } from '../store';
@@ -18,7 +18,7 @@ export function mountShare(button: HTMLButtonElement, popover: HTMLElement, stor
     const url = `${location.origin}${location.pathname}${location.search}#${encodeCase(graph, settings)}`;
     const input = h('input', { class: 'share-url', readonly: true, value: url, 'data-testid': 'share-url', 'aria-label': 'Link to this case' });
     const status = h('span', { class: 'share-status' });
-    const caseJson = () => download('spillway-case.json', JSON.stringify({ v: 1, graph, settings }, null, 1), 'application/json');
+    const caseJson = () => download('spillway-case.json', caseText(graph, settings), 'application/json');
     const dl = h('button', { class: 'btn small', type: 'button' }, 'Download case (.json)');
     dl.addEventListener('click', caseJson);
     popover.replaceChildren(

@@ -1,6 +1,6 @@
 // Typed promise API over the engine worker. cancel() terminates the worker (the only way to stop
 // a synchronous wasm call) and starts a fresh one.
-import type { EngineFailure, EngineInfo, PlanView, Request, Response, RunOptions } from './types';
+import type { CompareRow, EngineFailure, EngineInfo, PlanView, Request, Response, RunOptions } from './types';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: EngineError) => void; onProgress?: (phase: string) => void };
 
@@ -65,6 +65,11 @@ export class EngineClient {
 
   plan(graph: string, options: RunOptions, onProgress?: (phase: string) => void): Promise<PlanView> {
     return this.call({ method: 'plan', graph, options }, onProgress);
+  }
+
+  /** Every policy on every order source (the engine's compare()), each plan verified. */
+  compare(graph: string, options: RunOptions): Promise<CompareRow[]> {
+    return this.call({ method: 'compare', graph, options });
   }
 
   /** Stops whatever runs: pending calls reject with kind "cancelled"; a new worker takes over. */

@@ -1,7 +1,7 @@
 // Types of the engine's JSON (docs/result-format.md) and of the worker protocol.
-import type { ExampleInfo, RunOptions } from '../../../wasm/spillway';
+import type { CompareRow, ExampleInfo, RunOptions } from '../../../wasm/spillway';
 
-export type { ExampleInfo, RunOptions };
+export type { CompareRow, ExampleInfo, RunOptions };
 
 export interface Allocation { buf: number; type: string; offset: number; size: number }
 export interface Spill {
@@ -22,6 +22,8 @@ export interface PlanResult {
   format: number;
   engine: string;
   policy: string;
+  /** The policy that made the plan ("best" names its winner). */
+  planPolicy: string;
   cost: { model: string; fixedLatency?: number; cyclesPerByte?: number };
   capacities: Record<string, number>;
   orderSource: string;
@@ -83,7 +85,7 @@ export interface StretchTable {
  * the full text for downloads and for the rarely needed rest (decisions, allocations). */
 export interface PlanView {
   resultText: string;
-  meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'cost' | 'capacities' | 'orderSource' | 'metrics'>;
+  meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'planPolicy' | 'cost' | 'capacities' | 'orderSource' | 'metrics'>;
   order: Int32Array;
   start: Float64Array; // timing per step of the new order
   end: Float64Array;
@@ -95,6 +97,7 @@ export interface PlanView {
   stretches: Record<string, StretchTable>; // by memory type
   engineMs: number; // the plan() call inside the worker
   prepareMs: number; // parsing + layout in the worker
+  graphHasOrder: boolean; // the graph names its own "Order"
 }
 
 export interface EngineInfo {
@@ -112,7 +115,8 @@ export interface EngineFailure {
 export type Request =
   | { id: number; method: 'init' }
   | { id: number; method: 'example'; name: string }
-  | { id: number; method: 'plan'; graph: string; options: RunOptions };
+  | { id: number; method: 'plan'; graph: string; options: RunOptions }
+  | { id: number; method: 'compare'; graph: string; options: RunOptions };
 
 export type Response =
   | { id: number; ok: true; value: unknown }

@@ -3,7 +3,7 @@
 import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
 import type { SpillwayModule } from '../../../wasm/spillway';
-import type { EngineFailure, GraphNode, PlanResult, PlanView, Request, Response } from './types';
+import type { CompareRow, EngineFailure, GraphNode, PlanResult, PlanView, Request, Response } from './types';
 import { buildView, transferables } from '../lib/layout';
 
 let module: Promise<SpillwayModule> | null = null;
@@ -12,6 +12,7 @@ const engine = () => (module ??= createSpillway({ locateFile: () => wasmUrl }));
 // The last graph's parsed nodes, so an unchanged graph is not parsed again on the next run.
 let lastGraphText = '';
 let lastGraphNodes: GraphNode[] = [];
+let lastGraphHasOrder = false;
 
 const post = (r: Response, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
@@ -51,12 +52,15 @@ async function handle(req: Request): Promise<unknown> {
       const t1 = performance.now();
       const result = parseEngine(resultText) as PlanResult;
       if (req.graph !== lastGraphText) {
-        const g = JSON.parse(req.graph) as { Nodes?: GraphNode[] };
+        const g = JSON.parse(req.graph) as { Nodes?: GraphNode[]; Order?: unknown };
         lastGraphNodes = Array.isArray(g.Nodes) ? g.Nodes : [];
+        lastGraphHasOrder = Array.isArray(g.Order);
         lastGraphText = req.graph;
       }
-      return buildView(resultText, result, lastGraphNodes, engineMs, t1);
+      return buildView(resultText, result, lastGraphNodes, engineMs, t1, lastGraphHasOrder);
     }
+    case 'compare':
+      return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];
   }
 }
 

@@ -145,7 +145,7 @@ export function buildStretches(result: PlanResult, buffers: BufferTable): Record
   return out;
 }
 
-export function buildView(resultText: string, result: PlanResult, graphNodes: GraphNode[], engineMs: number, t0: number): PlanView {
+export function buildView(resultText: string, result: PlanResult, graphNodes: GraphNode[], engineMs: number, t0: number, graphHasOrder = false): PlanView {
   const nodes = buildNodeTable(graphNodes, result.addedNodes ?? []);
   const order = Int32Array.from(result.order);
   const buffers = buildBuffers(nodes, order);
@@ -158,10 +158,10 @@ export function buildView(resultText: string, result: PlanResult, graphNodes: Gr
   });
   const decisionCounts: Record<string, number> = {};
   for (const d of result.decisions ?? []) decisionCounts[d.kind] = (decisionCounts[d.kind] ?? 0) + 1;
-  const { format, engine, policy, cost, capacities, orderSource, metrics } = result;
+  const { format, engine, policy, planPolicy, cost, capacities, orderSource, metrics } = result;
   return {
     resultText,
-    meta: { format, engine, policy, cost, capacities, orderSource, metrics },
+    meta: { format, engine, policy, planPolicy: planPolicy ?? policy, cost, capacities, orderSource, metrics },
     order, start, end,
     spills: result.spills,
     addedCount: (result.addedNodes ?? []).length,
@@ -169,6 +169,7 @@ export function buildView(resultText: string, result: PlanResult, graphNodes: Gr
     nodes, buffers, stretches,
     engineMs,
     prepareMs: performance.now() - t0,
+    graphHasOrder,
   };
 }
 

@@ -1,8 +1,11 @@
 // The case in a link: "#case=" + lz-string(JSON {v, graph, settings}).
+// v2: policy "" and order source "graph" mean the engine's current defaults ("best"; the graph's
+// Order, else "schedule"). v1 (before those defaults changed) meant "seed" and "the graph's Order,
+// else ascending id": a v1 case is read with those spelt out, so it opens the plan its author saw.
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 import { parseSettings, type Settings } from '../store';
 
-export const CASE_VERSION = 1;
+export const CASE_VERSION = 2;
 export const LINK_WARN_LENGTH = 8000;
 const PREFIX = 'case=';
 
@@ -53,10 +56,30 @@ export function parseCase(raw: unknown): DecodeResult {
     return { ok: false, message: `This link was made by a newer Spillway playground (case format v${r.v}; this page reads v${CASE_VERSION}). Open it with the newer version.` };
   if (r.v < 1 || typeof r.graph !== 'string') return { ok: false, message: 'This link is damaged: the case has no graph.' };
   try {
-    return { ok: true, case: { v: r.v, graph: r.graph, settings: parseSettings(r.settings) } };
+    const settings = parseSettings(r.settings);
+    if (r.v === 1) migrateV1(settings, r.graph);
+    return { ok: true, case: { v: CASE_VERSION, graph: r.graph, settings } };
   } catch (e) {
     return { ok: false, message: `This link is damaged: its settings are invalid (${(e as Error).message}).` };
   }
+}
+
+/** v1 defaults, spelt out: policy "seed"; a graph without "Order" ran in ascending id order. */
+function migrateV1(s: Settings, graph: string) {
+  if (!s.policy) s.policy = 'seed';
+  if (s.orderSource === 'graph') {
+    let hasOrder = false;
+    try {
+      const g = JSON.parse(graph) as { Order?: unknown };
+      hasOrder = !!g && typeof g === 'object' && Array.isArray(g.Order);
+    } catch { /* the engine will report the graph's error */ }
+    if (!hasOrder) s.orderSource = 'id';
+  }
+}
+
+/** The case file / link payload for the current page. */
+export function caseJson(graph: string, settings: Settings): string {
+  return JSON.stringify({ v: CASE_VERSION, graph, settings } satisfies Case, null, 1);
 }
 
 export function isCaseObject(raw: unknown): boolean {

@@ -1,0 +1,119 @@
+// The compare table: every policy on every order source for the current graph, capacities and
+// cost (the engine's compare(), each plan verified). The row of the plan on screen is highlighted,
+// the least extra data moved is marked, and a row opens its plan (sets policy + order and runs).
+import { fmtInt, fmtMs, h } from '../lib/format';
+import { ORDER_TEXT, POLICY_TEXT, orderLabel, type OrderName } from '../lib/explanations';
+import type { Store } from '../store';
+import type { CompareRow } from '../engine/types';
+
+export interface CompareHandlers {
+  open(row: CompareRow): void;
+  cancel(): void;
+  retry(): void;
+}
+
+/** The compare row the plan on screen matches (its policy and effective order source). */
+export function currentRowIndex(rows: CompareRow[], policy: string | undefined, orderSource: string | undefined): number {
+  return rows.findIndex((r) => r.policy === policy && r.order === orderSource);
+}
+
+export function mountCompare(root: HTMLElement, status: HTMLElement, store: Store, on: CompareHandlers) {
+  root.dataset.testid = 'compare';
+  const legend = h('details', { class: 'explain', 'data-testid': 'compare-legend' },
+    h('summary', {}, 'What do the policies and orders mean?'),
+    h('dl', {},
+      h('dt', { class: 'dl-head' }, 'Policies'),
+      ...Object.entries(POLICY_TEXT).flatMap(([p, t]) => [h('dt', {}, p), h('dd', {}, t)]),
+      h('dt', { class: 'dl-head' }, 'Orders'),
+      ...Object.entries(ORDER_TEXT).flatMap(([o, t]) => [h('dt', {}, o), h('dd', {}, h('em', {}, `${orderLabel(o)}: `), t)])));
+  const host = h('div', { class: 'compare-host' });
+  root.append(host, legend);
+  const policyTitle = Object.entries(POLICY_TEXT).map(([p, t]) => `${p}: ${t}`).join('\n\n');
+  const orderTitle = Object.entries(ORDER_TEXT).map(([o, t]) => `${o} (${orderLabel(o)}): ${t}`).join('\n\n');
+
+  const render = () => {
+    const { compare: c, view, running } = store.get();
+    // status line (in the card's title row)
+    status.replaceChildren();
+    if (c?.status === 'running') {
+      const cancel = h('button', { class: 'btn small', type: 'button', 'data-testid': 'compare-cancel' }, 'Cancel');
+      cancel.addEventListener('click', () => on.cancel());
+      status.append(h('span', { class: 'spinner small', 'aria-hidden': 'true' }), 'comparing… ', cancel);
+    } else if (c?.status === 'cancelled' || c?.status === 'error') {
+      const again = h('button', { class: 'btn small', type: 'button' }, 'Compare again');
+      again.addEventListener('click', () => on.retry());
+      status.append(c.status === 'cancelled' ? 'cancelled ' : 'failed ', again);
+    } else if (c?.status === 'done' && c.rows.length) {
+      const total = c.rows.reduce((a, r) => a + r.ms, 0);
+      status.append(`${c.rows.length} plans, all verified · ${fmtMs(total)}`);
+    }
+
+    host.replaceChildren();
+    if (!c || (!c.rows.length && c.status !== 'error')) {
+      host.append(h('div', { class: 'placeholder small-ph' }, c?.status === 'running'
+        ? 'Running every policy on every order…'
+        : c?.status === 'cancelled' ? 'Comparison cancelled.' : 'After a run, every policy on every order source appears here.'));
+      return;
+    }
+    if (c.status === 'error') {
+      host.append(h('div', { class: 'placeholder small-ph' }, `The comparison failed: ${c.message ?? 'unknown error'}`));
+      return;
+    }
+    const rows = c.rows;
+    const types: string[] = [];
+    for (const r of rows) for (const t of Object.keys(r.demandPeak.byType)) if (!types.includes(t)) types.push(t);
+    // keep the capacity order of the plan when known (L1, UB, L0A, ...)
+    const capOrder = view ? Object.keys(view.meta.capacities) : [];
+    types.sort((a, b) => (capOrder.indexOf(a) + 1 || 99) - (capOrder.indexOf(b) + 1 || 99));
+    const minExtra = Math.min(...rows.map((r) => r.extraBytes));
+    const cur = view ? currentRowIndex(rows, view.meta.policy, view.meta.orderSource) : -1;
+
+    const th = (label: string, attrs: Record<string, string | number> = {}) => h('th', attrs, label);
+    const thead = h('thead', {},
+      h('tr', {},
+        th('Order', { rowspan: 2, title: orderTitle }),
+        th('Policy', { rowspan: 2, title: policyTitle }),
+        th('Spills', { rowspan: 2, class: 'r' }),
+        th('Extra data moved', { rowspan: 2, class: 'r', title: 'bytes written out + read back by SPILL_OUT / SPILL_IN' }),
+        th('Peak demand of the order', { colspan: types.length + 1, class: 'c group', title: 'the bytes each memory would need at once if nothing were spilled: a property of the order, the same for every policy' }),
+        th('Total cycles', { rowspan: 2, class: 'r' }),
+        th('ms', { rowspan: 2, class: 'r', title: 'wall time of that plan in the engine' }),
+        th('', { rowspan: 2 })),
+      h('tr', {}, ...types.map((t) => th(t, { class: 'r sub' })), th('all', { class: 'r sub' })));
+    const tbody = h('tbody');
+    rows.forEach((r, i) => {
+      const firstOfGroup = i === 0 || rows[i - 1].order !== r.order;
+      let span = 1;
+      while (firstOfGroup && i + span < rows.length && rows[i + span].order === r.order) span++;
+      const best = r.extraBytes === minExtra;
+      const open = h('button', { class: 'btn small', type: 'button', 'data-testid': 'compare-open', title: `Show the plan of ${r.policy} on the ${orderLabel(r.order)}` }, i === cur ? 'Shown' : 'Open');
+      if (i === cur) open.disabled = true;
+      const tr = h('tr', {
+        class: [i === cur ? 'current' : '', best ? 'best' : '', i > 0 && rows[i - 1].order !== r.order ? 'group-start' : ''].join(' ').trim(),
+        'data-testid': 'compare-row', 'data-policy': r.policy, 'data-order': r.order, 'data-current': i === cur ? 'true' : undefined,
+        title: i === cur ? 'The plan on screen' : 'Click to open this plan',
+      },
+        h('td', { title: `${orderLabel(r.order)}: ${ORDER_TEXT[r.order as OrderName] ?? ''}` }, r.order),
+        h('td', { title: POLICY_TEXT[r.policy] ?? '' }, r.policy,
+          r.planPolicy !== r.policy ? h('span', { class: 'muted' }, ` (${r.planPolicy})`) : null),
+        h('td', { class: 'r', 'data-col': 'spills' }, fmtInt(r.spills)),
+        h('td', { class: 'r', 'data-col': 'extra-bytes' }, fmtInt(r.extraBytes),
+          best ? h('span', { class: 'best-mark', title: 'the least data moved of all rows' }, '★') : null),
+        // the demand is the order's: one cell per order group
+        ...(firstOfGroup ? [
+          ...types.map((t) => h('td', { class: 'r muted demand', rowspan: span }, r.demandPeak.byType[t] === undefined ? '–' : fmtInt(r.demandPeak.byType[t]))),
+          h('td', { class: 'r demand', rowspan: span }, fmtInt(r.demandPeak.total))] : []),
+        h('td', { class: 'r', 'data-col': 'total-cycles' }, fmtInt(r.totalCycles)),
+        h('td', { class: 'r muted' }, r.ms < 10 ? r.ms.toFixed(1) : String(Math.round(r.ms))),
+        h('td', { class: 'c' }, open));
+      tr.addEventListener('click', () => { if (i !== cur) on.open(r); });
+      tbody.append(tr);
+    });
+    const table = h('table', { class: `compare${c.status !== 'done' || running ? ' stale' : ''}`, 'data-testid': 'compare-table', 'data-rows': rows.length }, thead, tbody);
+    host.append(h('div', { class: 'compare-scroll' }, table));
+  };
+  store.subscribe((s, p) => {
+    if (s.compare !== p.compare || s.view !== p.view || !!s.running !== !!p.running) render();
+  });
+  render();
+}
