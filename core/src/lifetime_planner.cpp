@@ -63,17 +63,24 @@ public:
     }
 
 private:
-    std::vector<int> buffersIn(const std::string& type, int step) const {
-        std::vector<int> out;
-        for (int b : builder_.buffersAt(step))
-            if (g_.buffers[b].type == type) out.push_back(b);
-        return out;
+    // The buffers of `type` the node at `step` uses. Types are compared once per buffer, here,
+    // not per step: this runs for every step of every retry.
+    const std::vector<int>& buffersIn(const std::string& type, int step) {
+        if (type != neededType_) {
+            neededType_ = type;
+            neededAt_.assign(builder_.steps(), {});
+            for (int s = 0; s < builder_.steps(); ++s)
+                for (int b : builder_.buffersAt(s))
+                    if (g_.buffers[b].type == type) neededAt_[s].push_back(b);
+        }
+        return neededAt_[step];
     }
 
     // Phase 1, then 2; where packing fails, phase 1 runs again with less room over the failed
     // stretch's steps (never less than those steps' nodes need), up to kRetries times.
     std::optional<MemoryPlan> planMemory(const std::string& type, Bytes capacity) {
-        constexpr int kRetries = 64;
+        // Each retry replans and repacks the memory: bound the work on large graphs.
+        const int retries = builder_.steps() < 20000 ? 64 : 8;
         std::vector<Bytes> floor(builder_.steps(), 0);
         Bytes smallest = capacity;
         for (int s = 0; s < builder_.steps(); ++s)
@@ -83,7 +90,7 @@ private:
             }
         const Bytes shrink = std::max(capacity / 64, smallest);
         std::vector<Bytes> budget(builder_.steps(), capacity);
-        for (int attempt = 0; attempt <= kRetries; ++attempt) {
+        for (int attempt = 0; attempt <= retries; ++attempt) {
             MemoryPlan p = chooseResidency(type, budget);
             std::optional<Stretch> failed = pack(p.stretches, capacity);
             if (!failed) return p;
@@ -114,7 +121,7 @@ private:
         };
         for (int s = 0; s < builder_.steps(); ++s) {
             const Node& node = builder_.nodeAt(s);
-            const std::vector<int> needed = buffersIn(type, s);
+            const std::vector<int>& needed = buffersIn(type, s);
             std::vector<int> incoming;
             Bytes need = 0;
             for (int b : needed)
@@ -152,15 +159,18 @@ private:
             int next;
         };
         std::vector<Scored> scored;
-        std::vector<Candidate> candidates;
         for (int b : resident) {
             if (std::find(needed.begin(), needed.end(), b) != needed.end()) continue;
             const int next = nextUse(b);
             const std::int64_t key = std::int64_t{std::max(next - step, 1)} * (g_.buffers[b].hasCopyIn ? 2 : 1);
             scored.push_back({b, key, next});
-            candidates.push_back({g_.buffers[b].id, next, static_cast<double>(key) / 2.0});
         }
         std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.key > b.key; });
+        // The decision log shows the strongest candidates, not all of a large memory's buffers.
+        constexpr size_t kShown = 16;
+        std::vector<Candidate> candidates;
+        for (size_t i = 0; i < scored.size() && i < kShown; ++i)
+            candidates.push_back({g_.buffers[scored[i].buf].id, scored[i].next, static_cast<double>(scored[i].key) / 2.0});
         std::vector<Scored> victims;
         Bytes freed = 0;
         for (const Scored& v : scored) {
@@ -211,15 +221,12 @@ private:
         for (size_t i = 0; i < stretches.size(); ++i) byPriority[i] = static_cast<int>(i);
         std::stable_sort(byPriority.begin(), byPriority.end(),
                          [&](int a, int b) { return before(stretches[a], stretches[b]); });
-        std::vector<int> placed;
+        TimeIndex placed(stretches);
         std::vector<std::pair<Bytes, Bytes>> busy;  // [offset, end) of placed stretches overlapping in time
         for (int i : byPriority) {
             Stretch& s = stretches[i];
             busy.clear();
-            for (int j : placed) {
-                const Stretch& o = stretches[j];
-                if (o.from < s.to && s.from < o.to) busy.emplace_back(o.offset, o.offset + o.size);
-            }
+            placed.forEachOverlapping(s, [&](const Stretch& o) { busy.emplace_back(o.offset, o.offset + o.size); });
             std::sort(busy.begin(), busy.end());
             Bytes bestOffset = -1, bestGap = 0, at = 0;
             auto consider = [&](Bytes gapStart, Bytes gapEnd) {
@@ -236,10 +243,43 @@ private:
             consider(at, capacity);
             if (bestOffset < 0) return s;
             s.offset = bestOffset;
-            placed.push_back(i);
+            placed.add(i);
         }
         return std::nullopt;
     }
+
+    // The stretches placed so far, bucketed by time so that finding those overlapping a stretch
+    // looks only at its own stretch of time: packing stays near-linear on large graphs.
+    class TimeIndex {
+    public:
+        explicit TimeIndex(const std::vector<Stretch>& all) : all_(all), seen_(all.size(), 0) {
+            Time end = 1;
+            for (const Stretch& s : all) end = std::max(end, s.to);
+            width_ = std::max<Time>(4, end / std::max<Time>(1, static_cast<Time>(all.size())) * 4);
+            buckets_.resize(static_cast<size_t>(end / width_ + 1));
+        }
+        void add(int i) {
+            for (Time b = all_[i].from / width_; b <= (all_[i].to - 1) / width_; ++b) buckets_[b].push_back(i);
+        }
+        template <typename F>
+        void forEachOverlapping(const Stretch& s, F&& f) {
+            ++stamp_;
+            for (Time b = s.from / width_; b <= (s.to - 1) / width_; ++b)
+                for (int j : buckets_[b]) {
+                    const Stretch& o = all_[j];
+                    if (seen_[j] == stamp_ || !(o.from < s.to && s.from < o.to)) continue;
+                    seen_[j] = stamp_;
+                    f(o);
+                }
+        }
+
+    private:
+        const std::vector<Stretch>& all_;
+        std::vector<int> seen_;
+        int stamp_ = 0;
+        Time width_;
+        std::vector<std::vector<int>> buckets_;
+    };
 
     Plan replay(std::map<std::string, MemoryPlan>& plans) {
         std::map<std::pair<int, Time>, Bytes> offsetOf;  // (buffer, from) -> offset
@@ -271,6 +311,8 @@ private:
     const Order& order_;
     const PlanOptions& opts_;
     PlanBuilder builder_;
+    std::string neededType_;                  // the memory buffersIn() has indexed
+    std::vector<std::vector<int>> neededAt_;  // its buffers per step
 };
 
 }  // namespace
