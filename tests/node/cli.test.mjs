@@ -60,7 +60,24 @@ test('verify names what a tampered result breaks and exits 1', () => {
   assert.match(v.stdout, /^overlap: .*buffer/m);
 });
 
+// Variants of the small graph, one mistake each (point 2 of the core issue).
+const A0 = { Id: 0, Op: 'ALLOC', BufId: 0, Size: 100, Type: 'L1' };
+const U1 = { Id: 1, Op: 'COPY_IN', Pipe: 'MTE2', Cycles: 10, Bufs: [0] };
+const F2 = { Id: 2, Op: 'FREE', BufId: 0, Size: 100, Type: 'L1' };
+const variant = (name, Nodes, Edges = [[0, 1], [1, 2]], extra = {}) => file(name, JSON.stringify({ Nodes, Edges, ...extra }));
+
 const badInputs = [
+  ['a missing field', ['plan', variant('v1.json', [{ Id: 0, Op: 'ALLOC', BufId: 0, Type: 'L1' }, U1, F2])], 'node 0: field "Size" is missing'],
+  ['an ill-typed field', ['plan', variant('v2.json', [A0, { ...U1, Bufs: 'x' }, F2])], 'node 1: field "Bufs" must be an array, got string'],
+  ['a duplicate Id', ['plan', variant('v3.json', [A0, U1, { ...F2, Id: 1 }])], 'duplicate node Id 1 (Nodes[1] and Nodes[2])'],
+  ['an edge to an unknown node', ['plan', variant('v4.json', [A0, U1, F2], [[0, 1], [1, 7]])], 'Edges[1] [1,7] names node 7, which is not in Nodes'],
+  ['a cycle', ['plan', variant('v5.json', [A0, U1, F2], [[0, 1], [1, 2], [2, 1]])], /^the edges form a cycle: (1 -> 2 -> 1|2 -> 1 -> 2)$/],
+  ['a buffer without FREE', ['plan', variant('v6.json', [A0, U1], [[0, 1]])], 'buffer 0 has an ALLOC (node 0) but no FREE'],
+  ['a node using an unknown buffer', ['plan', variant('v7.json', [A0, { ...U1, Bufs: [0, 5] }, F2])], 'node 1: field "Bufs" names buffer 5, which has no ALLOC/FREE'],
+  ['a Size of 0', ['plan', variant('v8.json', [{ ...A0, Size: 0 }, U1, { ...F2, Size: 0 }])], 'node 0: field "Size" must be between 1 and 1099511627776, got 0'],
+  ['a node whose buffers exceed a memory', ['plan', variant('v9.json', [A0, { Id: 3, Op: 'ALLOC', BufId: 1, Size: 100, Type: 'L1' }, { ...U1, Bufs: [0, 1] }, F2, { Id: 4, Op: 'FREE', BufId: 1, Size: 100, Type: 'L1' }], [[0, 1], [3, 1], [1, 2], [1, 4]]), '--caps', 'L1=150'], 'node 1 uses 200 bytes of L1 at once but L1 holds only 150: no plan can exist'],
+  ['an order missing a node', ['plan', small, '--order', file('o3.txt', '0\n1\n')], 'the given order misses node 2 (it has 2 of the graph\'s 3 nodes)'],
+  ['a capacity of 0 in the graph', ['plan', variant('v10.json', [A0, U1, F2], undefined, { Capacities: { L1: 0 } })], 'Capacities: field "L1" must be between 1 and 1099511627776, got 0'],
   ['a missing file', ['plan', '/nonexistent/g.json'], 'cannot read /nonexistent/g.json: no such file or not readable'],
   ['not JSON', ['plan', file('nj.json', '{"Nodes": [}')], 'the graph is not valid JSON: line 1, column 12: syntax error while parsing value - unexpected \'}\'; expected \'[\', \'{\', or a literal'],
   ['an unknown option', ['plan', small, '--fast', '1'], 'unknown option --fast (see spillway --help)'],
