@@ -33,11 +33,12 @@ constexpr const char* kUsage = R"(usage:
 plan options:
   --caps L1=4096,UB=1024,...   capacities (default: the graph's "Capacities", else
                                L1=4096,UB=1024,L0A=256,L0B=256,L0C=512)
-  --order graph|id|schedule|FILE
+  --order graph|id|schedule|reuse|FILE
                                graph: the graph's "Order", else schedule (default);
                                id: ascending id; schedule: ascending id with each FREE
                                right after its last use and each ALLOC just before its
-                               first use; FILE: one node id a line
+                               first use; reuse: schedule's ALLOC/FREE rule, operations
+                               chosen to move less data; FILE: one node id a line
   --policy best|lifetime|seed  planner policy (default: best, the least data moved of all)
   --cost seed|contest          spill cost model (default: contest)
   --fixed-latency N            seed cost model: cycles per spill (default 0)
@@ -95,7 +96,7 @@ RunOptions runOptionsFrom(const Args& a) {
     };
     if (auto v = get("--caps")) opts.capacities = parseCapacityList(*v);
     if (auto v = get("--order")) {
-        if (*v == "graph" || *v == "id" || *v == "schedule") {
+        if (*v == "graph" || *v == "id" || *v == "schedule" || *v == "reuse") {
             opts.orderSource = *v;
         } else {
             opts.orderSource = "given";

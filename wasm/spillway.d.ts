@@ -5,8 +5,8 @@
 export interface RunOptions {
   /** Capacity per memory name; replaces the graph's "Capacities" and the defaults. */
   capacities?: Record<string, number>;
-  /** "graph" (the graph's Order, else "schedule"), "id", "schedule", or an explicit list of node ids. */
-  order?: "graph" | "id" | "schedule" | number[];
+  /** "graph" (the graph's Order, else "schedule"), "id", "schedule", "reuse", or an explicit list of node ids. */
+  order?: "graph" | "id" | "schedule" | "reuse" | number[];
   /** A policy name from policies(). */
   policy?: string;
   cost?: { model: "seed" | "contest"; fixedLatency?: number; cyclesPerByte?: number };
@@ -20,7 +20,7 @@ export interface CompareRow {
   policy: string;
   /** The policy that made the plan ("best" names its winner). */
   planPolicy: string;
-  order: "graph" | "id" | "schedule";
+  order: "graph" | "id" | "schedule" | "reuse";
   spills: number;
   extraBytes: number;
   demandPeak: { byType: Record<string, number>; total: number };

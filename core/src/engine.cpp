@@ -15,7 +15,7 @@ Capacities resolveCapacities(const GraphDocument& doc, const RunOptions& opts) {
     return defaultCapacities();
 }
 
-Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, std::string& source) {
+Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, const Capacities& caps, std::string& source) {
     source = opts.orderSource;
     if (source == "given") {
         if (!opts.order) throw InputError("order source \"given\" needs an order");
@@ -34,7 +34,12 @@ Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, std::string
         validateOrder(doc.graph, order, "the scheduled order");
         return order;
     }
-    if (source != "id") throw InputError("unknown order source \"" + source + "\": expected graph, id, schedule or a file");
+    if (source == "reuse") {
+        Order order = scheduleForReuse(doc.graph, orderById(doc.graph), caps);
+        validateOrder(doc.graph, order, "the reuse order");
+        return order;
+    }
+    if (source != "id") throw InputError("unknown order source \"" + source + "\": expected graph, id, schedule, reuse or a file");
     Order order = orderById(doc.graph);
     validateOrder(doc.graph, order, "ascending id order");
     return order;
@@ -75,7 +80,7 @@ Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
     Problem p;
     p.capacities = resolveCapacities(doc, opts);
     validateCapacities(doc.graph, p.capacities);
-    p.order = resolveOrder(doc, opts, p.orderSource);
+    p.order = resolveOrder(doc, opts, p.capacities, p.orderSource);
     return p;
 }
 

@@ -254,7 +254,8 @@ RunOptions parseRunOptions(const std::string& json) {
     if (const Json* order = f.find("order")) {
         if (order->is_string()) {
             opts.orderSource = order->get<std::string>();
-            if (opts.orderSource != "graph" && opts.orderSource != "id" && opts.orderSource != "schedule")
+            if (opts.orderSource != "graph" && opts.orderSource != "id" && opts.orderSource != "schedule" &&
+                opts.orderSource != "reuse")
                 f.fail("order", "must be \"graph\", \"id\", \"schedule\" or an array of node ids");
         } else {
             opts.orderSource = "given";

@@ -23,6 +23,12 @@ void validateOrder(const Graph& g, const Order& order, const std::string& what =
 // need. O(n log n).
 Order scheduleForMemory(const Graph& g, const Order& hint);
 
+// A topological order that moves less data under `caps` (the "reuse" order source): the same
+// ALLOC/FREE placement as scheduleForMemory, but it chooses the next operations (a consumer and
+// its unrun inputs) by the traffic a simulated per-memory cache says they would cause, ties to
+// `hint`. Bounded work per step, deterministic.
+Order scheduleForReuse(const Graph& g, const Order& hint, const Capacities& caps);
+
 // Peak of resident bytes along an order (the seed's compute_Mmax_for_order): a running sum of
 // +Size at ALLOC and -Size at FREE, per memory and over all memories.
 struct ResidencyPeaks {

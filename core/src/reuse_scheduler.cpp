@@ -1,0 +1,424 @@
+// The "reuse" order source: a list scheduler that keeps the dependency bookkeeping of
+// scheduleForMemory (ALLOC pulled just before the first user, FREE as soon as it is ready) but
+// chooses the next operations by the data they would make the planner move. It simulates one
+// cache per memory with its capacity: a buffer is fresh (not yet written), resident, evicted or
+// freed. Running an operation makes its buffers resident; a memory over capacity evicts, by a
+// proxy of Belady, the buffer whose earliest unrun user comes last in the hint order (COPY_IN
+// buffers, which cost half to write out, count double distance), never one of the running
+// operation's buffers.
+//
+// Each step considers a bounded set of targets: the consumers (up to two levels down) of the
+// first eligible operations in hint order and of the buffers now resident. A target is run
+// together with its unrun ancestors (its closure, bounded in size and depth), so that a choice is
+// costed by everything the consumer needs, not only by the cheap first operation (a MOVE of a hot
+// tile that commits to a chain whose other inputs are cold). The cost of a closure is the traffic
+// of the evicted buffers it reloads plus the estimated traffic of what it pushes out beyond
+// capacity, divided by its number of operations; the cheapest runs, ties to the hint order (then
+// the larger closure). A closure whose target feeds operations that cannot run yet (a MOVE whose
+// MATMUL still waits for an earlier one) is only chosen when no complete one exists, so that the
+// small memories do not fill with work far ahead. Work per step is bounded by the candidate and
+// closure bounds and the number of resident buffers.
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "spillway/error.h"
+#include "spillway/schedule.h"
+
+namespace spillway {
+namespace {
+
+constexpr int kEligibleSeeds = 24;   // first eligible operations (hint order) seeding targets
+constexpr int kResidentSeeds = 48;   // resident buffers whose next users seed targets
+constexpr int kFanout = 3;           // successors followed per level
+constexpr int kMaxClosure = 12;      // operations in one closure
+constexpr int kMaxDepth = 3;
+
+
+enum class State : char { Fresh, Resident, Evicted, Freed };
+
+class ReuseScheduler {
+public:
+    ReuseScheduler(const Graph& g, const Order& hint, const Capacities& caps)
+        : g_(g), n_(static_cast<int>(g.nodes.size())), position_(n_), remaining_(n_, 0),
+          readyAllocPreds_(n_, 0), done_(n_, false), succ_(n_), pred_(n_) {
+        for (int i = 0; i < static_cast<int>(hint.size()); ++i) position_[g.nodeIndex.at(hint[i])] = i;
+        buildDependencies();
+        buildBuffers(caps);
+    }
+
+    Order run() {
+        for (int v = 0; v < n_; ++v)
+            if (remaining_[v] == 0) becameReady(v);
+        flushFrees();
+        while (static_cast<int>(order_.size()) < n_) {
+            if (eligible_.empty()) throw InternalError("reuse scheduler: no node can run (cycle?)");
+            runClosure(pickClosure());
+        }
+        return order_;
+    }
+
+private:
+    // ---- dependencies (as in scheduler.cpp) ----
+    void buildDependencies() {
+        for (int v = 0; v < n_; ++v) succ_[v] = g_.successors[v];
+        for (const Buffer& b : g_.buffers) {
+            for (int u : b.users) {
+                succ_[b.allocNode].push_back(u);
+                succ_[u].push_back(b.freeNode);
+            }
+            succ_[b.allocNode].push_back(b.freeNode);
+        }
+        for (int v = 0; v < n_; ++v) {
+            auto& s = succ_[v];
+            std::sort(s.begin(), s.end(), [&](int a, int b) { return position_[a] < position_[b]; });
+            s.erase(std::unique(s.begin(), s.end()), s.end());
+            for (int d : s) {
+                ++remaining_[d];
+                pred_[d].push_back(v);
+            }
+        }
+        opSucc_.resize(n_);
+        for (int v = 0; v < n_; ++v)
+            for (int s : succ_[v])
+                if (isOperation(s)) opSucc_[v].push_back(s);
+    }
+
+    void buildBuffers(const Capacities& caps) {
+        const int nb = static_cast<int>(g_.buffers.size());
+        state_.assign(nb, State::Fresh);
+        memOf_.resize(nb);
+        unrun_.resize(nb);
+        users_.resize(nb);
+        next_.assign(nb, 0);
+        slot_.assign(nb, -1);
+        std::map<std::string, int> memIndex;
+        for (int b = 0; b < nb; ++b) {
+            const Buffer& buf = g_.buffers[b];
+            auto it = memIndex.find(buf.type);
+            if (it == memIndex.end()) {
+                it = memIndex.emplace(buf.type, static_cast<int>(capacity_.size())).first;
+                auto c = caps.find(buf.type);
+                capacity_.push_back(c == caps.end() ? Bytes(1) << 60 : c->second);
+            }
+            memOf_[b] = it->second;
+            users_[b] = buf.users;
+            std::sort(users_[b].begin(), users_[b].end(), [&](int a, int c) { return position_[a] < position_[c]; });
+            unrun_[b] = static_cast<int>(buf.users.size());
+        }
+        used_.assign(capacity_.size(), 0);
+        resident_.resize(capacity_.size());
+        opBufs_.resize(n_);
+        for (int v = 0; v < n_; ++v)
+            if (isOperation(v))
+                for (BufferId id : g_.nodes[v].bufs) {
+                    int b = g_.bufferIndex.at(id);
+                    if (std::find(opBufs_[v].begin(), opBufs_[v].end(), b) == opBufs_[v].end()) opBufs_[v].push_back(b);
+                }
+    }
+
+    bool isOperation(int v) const { return !g_.nodes[v].isBufferNode(); }
+    bool feedsOperation(int alloc) const {
+        return std::any_of(succ_[alloc].begin(), succ_[alloc].end(), [&](int s) { return isOperation(s); });
+    }
+
+    void becameReady(int v) {
+        const Node& node = g_.nodes[v];
+        if (node.isAlloc() && feedsOperation(v)) {
+            for (int s : succ_[v]) {
+                ++readyAllocPreds_[s];
+                checkEligible(s);
+            }
+        } else if (node.isBufferNode()) {
+            pendingFrees_.push_back(v);
+        } else {
+            checkEligible(v);
+        }
+    }
+
+    bool isEligible(int v) const { return isOperation(v) && !done_[v] && remaining_[v] == readyAllocPreds_[v]; }
+    void checkEligible(int v) {
+        if (isEligible(v)) eligible_.emplace(position_[v], v);
+    }
+
+    void emit(int v) {
+        done_[v] = true;
+        order_.push_back(g_.nodes[v].id);
+        const Node& node = g_.nodes[v];
+        const bool pulledAlloc = node.isAlloc() && feedsOperation(v);
+        if (node.isFree()) release(g_.bufferIndex.at(node.buf));
+        for (int s : succ_[v]) {
+            if (pulledAlloc) --readyAllocPreds_[s];
+            if (--remaining_[s] == 0) becameReady(s);
+            else checkEligible(s);
+        }
+    }
+
+    void flushFrees() {
+        while (!pendingFrees_.empty()) {
+            int v = pendingFrees_.back();
+            pendingFrees_.pop_back();
+            emit(v);
+        }
+    }
+
+    // ---- the simulated caches ----
+    Bytes sizeOf(int b) const { return g_.buffers[b].size; }
+    Bytes traffic(int b) const { return g_.buffers[b].hasCopyIn ? sizeOf(b) : 2 * sizeOf(b); }
+
+    int nextUserPosition(int b) {
+        auto& i = next_[b];
+        while (i < static_cast<int>(users_[b].size()) && done_[users_[b][i]]) ++i;
+        return i < static_cast<int>(users_[b].size()) ? position_[users_[b][i]] : n_;
+    }
+
+    void addResident(int b) {
+        auto& r = resident_[memOf_[b]];
+        slot_[b] = static_cast<int>(r.size());
+        r.push_back(b);
+        used_[memOf_[b]] += sizeOf(b);
+        state_[b] = State::Resident;
+    }
+    void removeResident(int b, State to) {
+        auto& r = resident_[memOf_[b]];
+        int s = slot_[b];
+        r[s] = r.back();
+        slot_[r[s]] = s;
+        r.pop_back();
+        slot_[b] = -1;
+        used_[memOf_[b]] -= sizeOf(b);
+        state_[b] = to;
+    }
+    void release(int b) {
+        if (state_[b] == State::Resident) removeResident(b, State::Freed);
+        else state_[b] = State::Freed;
+    }
+
+    // The eviction key of a resident buffer: larger = evicted first.
+    std::int64_t evictionKey(int b, int base) {
+        std::int64_t d = std::max(0, nextUserPosition(b) - base) + 1;
+        return g_.buffers[b].hasCopyIn ? 2 * d : d;
+    }
+
+    int victim(int mem, const std::vector<int>& protect) {
+        int best = -1;
+        std::int64_t bestKey = -1;
+        const int base = eligible_.empty() ? 0 : eligible_.begin()->first;
+        for (int b : resident_[mem]) {
+            if (std::find(protect.begin(), protect.end(), b) != protect.end()) continue;
+            std::int64_t k = evictionKey(b, base);
+            if (k > bestKey || (k == bestKey && b < best)) bestKey = k, best = b;
+        }
+        return best;
+    }
+
+    void runOperation(int v) {
+        std::vector<int> allocs;
+        for (BufferId id : g_.nodes[v].bufs) {
+            int a = g_.buffers[g_.bufferIndex.at(id)].allocNode;
+            if (!done_[a] && std::find(allocs.begin(), allocs.end(), a) == allocs.end()) allocs.push_back(a);
+        }
+        for (int a : allocs) emit(a);
+        const auto& bufs = opBufs_[v];
+        for (int b : bufs)
+            if (state_[b] == State::Fresh || state_[b] == State::Evicted) addResident(b);
+        for (int b : bufs) {
+            int m = memOf_[b];
+            while (used_[m] > capacity_[m]) {
+                int x = victim(m, bufs);
+                if (x < 0) break;
+                removeResident(x, State::Evicted);
+            }
+        }
+        eligible_.erase({position_[v], v});
+        emit(v);
+        for (int b : bufs) --unrun_[b];
+        flushFrees();
+    }
+
+    // ---- choosing ----
+    struct Candidate {
+        std::vector<int> ops;  // topological (post-order), target last
+        double cost = 0;       // per operation
+        int minPos = 0;
+        bool fallback = false; // an operation run alone though it feeds others
+        bool valid = false;
+    };
+
+    // The target's unrun ancestors plus the target, in an order that respects dependencies;
+    // invalid when a needed node cannot be pulled in (a pending FREE or ALLOC, too large).
+    bool closure(int target, std::vector<int>& out) {
+        out.clear();
+        std::vector<int> seen;
+        return visit(target, 0, out, seen);
+    }
+    bool visit(int v, int depth, std::vector<int>& out, std::vector<int>& seen) {
+        if (std::find(seen.begin(), seen.end(), v) != seen.end()) return true;
+        seen.push_back(v);
+        if (depth > kMaxDepth) return false;
+        for (int p : pred_[v]) {
+            if (done_[p]) continue;
+            const Node& pn = g_.nodes[p];
+            if (pn.isAlloc()) {
+                if (remaining_[p] != 0 || !feedsOperation(p)) return false;
+                continue;  // pulled by its first user
+            }
+            if (pn.isFree()) return false;
+            if (!visit(p, depth + 1, out, seen)) return false;
+        }
+        out.push_back(v);
+        return static_cast<int>(out.size()) <= kMaxClosure;
+    }
+
+    // Traffic the closure would cause, simulated on a copy of the touched state.
+    double costOf(const std::vector<int>& ops) {
+        std::unordered_map<int, std::pair<State, int>> touched;  // buffer -> (state, unrun users)
+        std::vector<Bytes> used = used_;
+        double cost = 0;
+        for (int v : ops) {
+            for (int b : opBufs_[v]) {
+                auto it = touched.find(b);
+                if (it == touched.end()) it = touched.emplace(b, std::make_pair(state_[b], unrun_[b])).first;
+                State& s = it->second.first;
+                if (s == State::Evicted) cost += static_cast<double>(traffic(b));
+                if (s == State::Evicted || s == State::Fresh) {
+                    used[memOf_[b]] += sizeOf(b);
+                    s = State::Resident;
+                }
+            }
+            for (int b : opBufs_[v]) {
+                int m = memOf_[b];
+                if (used[m] > capacity_[m]) {
+                    cost += static_cast<double>(used[m] - capacity_[m]) * factor(m);
+                    used[m] = capacity_[m];
+                }
+            }
+            for (int b : opBufs_[v]) {
+                auto& t = touched[b];
+                if (--t.second == 0 && t.first == State::Resident) {
+                    used[memOf_[b]] -= sizeOf(b);
+                    t.first = State::Freed;
+                }
+            }
+        }
+        return cost;
+    }
+
+    // Traffic per byte of what a memory would evict next (1 for a COPY_IN buffer, else 2).
+    double factor(int m) {
+        if (factor_[m] < 0) {
+            int x = victim(m, {});
+            factor_[m] = x < 0 ? 2.0 : (g_.buffers[x].hasCopyIn ? 1.0 : 2.0);
+        }
+        return factor_[m];
+    }
+
+    void consider(int target, Candidate& best, std::vector<int>& tried, bool fallback = false) {
+        if (done_[target] || std::find(tried.begin(), tried.end(), target) != tried.end()) return;
+        tried.push_back(target);
+        std::vector<int> ops;
+        if (!closure(target, ops)) return;
+        Candidate c;
+        c.ops = std::move(ops);
+        c.fallback = fallback;
+        c.cost = costOf(c.ops) / static_cast<double>(c.ops.size());
+        c.minPos = n_;
+        for (int v : c.ops) c.minPos = std::min(c.minPos, position_[v]);
+        c.valid = true;
+        if (!best.valid || c.fallback < best.fallback ||
+            (c.fallback == best.fallback &&
+             (c.cost < best.cost ||
+              (c.cost == best.cost && (c.minPos < best.minPos ||
+                                       (c.minPos == best.minPos && c.ops.size() > best.ops.size()))))))
+            best = std::move(c);
+    }
+
+    // Targets from a seed: its consumers two levels down (the deepest valid), else the seed.
+    void targetsFrom(int v, Candidate& best, std::vector<int>& tried) {
+        std::vector<int> one, tmp;
+        for (int s : opSucc_[v]) {
+            if (done_[s]) continue;
+            one.push_back(s);
+            if (static_cast<int>(one.size()) == kFanout) break;
+        }
+        bool any = false;
+        for (int w : one) {
+            int deeper = 0;
+            for (int s : opSucc_[w]) {
+                if (done_[s]) continue;
+                if (closure(s, tmp)) {
+                    consider(s, best, tried);
+                    any = true;
+                }
+                if (++deeper == kFanout) break;
+            }
+            if (!any && closure(w, tmp)) {
+                consider(w, best, tried, deeper > 0);  // w feeds others that cannot run yet
+                any = true;
+            }
+        }
+        if (!any) consider(v, best, tried, !one.empty());
+    }
+
+    Candidate pickClosure() {
+        factor_.assign(capacity_.size(), -1.0);
+        Candidate best;
+        std::vector<int> tried;
+        int k = 0;
+        for (auto [pos, v] : eligible_) {
+            targetsFrom(v, best, tried);
+            if (++k == kEligibleSeeds) break;
+        }
+        int seeds = 0;
+        for (const auto& mem : resident_)
+            for (int b : mem) {
+                if (seeds++ >= kResidentSeeds) break;
+                int taken = 0;
+                for (int i = next_[b]; i < static_cast<int>(users_[b].size()) && taken < 2; ++i) {
+                    int u = users_[b][i];
+                    if (done_[u]) continue;
+                    ++taken;
+                    targetsFrom(u, best, tried);
+                }
+            }
+        if (!best.valid) {  // cannot happen while something is eligible, but stay safe
+            best.ops = {eligible_.begin()->second};
+            best.valid = true;
+        }
+        return best;
+    }
+
+    void runClosure(const Candidate& c) {
+        for (int v : c.ops) {
+            if (done_[v]) continue;
+            if (!isEligible(v)) throw InternalError("reuse scheduler: closure out of order");
+            runOperation(v);
+        }
+    }
+
+    const Graph& g_;
+    int n_;
+    std::vector<int> position_;
+    std::vector<int> remaining_;
+    std::vector<int> readyAllocPreds_;
+    std::vector<char> done_;
+    std::vector<std::vector<int>> succ_, pred_, opSucc_, opBufs_;
+    std::set<std::pair<int, int>> eligible_;
+    std::vector<int> pendingFrees_;
+    Order order_;
+
+    std::vector<State> state_;
+    std::vector<int> memOf_, unrun_, next_, slot_;
+    std::vector<std::vector<int>> users_;
+    std::vector<Bytes> capacity_, used_;
+    std::vector<std::vector<int>> resident_;
+    std::vector<double> factor_;
+};
+
+}  // namespace
+
+Order scheduleForReuse(const Graph& g, const Order& hint, const Capacities& caps) {
+    return ReuseScheduler(g, hint, caps).run();
+}
+
+}  // namespace spillway
