@@ -33,12 +33,13 @@ constexpr const char* kUsage = R"(usage:
 plan options:
   --caps L1=4096,UB=1024,...   capacities (default: the graph's "Capacities", else
                                L1=4096,UB=1024,L0A=256,L0B=256,L0C=512)
-  --order graph|id|schedule|reuse|FILE
-                               graph: the graph's "Order", else schedule (default);
+  --order graph|id|schedule|reuse|best|FILE
+                               graph: the graph's "Order", else best (default);
                                id: ascending id; schedule: ascending id with each FREE
                                right after its last use and each ALLOC just before its
-                               first use; reuse: schedule's ALLOC/FREE rule, operations
-                               chosen to move less data; FILE: one node id a line
+                               first use; reuse: a list scheduler that keeps hot buffers
+                               in use; best: schedule or reuse, whichever moves less data;
+                               FILE: one node id a line
   --policy best|lifetime|seed  planner policy (default: best, the least data moved of all)
   --cost seed|contest          spill cost model (default: contest)
   --fixed-latency N            seed cost model: cycles per spill (default 0)
@@ -96,7 +97,7 @@ RunOptions runOptionsFrom(const Args& a) {
     };
     if (auto v = get("--caps")) opts.capacities = parseCapacityList(*v);
     if (auto v = get("--order")) {
-        if (*v == "graph" || *v == "id" || *v == "schedule" || *v == "reuse") {
+        if (*v == "graph" || *v == "id" || *v == "schedule" || *v == "reuse" || *v == "best") {
             opts.orderSource = *v;
         } else {
             opts.orderSource = "given";

@@ -5,8 +5,9 @@
 export interface RunOptions {
   /** Capacity per memory name; replaces the graph's "Capacities" and the defaults. */
   capacities?: Record<string, number>;
-  /** "graph" (the graph's Order, else "schedule"), "id", "schedule", "reuse", or an explicit list of node ids. */
-  order?: "graph" | "id" | "schedule" | "reuse" | number[];
+  /** "graph" (the graph's Order, else "best"), "id", "schedule", "reuse", "best" (whichever of
+   *  schedule and reuse moves less data), or an explicit list of node ids. */
+  order?: "graph" | "id" | "schedule" | "reuse" | "best" | number[];
   /** A policy name from policies(). */
   policy?: string;
   cost?: { model: "seed" | "contest"; fixedLatency?: number; cyclesPerByte?: number };

@@ -27,7 +27,7 @@ Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, const Capac
             validateOrder(doc.graph, *doc.order, "the graph's \"Order\"");
             return *doc.order;
         }
-        source = "schedule";
+        source = "best";
     }
     if (source == "schedule") {
         Order order = scheduleForMemory(doc.graph, orderById(doc.graph));
@@ -39,7 +39,7 @@ Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, const Capac
         validateOrder(doc.graph, order, "the reuse order");
         return order;
     }
-    if (source != "id") throw InputError("unknown order source \"" + source + "\": expected graph, id, schedule, reuse or a file");
+    if (source != "id") throw InputError("unknown order source \"" + source + "\": expected graph, id, schedule, reuse, best or a file");
     Order order = orderById(doc.graph);
     validateOrder(doc.graph, order, "ascending id order");
     return order;
@@ -80,7 +80,29 @@ Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
     Problem p;
     p.capacities = resolveCapacities(doc, opts);
     validateCapacities(doc.graph, p.capacities);
-    p.order = resolveOrder(doc, opts, p.capacities, p.orderSource);
+    const bool best = opts.orderSource == "best" || (opts.orderSource == "graph" && !doc.order);
+    if (!best) {
+        p.order = resolveOrder(doc, opts, p.capacities, p.orderSource);
+        return p;
+    }
+    // No order given: plan each scheduler's order and keep the one moving less data (ties: the
+    // first), with its plan so that run() need not plan it again.
+    Bytes bestBytes = 0;
+    for (const char* source : {"schedule", "reuse"}) {
+        RunOptions o = opts;
+        o.orderSource = source;
+        std::string used;
+        Order order = resolveOrder(doc, o, p.capacities, used);
+        Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
+        Bytes bytes = 0;
+        for (const Spill& s : plan.spills) bytes += spillTrafficBytes(doc.graph.buffer(s.buf));
+        if (!p.plan || bytes < bestBytes) {
+            p.orderSource = used;
+            p.order = std::move(order);
+            p.plan = std::move(plan);
+            bestBytes = bytes;
+        }
+    }
     return p;
 }
 
@@ -92,7 +114,8 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     r.inputOrder = std::move(problem.order);
     r.policy = opts.policy;
     r.cost = opts.cost;
-    r.plan = planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy});
+    r.plan = problem.plan ? std::move(*problem.plan)
+                          : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy});
     const std::vector<Violation> violations = verifyPlan(doc.graph, r.capacities, r.plan);
     if (!violations.empty()) {
         std::string msg = "the " + r.policy + " plan failed verification (" +
@@ -106,7 +129,7 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
 }
 
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts) {
-    std::vector<std::string> sources = {"id", "schedule"};
+    std::vector<std::string> sources = {"id", "schedule", "reuse"};
     if (doc.order) sources.insert(sources.begin(), "graph");
     std::vector<ComparisonRow> rows;
     for (const std::string& source : sources)

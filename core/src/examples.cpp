@@ -124,8 +124,10 @@ public:
     int nodeCount() const { return static_cast<int>(nodes_.size()); }
     Bytes sizeOf(BufferId b) const { return bufs_.at(b).size; }
 
-    // Frees what is still live (ascending BufId) and writes the document.
-    std::string finish() {
+    // Frees what is still live (ascending BufId) and writes the document; with `pinOrder`, also
+    // "Order": ascending id, so that a lesson shows under the default options whatever the
+    // schedulers would do (the compare table then shows what other orders do).
+    std::string finish(bool pinOrder = false) {
         for (BufferId b = 0; b < static_cast<BufferId>(bufs_.size()); ++b)
             if (bufs_[b].freeNode < 0) emitFree(b);
         std::sort(edges_.begin(), edges_.end());
@@ -140,6 +142,11 @@ public:
             OJson c = OJson::object();
             for (const auto& [type, cap] : caps) c[type] = cap;
             out += " \"Capacities\": " + c.dump() + ",\n";
+        }
+        if (pinOrder) {
+            out += " \"Order\": [";
+            for (size_t i = 0; i < nodes_.size(); ++i) out += (i ? "," : "") + std::to_string(i);
+            out += "],\n";
         }
         out += " \"Nodes\": [\n";
         for (size_t i = 0; i < nodes_.size(); ++i)
@@ -296,7 +303,7 @@ std::string exampleFits() {
     }
     b.op("COPY_OUT", "FIXP", 263, {}, {c});
     b.release(c);
-    return b.finish();
+    return b.finish(/*pinOrder=*/true);
 }
 
 // UB holds four 128-byte tiles; five are needed at once. The allocator spills the one whose next
@@ -325,7 +332,7 @@ std::string exampleOneSpill() {
     b.release(x);
     b.op("COPY_OUT", "MTE3", 191, {}, {v});
     b.release(v);
-    return b.finish();
+    return b.finish(/*pinOrder=*/true);
 }
 
 // UB 512: a@0, b@128, c@256, d@384; b and d leave, so 256 bytes are free, in two 128-byte holes.
@@ -355,7 +362,7 @@ std::string exampleFragmentation() {
     b.release(c);
     b.op("COPY_OUT", "MTE3", 191, {}, {h});
     b.release(h);
-    return b.finish();
+    return b.finish(/*pinOrder=*/true);
 }
 
 // UB holds three tiles. At node 9 the candidates are q (loaded by COPY_IN, next use 6 steps
@@ -387,7 +394,7 @@ std::string exampleCopyInCheaper() {
     b.release(p);
     b.op("COPY_OUT", "MTE3", 191, {}, {v});
     b.release(v);
-    return b.finish();
+    return b.finish(/*pinOrder=*/true);
 }
 
 MatmulParams smallMatmulParams() {

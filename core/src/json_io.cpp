@@ -254,9 +254,9 @@ RunOptions parseRunOptions(const std::string& json) {
     if (const Json* order = f.find("order")) {
         if (order->is_string()) {
             opts.orderSource = order->get<std::string>();
-            if (opts.orderSource != "graph" && opts.orderSource != "id" && opts.orderSource != "schedule" &&
-                opts.orderSource != "reuse")
-                f.fail("order", "must be \"graph\", \"id\", \"schedule\" or an array of node ids");
+            const std::vector<std::string> named = {"graph", "id", "schedule", "reuse", "best"};
+            if (std::find(named.begin(), named.end(), opts.orderSource) == named.end())
+                f.fail("order", "must be \"graph\", \"id\", \"schedule\", \"reuse\", \"best\" or an array of node ids");
         } else {
             opts.orderSource = "given";
             opts.order = parseOrderArray(*order, "options.order");

@@ -179,7 +179,7 @@ TEST_CASE("run options from JSON (the bindings' format)") {
     CHECK(inputErrorOf([] { parseRunOptions(R"({"cost":{"model":"cheap"}})"); }) ==
           "unknown cost model \"cheap\": expected seed or contest");
     CHECK(inputErrorOf([] { parseRunOptions(R"({"order":"random"})"); }) ==
-          "options: field \"order\" must be \"graph\", \"id\", \"schedule\" or an array of node ids");
+          "options: field \"order\" must be \"graph\", \"id\", \"schedule\", \"reuse\", \"best\" or an array of node ids");
     CHECK(errorOfRun(good(), parseRunOptions(R"({"policy":"magic"})")).find("unknown policy \"magic\"") == 0);
 }
 

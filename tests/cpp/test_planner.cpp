@@ -110,7 +110,7 @@ TEST_CASE("planner: a hand-made graph where every decision is known") {
 
 TEST_CASE("planner: the seed cost model sets spill cycles to fixed + per byte * size") {
     GraphDocument doc = parseGraphDocument(kKnownDecisions);
-    RunOptions opts = parseRunOptions(R"({"policy":"seed","cost":{"model":"seed","fixedLatency":7,"cyclesPerByte":3}})");
+    RunOptions opts = parseRunOptions(R"({"policy":"seed","order":"schedule","cost":{"model":"seed","fixedLatency":7,"cyclesPerByte":3}})");
     Result r = planVerified(doc, opts);
     REQUIRE(r.plan.addedNodes.size() == 6);
     for (const Node& n : r.plan.addedNodes) CHECK(n.cycles == 7 + 3 * 100);

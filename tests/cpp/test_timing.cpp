@@ -66,7 +66,9 @@ TEST_CASE("timing: spill nodes take their cost model's cycles on MTE3 / MTE2") {
      {"Id":6,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"}],
      "Edges":[[0,1],[1,5],[5,6],[2,3],[3,4]],
      "Capacities":{"L1":100}})");
-    Result r = test::planVerified(doc);
+    RunOptions inIdOrder;  // the reuse order would avoid the spill this test times
+    inIdOrder.orderSource = "schedule";
+    Result r = test::planVerified(doc, inIdOrder);
     REQUIRE(r.plan.spills.size() == 1);
     auto t = byId(r.timing);
     // OUT (7) after W (ends 10): 10..360. ALLOC b waits for a to leave: 360. W on b: 360..370.

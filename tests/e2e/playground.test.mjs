@@ -424,15 +424,15 @@ test('the compare table lists every policy on every order, and a row opens its p
     await selectExample(page, 'tiled-matmul-small');
   }
   const hasOrder = Array.isArray(JSON.parse(await graphText(page)).Order);
-  // defaults: best policy, the graph's Order or else the memory-aware schedule
+  // defaults: best policy, the graph's Order or else the best of the two schedulers
   assert.equal(await page.locator('[data-testid=policy]').inputValue(), 'best');
-  assert.equal(await page.locator('[data-testid=order-source]').inputValue(), hasOrder ? 'graph' : 'schedule');
+  assert.equal(await page.locator('[data-testid=order-source]').inputValue(), hasOrder ? 'graph' : 'best');
   assert.match(await text(page, 'policy-help'), /^best: Runs every policy below/);
 
   const table = page.locator('[data-testid=compare-table]:not(.stale)');
   await table.waitFor({ timeout: 20000 });
   const rows = table.locator('[data-testid=compare-row]');
-  assert.equal(await rows.count(), hasOrder ? 9 : 6);
+  assert.equal(await rows.count(), hasOrder ? 12 : 9);
   const cell = async (row, col) => Number((await row.locator(`td[data-col=${col}]`).textContent()).replace(/[^0-9]/g, ''));
   const current = table.locator('[data-testid=compare-row][data-current=true]');
   assert.equal(await current.count(), 1, 'the plan on screen is one row');
@@ -461,7 +461,7 @@ test('the compare table lists every policy on every order, and a row opens its p
   const r = JSON.parse(await resultText(page));
   assert.equal(r.orderSource, 'id');
   await page.locator('[data-testid=compare-row][data-current=true][data-policy=seed][data-order=id]').waitFor();
-  assert.equal(await page.locator('[data-testid=compare-table] [data-testid=compare-row]').count(), hasOrder ? 9 : 6, 'same graph: the table stays');
+  assert.equal(await page.locator('[data-testid=compare-table] [data-testid=compare-row]').count(), hasOrder ? 12 : 9, 'same graph: the table stays');
   assert.match(await text(page, 'policy-help'), /^seed: The design document/);
 
   // an old (v1) link meant the old defaults: seed, and ascending id for a graph without Order

@@ -3,7 +3,8 @@
 import type { CompareRow, EngineInfo, PlanView, RunOptions } from './engine/types';
 
 export type CostModel = 'seed' | 'contest';
-export type OrderSource = 'graph' | 'id' | 'schedule' | 'file';
+export type OrderSource = 'graph' | 'id' | 'schedule' | 'reuse' | 'best' | 'file';
+const NAMED_ORDERS: readonly string[] = ['id', 'schedule', 'reuse', 'best'];
 
 export interface Settings {
   capacities: [string, number][]; // in display order
@@ -74,7 +75,7 @@ export function defaultSettings(): Settings {
 export function runOptions(s: Settings): RunOptions {
   const opts: RunOptions = { capacities: Object.fromEntries(s.capacities) };
   if (s.orderSource === 'file' && s.orderFile) opts.order = s.orderFile.ids;
-  else opts.order = s.orderSource === 'id' || s.orderSource === 'schedule' ? s.orderSource : 'graph';
+  else opts.order = NAMED_ORDERS.includes(s.orderSource) ? (s.orderSource as 'id' | 'schedule' | 'reuse' | 'best') : 'graph';
   if (s.policy) opts.policy = s.policy;
   opts.cost = s.costModel === 'seed'
     ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
@@ -108,7 +109,8 @@ export function parseSettings(raw: unknown): Settings {
     if (!Array.isArray(o.ids) || !o.ids.every((x) => Number.isInteger(x))) throw new Error('bad order');
     orderFile = { name: typeof o.name === 'string' ? o.name : 'order.txt', ids: o.ids as number[] };
   }
-  const orderSource = r.orderSource === 'id' || r.orderSource === 'schedule' || r.orderSource === 'file' ? r.orderSource : 'graph';
+  const orderSource = typeof r.orderSource === 'string' && (NAMED_ORDERS.includes(r.orderSource) || r.orderSource === 'file')
+    ? (r.orderSource as OrderSource) : 'graph';
   return {
     capacities: r.capacities === undefined ? d.capacities : caps,
     costModel: r.costModel === 'seed' ? 'seed' : 'contest',

@@ -11,8 +11,9 @@ namespace spillway {
 
 struct RunOptions {
     std::optional<Capacities> capacities;  // overrides the document's, which override defaults
-    // "graph" (the document's Order, else "schedule"), "id", "schedule" (scheduleForMemory over
-    // ascending id), or "given" (use `order`).
+    // "graph" (the document's Order, else "best"), "id", "schedule" (scheduleForMemory),
+    // "reuse" (scheduleForReuse), "best" (plans "schedule" and "reuse" with the policy and keeps
+    // the order whose plan moves less data), or "given" (use `order`).
     std::string orderSource = "graph";
     std::optional<Order> order;
     std::string policy = "best";
@@ -29,7 +30,7 @@ struct Metrics {
 
 struct Result {
     Capacities capacities;
-    std::string orderSource;  // what was used: "graph", "id", "schedule" or "given"
+    std::string orderSource;  // what was used: "graph", "id", "schedule", "reuse" or "given"
     Order inputOrder;
     std::string policy;
     CostModel cost;
@@ -41,8 +42,9 @@ struct Result {
 // The capacities and input order a run uses, validated (InputError otherwise).
 struct Problem {
     Capacities capacities;
-    std::string orderSource;  // "graph", "id", "schedule" or "given"
+    std::string orderSource;  // what was used: "graph", "id", "schedule", "reuse" or "given"
     Order order;
+    std::optional<Plan> plan; // order source "best" planned each candidate: the winner's plan
 };
 Problem prepare(const GraphDocument& doc, const RunOptions& opts);
 
@@ -59,7 +61,7 @@ struct ComparisonRow {
 };
 
 // Every policy on every order source ("graph" when the document has an Order, "id",
-// "schedule"); the other options (capacities, cost) from `opts`.
+// "schedule", "reuse"); the other options (capacities, cost) from `opts`.
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts);
 
 Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const Timing& timing);

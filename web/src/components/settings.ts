@@ -21,13 +21,14 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   const perByte = h('input', { type: 'number', min: 0, 'data-testid': 'cycles-per-byte', 'aria-label': 'cyclesPerByte' });
   const seedParams = h('div', { class: 'seed-params' },
     h('label', {}, 'fixedLatency', fixed), h('label', {}, 'cyclesPerByte', perByte));
-  // "graph" is the engine's default: the graph's Order, else the memory-aware schedule. Without an
-  // Order in the graph the select shows "schedule" as the default and hides the graph option.
+  // "graph" is the engine's default: the graph's Order, else the best of the two schedulers.
+  // Without an Order in the graph the select shows "best" as the default and hides the graph option.
   const orderGraph = h('option', { value: 'graph', title: ORDER_TEXT.graph }, `${ORDER_LABEL.graph} (default)`);
-  const orderSchedule = h('option', { value: 'schedule', title: ORDER_TEXT.schedule }, ORDER_LABEL.schedule);
   const order = h('select', { 'data-testid': 'order-source', 'aria-label': 'Order source' },
     orderGraph,
-    orderSchedule,
+    h('option', { value: 'best', title: ORDER_TEXT.best }, ORDER_LABEL.best),
+    h('option', { value: 'schedule', title: ORDER_TEXT.schedule }, ORDER_LABEL.schedule),
+    h('option', { value: 'reuse', title: ORDER_TEXT.reuse }, ORDER_LABEL.reuse),
     h('option', { value: 'id', title: ORDER_TEXT.id }, ORDER_LABEL.id),
     h('option', { value: 'file' }, 'order file…'));
   const policyHelp = h('p', { class: 'help', 'data-testid': 'policy-help' });
@@ -82,18 +83,18 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
     if (document.activeElement !== fixed) fixed.value = String(s.fixedLatency);
     if (document.activeElement !== perByte) perByte.value = String(s.cyclesPerByte);
     seedParams.style.display = s.costModel === 'seed' ? '' : 'none';
-    // without an Order in the graph, "graph" means the schedule: show it as that option
+    // without an Order in the graph, "graph" means "best": show it as that option
     const hasOrder = store.get().view?.graphHasOrder ?? true;
     orderGraph.hidden = !hasOrder;
     orderGraph.disabled = !hasOrder;
     
-    order.value = !hasOrder && s.orderSource === 'graph' ? 'schedule' : s.orderSource;
+    order.value = !hasOrder && s.orderSource === 'graph' ? 'best' : s.orderSource;
     const pol = policy.value;
     policyHelp.replaceChildren(h('strong', {}, `${pol}: `), policyText(pol));
     const eff = order.value as keyof typeof ORDER_TEXT | 'file';
     orderHelp.replaceChildren(h('strong', {}, 'Order: '), eff === 'file'
       ? 'the node ids of the order file, in its order.'
-      : `${ORDER_TEXT[eff]}${eff === 'graph' ? ' (Without one, the memory-aware schedule.)' : ''}${!hasOrder && eff === 'schedule' ? ' The default here: this graph has no "Order".' : ''}`);
+      : `${ORDER_TEXT[eff]}${eff === 'graph' ? ' (Without one, the best of schedule and reuse.)' : ''}${!hasOrder && eff === 'best' ? ' The default here: this graph has no "Order".' : ''}`);
     orderInfo.textContent = s.orderSource === 'file' && s.orderFile ? `${s.orderFile.name}: ${s.orderFile.ids.length} ids` : '';
   }
 

@@ -8,18 +8,22 @@ export const POLICY_TEXT: Record<string, string> = {
   seed: 'The design document\u2019s online allocator, fixed: walks the order once, places each buffer by best fit when it is allocated, and when no hole is large enough spills the live buffer with the highest size \u00d7 distance-to-next-use \u00f7 cost (cost = size for a COPY_IN buffer, 2 \u00d7 size otherwise), reloading it just before its next use.',
 };
 
-export type OrderName = 'graph' | 'id' | 'schedule';
+export type OrderName = 'graph' | 'id' | 'schedule' | 'reuse' | 'best';
 
 export const ORDER_TEXT: Record<OrderName, string> = {
   graph: 'The graph\u2019s own "Order".',
   id: 'Ascending node id (the contest files\u2019 order, which frees everything last).',
   schedule: 'Ascending id, but each FREE right after the buffer\u2019s last use and each ALLOC just before its first use.',
+  reuse: 'A list scheduler that simulates each memory as a cache and runs next the work whose buffers are already resident, so that loaded tiles are used before they are written out.',
+  best: 'Plans with both the memory-aware schedule and the reuse order, and keeps the order whose plan moves less data.',
 };
 
 export const ORDER_LABEL: Record<OrderName, string> = {
   graph: 'graph\u2019s Order',
   id: 'ascending id',
   schedule: 'memory-aware schedule',
+  reuse: 'reuse-aware schedule',
+  best: 'best of schedule and reuse',
 };
 
 export const policyText = (p: string) => POLICY_TEXT[p] ?? 'A policy of this engine build (no description in this page).';
