@@ -19,11 +19,11 @@
 // small memories do not fill with work far ahead. Work per step is bounded by the candidate and
 // closure bounds and the number of resident buffers.
 #include <algorithm>
-#include <set>
+#include <functional>
+#include <map>
 #include <unordered_map>
 
-#include "spillway/error.h"
-#include "spillway/schedule.h"
+#include "ready_set.h"
 
 namespace spillway {
 namespace {
@@ -40,50 +40,23 @@ enum class State : char { Fresh, Resident, Evicted, Freed };
 class ReuseScheduler {
 public:
     ReuseScheduler(const Graph& g, const Order& hint, const Capacities& caps)
-        : g_(g), n_(static_cast<int>(g.nodes.size())), position_(n_), remaining_(n_, 0),
-          readyAllocPreds_(n_, 0), done_(n_, false), succ_(n_), pred_(n_) {
-        for (int i = 0; i < static_cast<int>(hint.size()); ++i) position_[g.nodeIndex.at(hint[i])] = i;
-        buildDependencies();
+        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(g, hint), opSucc_(n_) {
+        for (int v = 0; v < n_; ++v)
+            for (int s : ready_.successors(v))
+                if (ready_.isOperation(s)) opSucc_[v].push_back(s);
         buildBuffers(caps);
     }
 
     Order run() {
-        for (int v = 0; v < n_; ++v)
-            if (remaining_[v] == 0) becameReady(v);
-        flushFrees();
-        while (static_cast<int>(order_.size()) < n_) {
-            if (eligible_.empty()) throw InternalError("reuse scheduler: no node can run (cycle?)");
+        ready_.start(release_);
+        while (!ready_.finished()) {
+            if (ready_.eligible().empty()) throw InternalError("reuse scheduler: no node can run (cycle?)");
             runClosure(pickClosure());
         }
-        return order_;
+        return ready_.order();
     }
 
 private:
-    // ---- dependencies (as in scheduler.cpp) ----
-    void buildDependencies() {
-        for (int v = 0; v < n_; ++v) succ_[v] = g_.successors[v];
-        for (const Buffer& b : g_.buffers) {
-            for (int u : b.users) {
-                succ_[b.allocNode].push_back(u);
-                succ_[u].push_back(b.freeNode);
-            }
-            succ_[b.allocNode].push_back(b.freeNode);
-        }
-        for (int v = 0; v < n_; ++v) {
-            auto& s = succ_[v];
-            std::sort(s.begin(), s.end(), [&](int a, int b) { return position_[a] < position_[b]; });
-            s.erase(std::unique(s.begin(), s.end()), s.end());
-            for (int d : s) {
-                ++remaining_[d];
-                pred_[d].push_back(v);
-            }
-        }
-        opSucc_.resize(n_);
-        for (int v = 0; v < n_; ++v)
-            for (int s : succ_[v])
-                if (isOperation(s)) opSucc_[v].push_back(s);
-    }
-
     void buildBuffers(const Capacities& caps) {
         const int nb = static_cast<int>(g_.buffers.size());
         state_.assign(nb, State::Fresh);
@@ -103,63 +76,19 @@ private:
             }
             memOf_[b] = it->second;
             users_[b] = buf.users;
-            std::sort(users_[b].begin(), users_[b].end(), [&](int a, int c) { return position_[a] < position_[c]; });
+            std::sort(users_[b].begin(), users_[b].end(),
+                      [&](int a, int c) { return ready_.position(a) < ready_.position(c); });
             unrun_[b] = static_cast<int>(buf.users.size());
         }
         used_.assign(capacity_.size(), 0);
         resident_.resize(capacity_.size());
         opBufs_.resize(n_);
         for (int v = 0; v < n_; ++v)
-            if (isOperation(v))
+            if (ready_.isOperation(v))
                 for (BufferId id : g_.nodes[v].bufs) {
                     int b = g_.bufferIndex.at(id);
                     if (std::find(opBufs_[v].begin(), opBufs_[v].end(), b) == opBufs_[v].end()) opBufs_[v].push_back(b);
                 }
-    }
-
-    bool isOperation(int v) const { return !g_.nodes[v].isBufferNode(); }
-    bool feedsOperation(int alloc) const {
-        return std::any_of(succ_[alloc].begin(), succ_[alloc].end(), [&](int s) { return isOperation(s); });
-    }
-
-    void becameReady(int v) {
-        const Node& node = g_.nodes[v];
-        if (node.isAlloc() && feedsOperation(v)) {
-            for (int s : succ_[v]) {
-                ++readyAllocPreds_[s];
-                checkEligible(s);
-            }
-        } else if (node.isBufferNode()) {
-            pendingFrees_.push_back(v);
-        } else {
-            checkEligible(v);
-        }
-    }
-
-    bool isEligible(int v) const { return isOperation(v) && !done_[v] && remaining_[v] == readyAllocPreds_[v]; }
-    void checkEligible(int v) {
-        if (isEligible(v)) eligible_.emplace(position_[v], v);
-    }
-
-    void emit(int v) {
-        done_[v] = true;
-        order_.push_back(g_.nodes[v].id);
-        const Node& node = g_.nodes[v];
-        const bool pulledAlloc = node.isAlloc() && feedsOperation(v);
-        if (node.isFree()) release(g_.bufferIndex.at(node.buf));
-        for (int s : succ_[v]) {
-            if (pulledAlloc) --readyAllocPreds_[s];
-            if (--remaining_[s] == 0) becameReady(s);
-            else checkEligible(s);
-        }
-    }
-
-    void flushFrees() {
-        while (!pendingFrees_.empty()) {
-            int v = pendingFrees_.back();
-            pendingFrees_.pop_back();
-            emit(v);
-        }
     }
 
     // ---- the simulated caches ----
@@ -168,8 +97,8 @@ private:
 
     int nextUserPosition(int b) {
         auto& i = next_[b];
-        while (i < static_cast<int>(users_[b].size()) && done_[users_[b][i]]) ++i;
-        return i < static_cast<int>(users_[b].size()) ? position_[users_[b][i]] : n_;
+        while (i < static_cast<int>(users_[b].size()) && ready_.done(users_[b][i])) ++i;
+        return i < static_cast<int>(users_[b].size()) ? ready_.position(users_[b][i]) : n_;
     }
 
     void addResident(int b) {
@@ -203,7 +132,7 @@ private:
     int victim(int mem, const std::vector<int>& protect) {
         int best = -1;
         std::int64_t bestKey = -1;
-        const int base = eligible_.empty() ? 0 : eligible_.begin()->first;
+        const int base = ready_.eligible().empty() ? 0 : ready_.eligible().begin()->first;
         for (int b : resident_[mem]) {
             if (std::find(protect.begin(), protect.end(), b) != protect.end()) continue;
             std::int64_t k = evictionKey(b, base);
@@ -213,12 +142,6 @@ private:
     }
 
     void runOperation(int v) {
-        std::vector<int> allocs;
-        for (BufferId id : g_.nodes[v].bufs) {
-            int a = g_.buffers[g_.bufferIndex.at(id)].allocNode;
-            if (!done_[a] && std::find(allocs.begin(), allocs.end(), a) == allocs.end()) allocs.push_back(a);
-        }
-        for (int a : allocs) emit(a);
         const auto& bufs = opBufs_[v];
         for (int b : bufs)
             if (state_[b] == State::Fresh || state_[b] == State::Evicted) addResident(b);
@@ -230,10 +153,8 @@ private:
                 removeResident(x, State::Evicted);
             }
         }
-        eligible_.erase({position_[v], v});
-        emit(v);
+        ready_.run(v, release_);
         for (int b : bufs) --unrun_[b];
-        flushFrees();
     }
 
     // ---- choosing ----
@@ -256,11 +177,11 @@ private:
         if (std::find(seen.begin(), seen.end(), v) != seen.end()) return true;
         seen.push_back(v);
         if (depth > kMaxDepth) return false;
-        for (int p : pred_[v]) {
-            if (done_[p]) continue;
+        for (int p : ready_.predecessors(v)) {
+            if (ready_.done(p)) continue;
             const Node& pn = g_.nodes[p];
             if (pn.isAlloc()) {
-                if (remaining_[p] != 0 || !feedsOperation(p)) return false;
+                if (ready_.remaining(p) != 0 || !ready_.feedsOperation(p)) return false;
                 continue;  // pulled by its first user
             }
             if (pn.isFree()) return false;
@@ -314,7 +235,7 @@ private:
     }
 
     void consider(int target, Candidate& best, std::vector<int>& tried, bool fallback = false) {
-        if (done_[target] || std::find(tried.begin(), tried.end(), target) != tried.end()) return;
+        if (ready_.done(target) || std::find(tried.begin(), tried.end(), target) != tried.end()) return;
         tried.push_back(target);
         std::vector<int> ops;
         if (!closure(target, ops)) return;
@@ -323,7 +244,7 @@ private:
         c.fallback = fallback;
         c.cost = costOf(c.ops) / static_cast<double>(c.ops.size());
         c.minPos = n_;
-        for (int v : c.ops) c.minPos = std::min(c.minPos, position_[v]);
+        for (int v : c.ops) c.minPos = std::min(c.minPos, ready_.position(v));
         c.valid = true;
         if (!best.valid || c.fallback < best.fallback ||
             (c.fallback == best.fallback &&
@@ -337,7 +258,7 @@ private:
     void targetsFrom(int v, Candidate& best, std::vector<int>& tried) {
         std::vector<int> one, tmp;
         for (int s : opSucc_[v]) {
-            if (done_[s]) continue;
+            if (ready_.done(s)) continue;
             one.push_back(s);
             if (static_cast<int>(one.size()) == kFanout) break;
         }
@@ -345,7 +266,7 @@ private:
         for (int w : one) {
             int deeper = 0;
             for (int s : opSucc_[w]) {
-                if (done_[s]) continue;
+                if (ready_.done(s)) continue;
                 if (closure(s, tmp)) {
                     consider(s, best, tried);
                     any = true;
@@ -365,7 +286,7 @@ private:
         Candidate best;
         std::vector<int> tried;
         int k = 0;
-        for (auto [pos, v] : eligible_) {
+        for (auto [pos, v] : ready_.eligible()) {
             targetsFrom(v, best, tried);
             if (++k == kEligibleSeeds) break;
         }
@@ -376,13 +297,13 @@ private:
                 int taken = 0;
                 for (int i = next_[b]; i < static_cast<int>(users_[b].size()) && taken < 2; ++i) {
                     int u = users_[b][i];
-                    if (done_[u]) continue;
+                    if (ready_.done(u)) continue;
                     ++taken;
                     targetsFrom(u, best, tried);
                 }
             }
         if (!best.valid) {  // cannot happen while something is eligible, but stay safe
-            best.ops = {eligible_.begin()->second};
+            best.ops = {ready_.eligible().begin()->second};
             best.valid = true;
         }
         return best;
@@ -390,22 +311,17 @@ private:
 
     void runClosure(const Candidate& c) {
         for (int v : c.ops) {
-            if (done_[v]) continue;
-            if (!isEligible(v)) throw InternalError("reuse scheduler: closure out of order");
+            if (ready_.done(v)) continue;
+            if (!ready_.isEligible(v)) throw InternalError("reuse scheduler: closure out of order");
             runOperation(v);
         }
     }
 
     const Graph& g_;
     int n_;
-    std::vector<int> position_;
-    std::vector<int> remaining_;
-    std::vector<int> readyAllocPreds_;
-    std::vector<char> done_;
-    std::vector<std::vector<int>> succ_, pred_, opSucc_, opBufs_;
-    std::set<std::pair<int, int>> eligible_;
-    std::vector<int> pendingFrees_;
-    Order order_;
+    ReadySet ready_;
+    std::vector<std::vector<int>> opSucc_, opBufs_;
+    std::function<void(int)> release_ = [this](int b) { release(b); };
 
     std::vector<State> state_;
     std::vector<int> memOf_, unrun_, next_, slot_;

@@ -1,0 +1,131 @@
+// Internal to the schedulers: which nodes may run next while an order is being built.
+// Dependencies are the graph's edges plus the implicit ones every plan needs (ALLOC -> user ->
+// FREE, ALLOC -> FREE). ALLOCs wait to be pulled by their buffer's first user, so a buffer is
+// resident no earlier than needed; FREEs (and ALLOCs nobody uses) run as soon as they are ready,
+// so it is resident no longer than needed; an operation is eligible once every predecessor has
+// run or is an ALLOC ready to be pulled. Schedulers differ only in which eligible operation
+// they run next.
+#pragma once
+#include <algorithm>
+#include <set>
+
+#include "spillway/error.h"
+#include "spillway/schedule.h"
+
+namespace spillway {
+
+class ReadySet {
+public:
+    ReadySet(const Graph& g, const Order& hint)
+        : g_(g), n_(static_cast<int>(g.nodes.size())), position_(n_), remaining_(n_, 0),
+          readyAllocPreds_(n_, 0), done_(n_, false), succ_(n_), pred_(n_) {
+        for (int i = 0; i < static_cast<int>(hint.size()); ++i) position_[g.nodeIndex.at(hint[i])] = i;
+        for (int v = 0; v < n_; ++v) succ_[v] = g.successors[v];
+        for (const Buffer& b : g.buffers) {
+            for (int u : b.users) {
+                succ_[b.allocNode].push_back(u);
+                succ_[u].push_back(b.freeNode);
+            }
+            succ_[b.allocNode].push_back(b.freeNode);
+        }
+        for (int v = 0; v < n_; ++v) {
+            auto& s = succ_[v];
+            std::sort(s.begin(), s.end(), [&](int a, int b) { return position_[a] < position_[b]; });
+            s.erase(std::unique(s.begin(), s.end()), s.end());
+            for (int d : s) {
+                ++remaining_[d];
+                pred_[d].push_back(v);
+            }
+        }
+    }
+
+    int position(int v) const { return position_[v]; }
+    bool done(int v) const { return done_[v]; }
+    int remaining(int v) const { return remaining_[v]; }
+    bool finished() const { return static_cast<int>(order_.size()) == n_; }
+    const Order& order() const { return order_; }
+    const std::vector<int>& successors(int v) const { return succ_[v]; }    // ascending position
+    const std::vector<int>& predecessors(int v) const { return pred_[v]; }
+    // Eligible operations as (position in the hint, node index), earliest first.
+    const std::set<std::pair<int, int>>& eligible() const { return eligible_; }
+
+    bool isOperation(int v) const { return !g_.nodes[v].isBufferNode(); }
+    bool isEligible(int v) const { return isOperation(v) && !done_[v] && remaining_[v] == readyAllocPreds_[v]; }
+    bool feedsOperation(int alloc) const {
+        return std::any_of(succ_[alloc].begin(), succ_[alloc].end(), [&](int s) { return isOperation(s); });
+    }
+
+    // Runs what is ready before any operation. onFree(buffer index) is told of every FREE run.
+    template <typename OnFree>
+    void start(OnFree&& onFree) {
+        for (int v = 0; v < n_; ++v)
+            if (remaining_[v] == 0) becameReady(v);
+        runPending(onFree);
+    }
+
+    // Runs eligible operation v: its pending ALLOCs, v, then every FREE this made ready.
+    template <typename OnFree>
+    void run(int v, OnFree&& onFree) {
+        if (!isEligible(v)) throw InternalError("scheduler: node " + std::to_string(g_.nodes[v].id) + " is not ready");
+        for (BufferId id : g_.nodes[v].bufs) {
+            const int a = g_.buffers[g_.bufferIndex.at(id)].allocNode;
+            if (!done_[a]) emit(a);
+        }
+        eligible_.erase({position_[v], v});
+        emit(v);
+        runPending(onFree);
+    }
+
+private:
+    void becameReady(int v) {
+        const Node& node = g_.nodes[v];
+        if (node.isAlloc() && feedsOperation(v)) {
+            for (int s : succ_[v]) {
+                ++readyAllocPreds_[s];
+                checkEligible(s);
+            }
+        } else if (node.isBufferNode()) {
+            pending_.push_back(v);
+        } else {
+            checkEligible(v);
+        }
+    }
+
+    void checkEligible(int v) {
+        if (isEligible(v)) eligible_.emplace(position_[v], v);
+    }
+
+    void emit(int v) {
+        done_[v] = true;
+        order_.push_back(g_.nodes[v].id);
+        const bool pulledAlloc = g_.nodes[v].isAlloc() && feedsOperation(v);
+        for (int s : succ_[v]) {
+            if (pulledAlloc) --readyAllocPreds_[s];
+            if (--remaining_[s] == 0) becameReady(s);
+            else checkEligible(s);
+        }
+    }
+
+    template <typename OnFree>
+    void runPending(OnFree&& onFree) {
+        while (!pending_.empty()) {
+            const int v = pending_.back();
+            pending_.pop_back();
+            emit(v);
+            if (g_.nodes[v].isFree()) onFree(g_.bufferIndex.at(g_.nodes[v].buf));
+        }
+    }
+
+    const Graph& g_;
+    int n_;
+    std::vector<int> position_;
+    std::vector<int> remaining_;        // predecessors not yet run
+    std::vector<int> readyAllocPreds_;  // of those, ALLOCs ready to be pulled
+    std::vector<char> done_;
+    std::vector<std::vector<int>> succ_, pred_;
+    std::set<std::pair<int, int>> eligible_;
+    std::vector<int> pending_;          // FREEs and unused ALLOCs ready to run
+    Order order_;
+};
+
+}  // namespace spillway
