@@ -12,7 +12,7 @@ for e in tiled-matmul flash-attention-like conv-like; do
   build/native/spillway example "$e" > "$work/$e.json"
   graphs+=("$work/$e.json")
 done
-echo "== speed: default options (order schedule, policy best)"
+echo "== speed: default options (order best: schedule and reuse; policy best: lifetime and seed)"
 build/native/spillway bench "${graphs[@]}"
 echo
 echo "== speed: policy seed on ascending id (the seed's setting)"
