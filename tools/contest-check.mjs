@@ -7,8 +7,8 @@
 //
 // DIR holds schedule.txt (one node id a line, spill nodes included), memory.txt (BufId:Offset,
 // the initial offset of every buffer) and spill.txt (BufId:NewOffset, in spill order).
-// Capacities: the defaults below, overridden per type by the graph's "Capacities", overridden by
-// --caps. Exit 0 and a one-line summary when valid; exit 1 and one line per violation on stdout;
+// Capacities, as the engine takes them: --caps, else the graph's "Capacities", else the defaults
+// below (each replaces the others whole). Exit 0 and a one-line summary when valid; exit 1 and one line per violation on stdout;
 // exit 2 when an input file is unreadable or malformed (the message names file and line).
 //
 // Rules checked (spill k, 1-based in spill.txt order, is SPILL_OUT N+2(k-1), SPILL_IN N+2(k-1)+1):
@@ -269,17 +269,18 @@ export function parseGraph(text, name = 'graph', capsOverride = null) {
     edgeSrc[e] = x[0];
     edgeDst[e] = x[1];
   }
-  // Capacities: defaults, then the graph's, then --caps.
-  const caps = { ...DEFAULT_CAPS };
+  // Capacities: --caps, else the graph's, else the defaults (each whole, as the engine does).
+  let caps = { ...DEFAULT_CAPS };
   if (root.Capacities !== undefined) {
     const c = root.Capacities;
     if (c === null || typeof c !== 'object' || Array.isArray(c)) throw bad('"Capacities"', 'must be an object like {"L1": 4096}');
+    caps = {};
     for (const [k, v] of Object.entries(c)) {
       if (!isInt(v) || v <= 0) throw bad('"Capacities"', `${k} must be a positive integer, got ${describe(v)}`);
       caps[k] = v;
     }
   }
-  if (capsOverride) Object.assign(caps, capsOverride);
+  if (capsOverride) caps = { ...capsOverride };
   const typeCap = typeNames.map((t) => caps[t]);
   typeNames.forEach((t, i) => {
     if (typeCap[i] === undefined) {

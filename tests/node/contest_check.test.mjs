@@ -328,3 +328,18 @@ test('end to end: the CLI\'s built-in example passes, same extra bytes', () => {
   const summary = cli(['plan', '--export', out]);
   assertCheckerAgrees(graphPath, out, summary);
 });
+
+test('the graph\'s Capacities replace the defaults whole, as in the engine', async () => {
+  const { parseGraph, InputError } = await import('../../tools/contest-check.mjs');
+  const graph = JSON.stringify({
+    Capacities: { L1: 4096 },
+    Nodes: [
+      { Id: 0, Op: 'ALLOC', BufId: 0, Size: 16, Type: 'UB' },
+      { Id: 1, Op: 'ADD', Pipe: 'VECTOR', Cycles: 1, Bufs: [0] },
+      { Id: 2, Op: 'FREE', BufId: 0, Size: 16, Type: 'UB' },
+    ],
+    Edges: [[0, 1], [1, 2]],
+  });
+  assert.throws(() => parseGraph(graph), (e) => e instanceof InputError && /has Type "UB", which has no capacity/.test(e.message));
+  assert.equal(parseGraph(graph, 'graph', { UB: 64 }).caps.UB, 64);
+});
