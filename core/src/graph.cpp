@@ -106,12 +106,26 @@ void buildAdjacency(Graph& g) {
     }
 }
 
-// Kahn's algorithm; on failure, walk predecessors among the unprocessed nodes until one repeats:
-// that walk is a cycle, which we name.
+// Kahn's algorithm over the edges plus the ones every order must respect anyway (a buffer's
+// ALLOC before its users and its FREE, its FREE after its users); on failure, walk predecessors
+// among the unprocessed nodes until one repeats: that walk is a cycle, which we name.
 void rejectCycles(const Graph& g) {
     const int n = static_cast<int>(g.nodes.size());
+    std::vector<std::vector<int>> succ = g.successors, pred = g.predecessors;
+    auto implicit = [&](int s, int d) {
+        succ[s].push_back(d);
+        pred[d].push_back(s);
+    };
+    for (const Buffer& b : g.buffers) {
+        for (int u : b.users) {
+            implicit(b.allocNode, u);
+            implicit(u, b.freeNode);
+        }
+        implicit(b.allocNode, b.freeNode);
+    }
     std::vector<int> indegree(n, 0);
-    for (auto [s, d] : g.edges) ++indegree[d];
+    for (int v = 0; v < n; ++v)
+        for (int w : succ[v]) ++indegree[w];
     std::vector<int> ready;
     for (int i = 0; i < n; ++i)
         if (indegree[i] == 0) ready.push_back(i);
@@ -120,7 +134,7 @@ void rejectCycles(const Graph& g) {
         int v = ready.back();
         ready.pop_back();
         ++done;
-        for (int w : g.successors[v])
+        for (int w : succ[v])
             if (--indegree[w] == 0) ready.push_back(w);
     }
     if (done == n) return;
@@ -132,7 +146,7 @@ void rejectCycles(const Graph& g) {
     while (seenAt[v] < 0) {
         seenAt[v] = static_cast<int>(walk.size());
         walk.push_back(v);
-        for (int p : g.predecessors[v])
+        for (int p : pred[v])
             if (indegree[p] > 0) {
                 v = p;
                 break;
@@ -142,8 +156,15 @@ void rejectCycles(const Graph& g) {
     std::reverse(cycle.begin(), cycle.end());  // predecessors walked backwards
     std::ostringstream msg;
     msg << "the edges form a cycle: ";
-    for (int c : cycle) msg << g.nodes[c].id << " -> ";
+    bool usesImplicit = false;
+    for (size_t i = 0; i < cycle.size(); ++i) {
+        const int from = cycle[i], to = cycle[(i + 1) % cycle.size()];
+        const auto& explicitSucc = g.successors[from];
+        usesImplicit |= std::find(explicitSucc.begin(), explicitSucc.end(), to) == explicitSucc.end();
+        msg << g.nodes[from].id << " -> ";
+    }
     msg << g.nodes[cycle.front()].id;
+    if (usesImplicit) msg << " (counting that a buffer's ALLOC comes before its users and its FREE after them)";
     throw InputError(msg.str());
 }
 

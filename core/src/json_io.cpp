@@ -30,10 +30,14 @@ std::string lineColumn(const std::string& text, size_t byte) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
-// nlohmann's message minus its "[json.exception...] parse error at line L, column C: " prefix.
+// nlohmann's message minus its "[json.exception...] " and "parse error at line L, column C: ".
 std::string parseErrorReason(const std::string& what) {
-    auto pos = what.find(": ");
-    return pos == std::string::npos ? what : what.substr(pos + 2);
+    std::string reason = what;
+    if (reason.rfind("[json.exception.", 0) == 0 && reason.find("] ") != std::string::npos)
+        reason = reason.substr(reason.find("] ") + 2);
+    if (reason.rfind("parse error", 0) == 0 && reason.find(": ") != std::string::npos)
+        reason = reason.substr(reason.find(": ") + 2);
+    return reason;
 }
 
 Json parseJson(const std::string& text, const std::string& what) {
@@ -44,6 +48,13 @@ Json parseJson(const std::string& text, const std::string& what) {
             throw InputError(what + " is empty: expected a JSON object");
         throw InputError(what + " is not valid JSON: " + lineColumn(text, e.byte) + ": " +
                          parseErrorReason(e.what()));
+    } catch (const Json::exception& e) {
+        // e.g. a number too large for a double ("number overflow parsing '1e400'"): nlohmann
+        // gives no position, so find the quoted literal in the text.
+        const std::string reason = parseErrorReason(e.what());
+        const auto q1 = reason.find('\''), q2 = reason.rfind('\'');
+        const size_t at = q1 != std::string::npos && q2 > q1 ? text.find(reason.substr(q1 + 1, q2 - q1 - 1)) : std::string::npos;
+        throw InputError(what + " is not valid JSON: " + (at == std::string::npos ? "" : lineColumn(text, at + 1) + ": ") + reason);
     }
 }
 

@@ -189,3 +189,52 @@ TEST_CASE("graphToJson round-trips a document") {
     CHECK(graphToJson(again) == graphToJson(doc));
     CHECK(*again.order == Order{0, 1, 2});
 }
+
+TEST_CASE("a number too large for JSON's doubles is bad input with its place, not a crash") {
+    CHECK(inputErrorOf([] { parse(R"({"Nodes":[{"Id":0,"Op":"ALLOC","BufId":0,"Size":1e400,"Type":"L1"}],"Edges":[]})"); }) ==
+          "the graph is not valid JSON: line 1, column 49: number overflow parsing '1e400'");
+}
+
+TEST_CASE("a cycle through the ALLOC/use/FREE rule is named too") {
+    // The file's only edge says FREE before ALLOC: acyclic as written, impossible to order.
+    std::string msg = inputErrorOf([] { parse(graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[2,0]]")); });
+    CHECK(msg.find("the edges form a cycle: ") == 0);
+    CHECK(msg.find("(counting that a buffer's ALLOC comes before its users and its FREE after them)") != std::string::npos);
+}
+
+TEST_CASE("fuzz: mangled graph text gives a result or an InputError, never anything else") {
+    // Byte-level mutations of a valid document (deletions, duplications, digit and bracket
+    // swaps): every outcome must be a verified plan or one clear error.
+    const std::string base = good(R"(,"Capacities":{"L1":150})");
+    std::uint64_t state = 42;
+    auto next = [&](std::uint64_t bound) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<size_t>((state >> 33) % bound);
+    };
+    const std::string alphabet = "0123456789-.,:[]{}\"eE AFLU";
+    int planned = 0, rejected = 0;
+    for (int i = 0; i < 3000; ++i) {
+        std::string text = base;
+        for (int m = 0, edits = 1 + static_cast<int>(next(3)); m < edits && !text.empty(); ++m) {
+            const size_t at = next(text.size());
+            switch (next(3)) {
+                case 0: text.erase(at, 1 + next(4)); break;
+                case 1: text.insert(at, text.substr(next(text.size()), 1 + next(6))); break;
+                default: text[at] = alphabet[next(alphabet.size())]; break;
+            }
+        }
+        CAPTURE(text);
+        try {
+            GraphDocument doc = parse(text);
+            Result r = run(doc, {});
+            CHECK(verifyPlan(doc.graph, r.capacities, r.plan).empty());
+            ++planned;
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()).size() > 0);
+            ++rejected;
+        }
+    }
+    MESSAGE(planned << " mutated documents planned, " << rejected << " rejected with a message");
+    CHECK(planned + rejected == 3000);
+    CHECK(rejected > 1000);
+}
