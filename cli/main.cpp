@@ -20,9 +20,9 @@ namespace {
 
 constexpr const char* kUsage = R"(usage:
   spillway plan [GRAPH.json] [options]   plan a graph (no GRAPH: the built-in example)
-  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--json]
+  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--json -]
                                          every policy on every order source, one table
-  spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--cost C]
+  spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C]
                                          median times of each stage, as a table
   spillway verify GRAPH.json RESULT.json [--caps ...]
                                          re-verify a result file (exit 1 on violations)
