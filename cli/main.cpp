@@ -40,7 +40,8 @@ plan options:
                                first use; reuse: a list scheduler that keeps hot buffers
                                in use; best: schedule or reuse, whichever moves less data;
                                FILE: one node id a line
-  --policy best|lifetime|seed  planner policy (default: best, the least data moved of all)
+  --policy best|lifetime|seed|window
+                               planner policy (default: best, the least data moved of all)
   --cost seed|contest          spill cost model (default: contest)
   --fixed-latency N            seed cost model: cycles per spill (default 0)
   --cycles-per-byte N          seed cost model: cycles per byte (default 1)

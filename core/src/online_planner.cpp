@@ -29,10 +29,12 @@ std::int64_t seedScoreKey(const Buffer& b, int distance) {
     return static_cast<std::int64_t>(distance) * (b.hasCopyIn ? 2 : 1);
 }
 
+enum class VictimRule { Seed, Window };
+
 class OnlinePlanner {
 public:
-    OnlinePlanner(const Graph& g, const Order& order, const PlanOptions& opts)
-        : g_(g), builder_(g, order, opts.cost), protected_(g.buffers.size(), false) {
+    OnlinePlanner(const Graph& g, const Order& order, const PlanOptions& opts, VictimRule rule = VictimRule::Seed)
+        : g_(g), builder_(g, order, opts.cost), protected_(g.buffers.size(), false), rule_(rule) {
         for (const auto& [type, cap] : opts.capacities) memories_.emplace(type, MemoryState{FreeList(cap), {}});
     }
 
@@ -74,6 +76,8 @@ private:
             if (tryPlace(b)) continue;
             MemoryState& mem = memoryOf(b);
             std::vector<int> mine(mem.resident.begin(), mem.resident.end());  // all protected now
+            if (std::any_of(mine.begin(), mine.end(), [&](int x) { return !protected_[x]; }))
+                throw InternalError("planner: relocating while unprotected buffers are resident");
             for (int other : mine) {
                 spill(other, "relocated: fragmentation leaves no hole for buffer " +
                                  std::to_string(g_.buffers[b].id) + ", which this node also uses", {});
@@ -87,7 +91,11 @@ private:
     bool tryPlace(int b) {
         const Buffer& buf = g_.buffers[b];
         MemoryState& mem = memoryOf(b);
-        while (mem.freeList.largestHole() < buf.size && spillBestVictim(b)) {
+        // Window: when protected buffers block every window, the seed's rule spills one more
+        // buffer and windows are tried again; either way only protected buffers are left when
+        // this gives up, as the relocation in placeAll expects.
+        while (mem.freeList.largestHole() < buf.size &&
+               ((rule_ == VictimRule::Window && spillBestWindow(b)) || spillBestVictim(b))) {
         }
         std::optional<Bytes> offset = mem.freeList.bestFit(buf.size);
         if (!offset) return false;
@@ -96,6 +104,49 @@ private:
         builder_.place(b, *offset,
                        reload ? "SPILL_IN just before its next use, best fit"
                               : "ALLOC: best fit, the smallest hole that holds " + std::to_string(buf.size) + " bytes");
+        return true;
+    }
+
+    // Policy "window", fragmentation-aware: of every contiguous run of holes and unprotected
+    // buffers long enough for `forBuffer`, write out the one whose buffers cost least, each
+    // counted as traffic / distance to its next use (bytes it moves, discounted the longer it
+    // can stay out: Belady's idea, weighted). Seed's rule instead spills one buffer at a time
+    // by score, wherever it lies, and may need several scattered victims to open one hole.
+    bool spillBestWindow(int forBuffer) {
+        MemoryState& mem = memoryOf(forBuffer);
+        const Bytes need = g_.buffers[forBuffer].size;
+        struct Segment { Bytes start, end; int buf; };  // buf < 0: a hole
+        std::vector<Segment> segs;
+        for (const Hole& h : mem.freeList.holes()) segs.push_back({h.start, h.end, -1});
+        for (int b : mem.resident) segs.push_back({builder_.offset(b), builder_.offset(b) + g_.buffers[b].size, b});
+        std::sort(segs.begin(), segs.end(), [](const Segment& x, const Segment& y) { return x.start < y.start; });
+        double bestCost = -1;
+        size_t bestFrom = 0, bestTo = 64.0;
+        for (size_t i = 0; i < segs.size(); ++i) {
+            double cost = 64.0;
+            size_t j = i;
+            bool valid = true;
+            for (; j < segs.size() && segs[j].start - segs[i].start < need; ++j) {
+                if (j > i && segs[j].start != segs[j - 1].end) { valid = false; break; }
+                const int b = segs[j].buf;
+                if (b < 0) continue;
+                if (protected_[b]) { valid = false; break; }
+                const int distance = std::max(builder_.nextUse(b) - builder_.step(), 1);
+                const Bytes traffic = spillTrafficBytes(g_.buffers[b]);
+                cost += static_cast<double>(traffic) / distance;
+            }
+            if (!valid || segs[j - 1].end - segs[i].start < need) continue;
+            if (bestCost < 0 || cost < bestCost) {
+                bestCost = cost;
+                bestFrom = i;
+                bestTo = j;
+            }
+        }
+        if (bestCost < 0) return false;
+        for (size_t k = bestFrom; k < bestTo; ++k)
+            if (segs[k].buf >= 0)
+                spill(segs[k].buf, "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) +
+                                       ": the cheapest contiguous window is written out", {});
         return true;
     }
 
@@ -134,12 +185,17 @@ private:
     PlanBuilder builder_;
     std::vector<char> protected_;  // buffers the current node uses
     std::map<std::string, MemoryState> memories_;
+    VictimRule rule_;
 };
 
 }  // namespace
 
 Plan planSeed(const Graph& g, const Order& order, const PlanOptions& opts) {
     return OnlinePlanner(g, order, opts).run();
+}
+
+Plan planWindow(const Graph& g, const Order& order, const PlanOptions& opts) {
+    return OnlinePlanner(g, order, opts, VictimRule::Window).run();
 }
 
 }  // namespace spillway

@@ -19,6 +19,7 @@ const Policy kPolicies[] = {
     {"best", planBest},
     {"lifetime", planLifetime},
     {"seed", planSeed},
+    {"window", planWindow},
 };
 
 Bytes extraBytes(const Graph& g, const Plan& p) {

@@ -6,6 +6,7 @@ namespace spillway {
 
 // Policy "seed": the seed's online best-fit allocator, fixed (online_planner.cpp).
 Plan planSeed(const Graph& g, const Order& order, const PlanOptions& opts);
+Plan planWindow(const Graph& g, const Order& order, const PlanOptions& opts);
 
 // Policy "lifetime": residency by furthest next use, then offline packing (lifetime_planner.cpp).
 Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts);

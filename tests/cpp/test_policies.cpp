@@ -45,23 +45,64 @@ TEST_CASE("lifetime: the victim is the buffer used furthest ahead, and it comes 
     CHECK(r.plan.order[s.inStep + 1] == r.inputOrder[top->nextUseStep]);
 }
 
+TEST_CASE("window: writes out one contiguous window instead of scattered victims") {
+    // UB = 400 holds a, b, c, d (100 each); FREE b leaves a 100-byte hole at [100,200); e needs
+    // 200. Next uses: c in 3 steps, a in 4, d in 5. Seed spills by score: d (a hole at [300,400),
+    // not next to the other), then a: two spills. Window weighs every 200-byte run: [0,200)
+    // costs a's 200 bytes / 4 = 50, [100,300) c's 200 / 3, [200,400) c and d: it spills a alone.
+    const char* g = R"({"Nodes":[
+     {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"UB"},
+     {"Id":1,"Op":"P","Pipe":"VECTOR","Cycles":1,"Bufs":[0]},
+     {"Id":2,"Op":"ALLOC","BufId":1,"Size":100,"Type":"UB"},
+     {"Id":3,"Op":"P","Pipe":"VECTOR","Cycles":1,"Bufs":[1]},
+     {"Id":4,"Op":"ALLOC","BufId":2,"Size":100,"Type":"UB"},
+     {"Id":5,"Op":"P","Pipe":"VECTOR","Cycles":1,"Bufs":[2]},
+     {"Id":6,"Op":"ALLOC","BufId":3,"Size":100,"Type":"UB"},
+     {"Id":7,"Op":"P","Pipe":"VECTOR","Cycles":1,"Bufs":[3]},
+     {"Id":8,"Op":"FREE","BufId":1,"Size":100,"Type":"UB"},
+     {"Id":9,"Op":"ALLOC","BufId":4,"Size":200,"Type":"UB"},
+     {"Id":10,"Op":"Q","Pipe":"VECTOR","Cycles":1,"Bufs":[4]},
+     {"Id":11,"Op":"FREE","BufId":4,"Size":200,"Type":"UB"},
+     {"Id":12,"Op":"R","Pipe":"VECTOR","Cycles":1,"Bufs":[2]},
+     {"Id":13,"Op":"R","Pipe":"VECTOR","Cycles":1,"Bufs":[0]},
+     {"Id":14,"Op":"R","Pipe":"VECTOR","Cycles":1,"Bufs":[3]},
+     {"Id":15,"Op":"FREE","BufId":0,"Size":100,"Type":"UB"},
+     {"Id":16,"Op":"FREE","BufId":2,"Size":100,"Type":"UB"},
+     {"Id":17,"Op":"FREE","BufId":3,"Size":100,"Type":"UB"}],
+     "Edges":[[0,1],[1,13],[13,15],[2,3],[3,8],[4,5],[5,12],[12,16],[6,7],[7,14],[14,17],[9,10],[10,11]],
+     "Capacities":{"UB":400}})";
+    GraphDocument doc = parseGraphDocument(g);
+    RunOptions opts = test::seedById();
+    Result seed = planVerified(doc, opts);
+    REQUIRE(seed.plan.spills.size() == 2);
+    CHECK(seed.plan.spills[0].buf == 3);
+    CHECK(seed.plan.spills[1].buf == 0);
+    opts.policy = "window";
+    Result window = planVerified(doc, opts);
+    REQUIRE(window.plan.spills.size() == 1);
+    CHECK(window.plan.spills[0].buf == 0);
+    CHECK(window.plan.allocations[4].offset == 0);
+    CHECK(window.metrics.extraBytes == 200);
+    CHECK(seed.metrics.extraBytes == 400);
+}
+
 TEST_CASE("best: keeps the plan moving the least data, and says which policy made it") {
     Result frag = planExample("fragmentation", "best");
     CHECK(frag.metrics.spills == 0);
     CHECK(frag.plan.policy == "lifetime");
-    // On the flash-attention look-alike in ascending id order the online seed policy wins.
+    // On the flash-attention look-alike in ascending id order an online policy wins: window.
     RunOptions opts;
     opts.orderSource = "id";
     opts.policy = "best";
     GraphDocument doc = parseGraphDocument(exampleGraphJson("flash-attention-like"));
     Result best = planVerified(doc, opts);
-    Bytes least = best.metrics.extraBytes;
-    for (const char* policy : {"lifetime", "seed"}) {
+    for (const std::string& policy : policyNames()) {
         opts.policy = policy;
-        CHECK(least <= planVerified(doc, opts).metrics.extraBytes);
+        CAPTURE(policy);
+        CHECK(best.metrics.extraBytes <= planVerified(doc, opts).metrics.extraBytes);
     }
-    CHECK(best.plan.policy == "seed");
-    CHECK(best.metrics.extraBytes == 116968);
+    CHECK(best.plan.policy == "window");
+    CHECK(best.metrics.extraBytes == 116800);
 }
 
 TEST_CASE("compare: every policy on every order source, each row as its own run") {
@@ -93,13 +134,14 @@ TEST_CASE("compare: every policy on every order source, each row as its own run"
 
 TEST_CASE("property: random graphs plan and verify under lifetime and best") {
     propertyCheck("lifetime", 1000, 100);
+    propertyCheck("window", 1000, 100);
     propertyCheck("best", 500, 50);
 }
 
 TEST_CASE("default options on the contest cases: verified, and no worse than measured") {
     // Published bests (../shared/seed/BRIEF.md), data moved: Matmul 12288, FlashAttention 3584,
     // Conv 23752. FlashAttention meets it; the others are regression bounds at today's figures
-    // (docs/benchmarks.md shows the gap).
+    // (docs/benchmarks.md shows the gap; Conv's plan is policy window's).
     // With no Order in the files, the default order is whichever of schedule and reuse moves
     // less data: reuse on Matmul, schedule on the others.
     struct Case {
@@ -108,7 +150,7 @@ TEST_CASE("default options on the contest cases: verified, and no worse than mea
         Bytes bound;
     };
     for (const Case& c : {Case{"Matmul_Case0.json", "reuse", 19456}, Case{"FlashAttention_Case0.json", "schedule", 3584},
-                          Case{"Conv_Case0.json", "schedule", 83344}}) {
+                          Case{"Conv_Case0.json", "schedule", 69416}}) {
         auto text = test::sharedCase(c.name);
         if (!text) continue;
         CAPTURE(c.name);

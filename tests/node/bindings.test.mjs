@@ -35,7 +35,7 @@ function cliResult(graphText, args = []) {
 test('version and policies match the native build', () => {
   const native = execFileSync(cli, ['--version'], { encoding: 'utf8' }).trim();
   assert.equal(engine.version(), native);
-  assert.deepEqual(JSON.parse(engine.policies()), ['best', 'lifetime', 'seed']);
+  assert.deepEqual(JSON.parse(engine.policies()), ['best', 'lifetime', 'seed', 'window']);
 });
 
 test('examples() lists the same examples as the CLI', () => {
@@ -116,7 +116,7 @@ test('compare() gives the rows of `spillway compare --json -`, minus wall time',
     encoding: 'utf8', input: '', env: process.env, cwd: work,
   }).toString() || '[]');
   assert.deepEqual(strip(wasm), strip(native));
-  assert.equal(wasm.length, 12);  // graph (the lesson pins its Order), id, schedule, reuse × best, lifetime, seed
+  assert.equal(wasm.length, 16);  // graph (the lesson pins its Order), id, schedule, reuse × best, lifetime, seed, window
   const best = wasm.find((r) => r.policy === 'best' && r.order === 'schedule');
   assert.equal(best.planPolicy, 'lifetime');
   assert.equal(best.spills, 0);

@@ -88,7 +88,7 @@ const badInputs = [
   ['an order file with junk', ['plan', small, '--order', file('o1.txt', '0\n1\ntwo\n')], 'order file, line 3: expected one node id, got "two"'],
   ['an order breaking an edge', ['plan', small, '--order', file('o2.txt', '0\n2\n1\n')], 'the given order breaks edge 1 -> 2: node 2 at position 1 comes before node 1 at position 2'],
   ['an unknown cost model', ['plan', small, '--cost', 'cheap'], 'unknown cost model "cheap": expected seed or contest'],
-  ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, seed$/],
+  ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, seed, window$/],
   ['an unknown command', ['plan2'], 'unknown command "plan2" (see spillway --help)'],
 ];
 for (const [what, args, message] of badInputs) {

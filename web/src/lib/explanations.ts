@@ -5,6 +5,7 @@ export const POLICY_TEXT: Record<string, string> = {
   best: 'Runs every policy below on the same order and keeps the plan that moves the least data (then the fewest spills).',
   lifetime:
     'Knows the whole order in advance. First decides who stays resident: when a node\u2019s buffers need room, it writes out the buffers whose next use is furthest away (COPY_IN buffers count double, since writing them out is free), keeps back any it didn\u2019t need, and reloads each just before its next use. Then it packs every resident stretch into the memory offline, largest first, into the smallest gap that is free for the stretch\u2019s whole life \u2014 so fragmentation can\u2019t force surprise spills. If packing fails it retries with a little less room where it failed, and falls back to seed.',
+  window: 'Online like seed, but aware of fragmentation: when no hole is large enough, it looks at every contiguous stretch of memory long enough for the new buffer (holes and buffers the current node does not use) and writes out the one whose buffers cost least, each counted as the bytes its spill moves divided by how far away its next use is.',
   seed: 'The design document\u2019s online allocator, fixed: walks the order once, places each buffer by best fit when it is allocated, and when no hole is large enough spills the live buffer with the highest size \u00d7 distance-to-next-use \u00f7 cost (cost = size for a COPY_IN buffer, 2 \u00d7 size otherwise), reloading it just before its next use.',
 };
 
