@@ -53,8 +53,8 @@ std::map<std::string, Bytes> residentPeaks(const Graph& g, const Plan& plan) {
     for (NodeId id : plan.order) {
         auto a = added.find(id);
         const Node& n = a != added.end() ? *a->second : g.node(id);
-        const bool arrives = n.isAlloc() || n.op == kSpillIn;
-        const bool leaves = n.isFree() || n.op == kSpillOut;
+        const bool arrives = n.isAlloc() || n.isSpillIn();
+        const bool leaves = n.isFree() || n.isSpillOut();
         if (!arrives && !leaves) continue;
         const Buffer& b = g.buffer(n.isBufferNode() ? n.buf : n.bufs.front());
         Bytes& t = now[b.type];

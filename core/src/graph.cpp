@@ -31,7 +31,7 @@ void indexNodes(Graph& g) {
     g.nodeIndex.reserve(g.nodes.size());
     for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
         const Node& n = g.nodes[i];
-        if (n.op == kSpillOut || n.op == kSpillIn)
+        if (n.isSpillOut() || n.isSpillIn())
             throw InputError(nodeName(n) + ": Op " + n.op +
                              " is reserved for the spill nodes the planner inserts");
         if (!g.nodeIndex.emplace(n.id, i).second)

@@ -89,7 +89,7 @@ Timing simulateTiming(const Graph& g, const Plan& plan) {
         }
         if (!n.pipe.empty()) start = std::max(start, pipeFree[n.pipe]);
 
-        const bool placing = n.isAlloc() || n.op == kSpillIn;
+        const bool placing = n.isAlloc() || n.isSpillIn();
         const BufferId placedBuf = n.isBufferNode() ? n.buf : (n.bufs.empty() ? -1 : n.bufs.front());
         if (placing) {
             const Buffer& b = g.buffer(placedBuf);
@@ -108,7 +108,7 @@ Timing simulateTiming(const Graph& g, const Plan& plan) {
                 auto p = placed.find(b);
                 if (p != placed.end()) p->second.lastUseEnd = std::max(p->second.lastUseEnd, end);
             }
-        if (n.isFree() || n.op == kSpillOut) {
+        if (n.isFree() || n.isSpillOut()) {
             const Placement& p = placed.at(placedBuf);
             leaves[p.type].paint(p.offset, p.offset + p.size, std::max(end, p.lastUseEnd));
         }

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -33,8 +34,11 @@ struct Node {
     Bytes size = 0;              // ALLOC/FREE
     std::string type;            // ALLOC/FREE: memory name
 
-    bool isAlloc() const { return op == kAlloc; }
-    bool isFree() const { return op == kFree; }
+    // Called in every loop over nodes: compare as string_views (length first, no strlen).
+    bool isAlloc() const { return std::string_view(op) == std::string_view(kAlloc); }
+    bool isFree() const { return std::string_view(op) == std::string_view(kFree); }
+    bool isSpillOut() const { return std::string_view(op) == std::string_view(kSpillOut); }
+    bool isSpillIn() const { return std::string_view(op) == std::string_view(kSpillIn); }
     bool isBufferNode() const { return isAlloc() || isFree(); }
 };
 
