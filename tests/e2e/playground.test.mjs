@@ -53,6 +53,21 @@ async function waitForNewResult(page, before) {
   }, before, { timeout: 20000 });
 }
 
+/** Opens a graph file through the page's file input and waits for its result. */
+async function openGraphFile(page, file) {
+  const before = await resultText(page);
+  await page.locator('#open-input').setInputFiles(file);
+  await waitForNewResult(page, before);
+}
+
+/** The path of a contest case, or null after marking the test skipped (no ../shared here). */
+function sharedCaseOrSkip(t, name) {
+  const file = path.join(CASES, name);
+  if (fs.existsSync(file)) return file;
+  t.skip(`${file} is absent`);
+  return null;
+}
+
 async function selectExample(page, name) {
   const before = await resultText(page);
   await page.locator('[data-testid=example-select]').selectOption(name);
@@ -194,16 +209,11 @@ test('a corrupt or newer-version link gives a clear message and leaves the page 
 });
 
 test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and the chart', async (t) => {
-  const file = path.join(CASES, 'FlashAttention_Case0.json');
-  if (!fs.existsSync(file)) {
-    t.skip(`${file} is absent`);
-    return;
-  }
+  const file = sharedCaseOrSkip(t, 'FlashAttention_Case0.json');
+  if (!file) return;
   const { page, context } = await openPage(browser, server.url);
   await waitForResult(page);
-  const before = await resultText(page);
-  await page.locator('#open-input').setInputFiles(file);
-  await waitForNewResult(page, before);
+  await openGraphFile(page, file);
   const result = JSON.parse(await resultText(page));
   assert.equal(result.capacities.UB, 1024, 'a graph without Capacities gets the seed defaults');
   const spills = await num(page, 'spill-count');
@@ -264,20 +274,15 @@ test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and 
 });
 
 test('Matmul_Case0 (4160 nodes) is on screen within about a second of Run', async (t) => {
-  const file = path.join(CASES, 'Matmul_Case0.json');
-  if (!fs.existsSync(file)) {
-    t.skip(`${file} is absent`);
-    return;
-  }
+  const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
+  if (!file) return;
   const { page, context } = await openPage(browser, server.url);
   await waitForResult(page);
-  let before = await resultText(page);
-  await page.locator('#open-input').setInputFiles(file);
-  await waitForNewResult(page, before);
+  await openGraphFile(page, file);
   // warm run done; now time Run -> numbers and chart updated
   const times = [];
   for (const cap of ['2048', '4096']) {
-    before = await resultText(page);
+    const before = await resultText(page);
     await page.locator('[data-testid=cap-L1]').fill(cap);
     const ms = await page.evaluate(async (b) => {
       const t0 = performance.now();
@@ -299,11 +304,8 @@ test('Matmul_Case0 (4160 nodes) is on screen within about a second of Run', asyn
 });
 
 test('a long run shows progress and can be cancelled; the engine restarts', async (t) => {
-  const file = path.join(CASES, 'Matmul_Case0.json');
-  if (!fs.existsSync(file)) {
-    t.skip(`${file} is absent`);
-    return;
-  }
+  const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
+  if (!file) return;
   const { page, context } = await openPage(browser, server.url);
   await waitForResult(page);
   let first = await resultText(page);
@@ -385,9 +387,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
   // a big case makes a long link: warn and offer the case file
   const big = path.join(CASES, 'FlashAttention_Case0.json');
   if (fs.existsSync(big)) {
-    before = await resultText(page);
-    await page.locator('#open-input').setInputFiles(big);
-    await waitForNewResult(page, before);
+    await openGraphFile(page, big);
     await page.locator('[data-testid=share]').click();
     const warn = page.locator('[data-testid=share-warning]');
     await warn.waitFor();
@@ -417,9 +417,7 @@ test('the compare table lists every policy on every order, and a row opens its p
   await waitForResult(page);
   const fa = path.join(CASES, 'FlashAttention_Case0.json');
   if (fs.existsSync(fa)) {
-    const before = await resultText(page);
-    await page.locator('#open-input').setInputFiles(fa);
-    await waitForNewResult(page, before);
+    await openGraphFile(page, fa);
   } else {
     await selectExample(page, 'tiled-matmul-small');
   }
