@@ -83,3 +83,27 @@ export async function pasteGraph(page, content) {
     document.querySelector('[data-testid=graph-input] .cm-content').dispatchEvent(ev);
   }, content);
 }
+
+/** A large graph in the contest files' layout (tab-indented JSON): copies of the built-in
+ * `tiled-matmul` example side by side (ids and BufIds shifted, no edges between copies) until the
+ * text is at least `minBytes` long. Made with the WebAssembly engine, so it needs no ../shared. */
+export async function largeGraphText(minBytes) {
+  const generated = path.join(ROOT, 'web/src/engine/generated');
+  const { default: createSpillway } = await import(path.join(generated, 'spillway.mjs'));
+  const engine = await createSpillway({ wasmBinary: fs.readFileSync(path.join(generated, 'spillway.wasm')) });
+  const g = JSON.parse(engine.example('tiled-matmul'));
+  const n = g.Nodes.length;
+  const bufs = 1 + Math.max(...g.Nodes.filter((x) => typeof x.BufId === 'number').map((x) => x.BufId));
+  const big = { Nodes: [], Edges: [] };
+  for (let k = 0; ; k++) {
+    for (const x of g.Nodes) {
+      const y = { ...x, Id: x.Id + k * n };
+      if (typeof x.BufId === 'number') y.BufId = x.BufId + k * bufs;
+      if (Array.isArray(x.Bufs)) y.Bufs = x.Bufs.map((b) => b + k * bufs);
+      big.Nodes.push(y);
+    }
+    for (const [a, b] of g.Edges) big.Edges.push([a + k * n, b + k * n]);
+    const text = JSON.stringify(big, null, '\t');
+    if (text.length >= minBytes) return text;
+  }
+}
