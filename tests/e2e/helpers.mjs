@@ -107,3 +107,39 @@ export async function largeGraphText(minBytes) {
     if (text.length >= minBytes) return text;
   }
 }
+
+/** The page sizes every layout-sensitive test runs at: a desktop, and a phone (390×844, touch). */
+export const SIZES = [
+  { name: 'desktop', opts: { viewport: { width: 1440, height: 960 } } },
+  { name: 'phone 390×844', opts: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+];
+
+/** A number as the page writes it ("12,345"). */
+export const num = async (page, testid) => Number((await text(page, testid)).replace(/,/g, ''));
+export const resultText = (page) => page.evaluate(() => window.spillway.resultText());
+export const graphText = (page) => page.evaluate(() => window.spillway.getGraphText());
+
+/** Waits for a run that gives a different result than `before` (a result text), on screen and
+ * not marked out of date. */
+export async function waitForNewResult(page, before, timeout = 30000) {
+  await page.waitForFunction((b) => {
+    const t = window.spillway.resultText();
+    return t && t !== b && document.querySelector('#summary-card')?.dataset.stale !== 'true';
+  }, before, { timeout });
+}
+
+export async function selectExample(page, name) {
+  const before = await resultText(page);
+  await page.locator('[data-testid=example-select]').selectOption(name);
+  await waitForNewResult(page, before);
+}
+
+/** Opens a graph file through the page's file input and waits for its result. */
+export async function openGraphFile(page, file) {
+  const before = await resultText(page);
+  await page.locator('#open-input').setInputFiles(file);
+  await waitForNewResult(page, before);
+}
+
+/** The localStorage of the page's origin, as an object. */
+export const storedState = (page) => page.evaluate(() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])));

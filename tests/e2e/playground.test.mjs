@@ -8,7 +8,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
 const { compressToEncodedURIComponent } = lz;
-import { CASES, CLI, serveDist, launch, openPage, waitForResult, text, pasteGraph } from './helpers.mjs';
+import { CASES, CLI, serveDist, launch, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile } from './helpers.mjs';
 
 let server, browser, closeBrowser;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spillway-e2e-'));
@@ -41,25 +41,6 @@ async function download(page, file) {
   return fs.readFileSync(await dl.path(), 'utf8');
 }
 
-const num = async (page, id) => Number(await text(page, id));
-const resultText = (page) => page.evaluate(() => window.spillway.resultText());
-const graphText = (page) => page.evaluate(() => window.spillway.getGraphText());
-
-/** Waits for a run that gives a different result than `before` (a result text). */
-async function waitForNewResult(page, before) {
-  await page.waitForFunction((b) => {
-    const t = window.spillway.resultText();
-    return t && t !== b && !document.querySelector('[data-testid=run-time]')?.closest('.stale');
-  }, before, { timeout: 20000 });
-}
-
-/** Opens a graph file through the page's file input and waits for its result. */
-async function openGraphFile(page, file) {
-  const before = await resultText(page);
-  await page.locator('#open-input').setInputFiles(file);
-  await waitForNewResult(page, before);
-}
-
 /** The path of a contest case, or null after marking the test skipped (no ../shared here). */
 function sharedCaseOrSkip(t, name) {
   const file = path.join(CASES, name);
@@ -68,26 +49,25 @@ function sharedCaseOrSkip(t, name) {
   return null;
 }
 
-async function selectExample(page, name) {
-  const before = await resultText(page);
-  await page.locator('[data-testid=example-select]').selectOption(name);
-  await waitForNewResult(page, before);
-}
-
-test('the first example loads, runs, and matches the CLI byte for byte (result and contest files)', async (t) => {
+test('a newcomer sees an example that spills, and it matches the CLI byte for byte (result and contest files)', async (t) => {
   const { page, context } = await openPage(browser, server.url);
   await waitForResult(page);
   const options = await page.locator('[data-testid=example-select] option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
   assert.ok(options.length >= 3, `examples menu has ${options.length} entries`);
+  // the first screen shows spilling: a spill in the summary, the chart and the spill list
+  assert.equal(await page.locator('[data-testid=example-select]').inputValue(), 'one-spill', 'the menu shows the example on screen');
+  assert.match(await text(page, 'graph-source'), /^Example: One spill/);
+  assert.ok(await num(page, 'spill-count') >= 1);
+  assert.ok(Number(await page.locator('[data-testid=memory-chart]').getAttribute('data-spilled')) >= 1);
+  assert.ok(Number(await page.locator('[data-testid=spill-table]').getAttribute('data-rows')) >= 1);
   const graph = await graphText(page);
   if (!haveCli) {
     t.skip(`${CLI} is not built: cannot compare with the CLI`);
     await context.close();
     return;
   }
-  const first = execFileSync(CLI, ['examples'], { encoding: 'utf8' });
-  assert.ok(first.includes(options[0]), `CLI lists the page's first example ${options[0]}`);
-  assert.equal(graph.trim(), execFileSync(CLI, ['example', options[0]], { encoding: 'utf8' }).trim(), 'editor holds the first example');
+  assert.ok(execFileSync(CLI, ['examples'], { encoding: 'utf8' }).includes('one-spill'), 'the CLI lists the example');
+  assert.equal(graph.trim(), execFileSync(CLI, ['example', 'one-spill'], { encoding: 'utf8' }).trim(), 'editor holds the example');
 
   const cli = cliPlan(graph);
   const expected = JSON.parse(cli.text);
@@ -110,21 +90,37 @@ test('invalid JSON shows the error with its place and keeps the text (also acros
   const err = page.locator('[data-testid=error]');
   await err.waitFor({ state: 'visible' });
   assert.match(await text(page, 'error-message'), /line 3/);
-  assert.match(await text(page, 'error-where'), /^line 3, column \d+/);
   assert.equal(await graphText(page), bad, 'the typed text is untouched');
-  // the editor marks the place
-  await page.locator('[data-testid=graph-input] .cm-lintRange-error').first().waitFor();
 
-  // a graph error names the node: the panel offers to go there
+  // a graph error names the node in its message
   const badNode = '{"Nodes": [\n {"Id": 0, "Op": "ALLOC", "BufId": 0, "Size": 64, "Type": "L1"},\n {"Id": 1, "Op": "ALLOC", "Size": 64, "Type": "L1"}\n], "Edges": []}';
   await pasteGraph(page, badNode);
   await page.locator('[data-testid=run]').click();
-  await page.waitForFunction(() => /node 1/.test(document.querySelector('[data-testid=error-where]')?.textContent ?? ''));
-  assert.match(await text(page, 'error-message'), /node 1.*BufId/);
+  await page.waitForFunction(() => /node 1.*BufId/.test(document.querySelector('[data-testid=error-message]')?.textContent ?? ''));
 
   await page.reload();
   await page.locator('[data-testid=error]').waitFor({ state: 'visible' });
   assert.equal(await graphText(page), badNode, 'the text survives a reload');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('the error panel locates places only from the engine\'s structured `where`', async (t) => {
+  const { page, context } = await openPage(browser, server.url);
+  await waitForResult(page);
+  const bad = '{\n  "Nodes": [\n    {"Id": 0, "Op": "ALLOC",, "BufId": 0}\n  ]\n}\n';
+  await pasteGraph(page, bad);
+  await page.keyboard.press('Control+Enter');
+  await page.locator('[data-testid=error]').waitFor({ state: 'visible' });
+  const hasWhere = await page.evaluate(() => !!document.querySelector('[data-testid=error-where]'));
+  if (!hasWhere) {
+    // today's engine gives kind + message only: the message is shown, no place is guessed from its words
+    assert.equal(await page.locator('[data-testid=error-goto]').count(), 0, 'no "Go to" without a structured place');
+    t.skip('the engine does not return `where` yet (docs/result-format.md, "Errors"): nothing to locate');
+  } else {
+    assert.match(await text(page, 'error-where'), /line 3/);
+    await page.locator('[data-testid=graph-input] .cm-lintRange-error').first().waitFor();
+  }
   assert.deepEqual(page.errors, []);
   await context.close();
 });
@@ -179,7 +175,7 @@ test('a shared link opened in a fresh browser context restores the case and its 
   await waitForResult(fresh.page);
   await fresh.page.waitForFunction(() => window.spillway.resultText()?.includes('"fixedLatency":40'), null, { timeout: 20000 });
   assert.equal(await resultText(fresh.page), want.result, 'same result');
-  assert.equal(await graphText(fresh.page), want.graph, 'same graph text');
+  assert.deepEqual(JSON.parse(await graphText(fresh.page)), JSON.parse(want.graph), 'the same graph (laid out again after travelling compacted)');
   assert.equal(await text(fresh.page, 'spill-count'), want.spills);
   assert.equal(await fresh.page.locator('[data-testid=cap-L1]').inputValue(), '640');
   assert.equal(await fresh.page.locator('[data-testid=cost-model]').inputValue(), 'seed');
@@ -202,9 +198,9 @@ test('a corrupt or newer-version link gives a clear message and leaves the page 
   await page.waitForFunction(() => /newer/.test(document.querySelector('[data-testid=notice]').textContent));
   await waitForResult(page);
   const before = await resultText(page);
-  await selectExample(page, 'one-spill');
+  await selectExample(page, 'copyin-cheaper');
   assert.notEqual(await resultText(page), before);
-  assert.equal(await num(page, 'spill-count'), 1, 'the page still plans: one-spill has one spill');
+  assert.equal(await num(page, 'spill-count'), 1, 'the page still plans: copyin-cheaper has one spill');
   await context.close();
 });
 
@@ -337,7 +333,7 @@ test('a long run shows progress and can be cancelled; the engine restarts', asyn
   assert.match(await text(page, 'notice'), /cancelled/i);
   assert.equal(await resultText(page), first, 'the cancelled run left the previous result');
   // the new worker plans
-  await selectExample(page, 'one-spill');
+  await selectExample(page, 'copyin-cheaper');
   assert.equal(await num(page, 'spill-count'), 1);
   assert.deepEqual(page.errors, []);
   await context.close();
@@ -391,7 +387,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
     await page.locator('[data-testid=share]').click();
     const warn = page.locator('[data-testid=share-warning]');
     await warn.waitFor();
-    assert.match(await warn.textContent(), /8000/);
+    assert.match(await warn.textContent(), /8,000/);
     const [dl] = await Promise.all([page.waitForEvent('download'), warn.locator('button').click()]);
     const saved = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
     assert.equal(saved.v, 2, 'case files are format v2 (v1 still opens)');
@@ -465,7 +461,7 @@ test('the compare table lists every policy on every order, and a row opens its p
   // an old (v1) link meant the old defaults: seed, and ascending id for a graph without Order
   const v1 = compressToEncodedURIComponent(JSON.stringify({ v: 1, graph: '{"Nodes": [], "Edges": []}', settings: { policy: '', orderSource: 'graph' } }));
   await page.goto(server.url + '#case=' + v1);
-  await page.waitForFunction(() => window.spillway.getGraphText().startsWith('{"Nodes": []'));
+  await page.waitForFunction(() => { try { return JSON.parse(window.spillway.getGraphText()).Nodes.length === 0; } catch { return false; } });
   assert.equal(await page.locator('[data-testid=policy]').inputValue(), 'seed');
   assert.equal(await page.locator('[data-testid=order-source]').inputValue(), 'id');
   assert.deepEqual(page.errors, []);
