@@ -4,6 +4,8 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -128,10 +130,16 @@ export async function waitForNewResult(page, before, timeout = 30000) {
   }, before, { timeout });
 }
 
+/** Waits until the results on screen match the editor and the settings. */
+export async function waitForFresh(page, timeout = 30000) {
+  await page.waitForFunction(() => document.querySelector('#summary-card')?.dataset.stale === 'false' && document.querySelector('[data-testid=progress]').hidden, null, { timeout });
+}
+
+/** Chooses an example in the menu and waits for its result. */
 export async function selectExample(page, name) {
-  const before = await resultText(page);
   await page.locator('[data-testid=example-select]').selectOption(name);
-  await waitForNewResult(page, before);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=graph-source]')?.textContent.startsWith('Example:') && document.querySelector('[data-testid=example-select]').value === n, name);
+  await waitForFresh(page);
 }
 
 /** Opens a graph file through the page's file input and waits for its result. */
@@ -143,3 +151,42 @@ export async function openGraphFile(page, file) {
 
 /** The localStorage of the page's origin, as an object. */
 export const storedState = (page) => page.evaluate(() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])));
+
+/** A scratch folder for one test file; removed by the returned function. */
+export function scratch() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spillway-e2e-'));
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Runs the CLI on a graph text (in `dir`); returns the result JSON text and the export dir. */
+export function cliPlan(dir, graphText, args = []) {
+  const g = path.join(dir, `g-${Math.random().toString(36).slice(2)}.json`);
+  const out = g.replace(/\.json$/, '-out.json');
+  const exp = g.replace(/\.json$/, '-export');
+  fs.writeFileSync(g, graphText);
+  execFileSync(CLI, ['plan', g, '-o', out, '--export', exp, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return { text: fs.readFileSync(out, 'utf8'), dir: exp };
+}
+export const haveCli = () => fs.existsSync(CLI);
+
+/** Starts collecting the page's long tasks (PerformanceObserver 'longtask'). */
+export const watchLongTasks = (page) => page.evaluate(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+});
+export const longTasks = (page) => page.evaluate(() => window.__longTasks.slice());
+
+/** WCAG contrast of an element's text colour against the background of `bgSelector` (closest). */
+export const contrast = (page, selector, bgSelector) => page.evaluate(([sel, bgSel]) => {
+  const el = document.querySelector(sel);
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const fg = lum(getComputedStyle(el).color);
+  const bg = lum(getComputedStyle(el.closest(bgSel)).backgroundColor);
+  return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+}, [selector, bgSelector]);

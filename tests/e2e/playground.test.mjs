@@ -8,7 +8,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
 const { compressToEncodedURIComponent } = lz;
-import { CASES, CLI, serveDist, launch, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile } from './helpers.mjs';
+import { CASES, CLI, cliPlan, serveDist, launch, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile } from './helpers.mjs';
 
 let server, browser, closeBrowser;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spillway-e2e-'));
@@ -23,16 +23,6 @@ after(async () => {
   await server?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-/** Runs the CLI on a graph text; returns the result JSON text (and the export dir). */
-function cliPlan(graphText, args = []) {
-  const g = path.join(tmp, `g-${Math.random().toString(36).slice(2)}.json`);
-  const out = g.replace(/\.json$/, '-out.json');
-  const dir = g.replace(/\.json$/, '-export');
-  fs.writeFileSync(g, graphText);
-  execFileSync(CLI, ['plan', g, '-o', out, '--export', dir, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  return { text: fs.readFileSync(out, 'utf8'), dir };
-}
 
 async function download(page, file) {
   await page.locator('[data-testid=download]').click();
@@ -69,7 +59,7 @@ test('a newcomer sees an example that spills, and it matches the CLI byte for by
   assert.ok(execFileSync(CLI, ['examples'], { encoding: 'utf8' }).includes('one-spill'), 'the CLI lists the example');
   assert.equal(graph.trim(), execFileSync(CLI, ['example', 'one-spill'], { encoding: 'utf8' }).trim(), 'editor holds the example');
 
-  const cli = cliPlan(graph);
+  const cli = cliPlan(tmp, graph);
   const expected = JSON.parse(cli.text);
   assert.equal(await num(page, 'spill-count'), expected.metrics.spills);
   assert.equal(await num(page, 'extra-bytes'), expected.metrics.extraBytes);
@@ -143,7 +133,7 @@ test('changing a capacity changes the result (as the CLI says)', async (t) => {
   if (haveCli) {
     const caps = JSON.parse(await resultText(page)).capacities;
     const capsArg = Object.entries(caps).map(([k, v]) => `${k}=${v}`).join(',');
-    const cli = cliPlan(await graphText(page), ['--caps', capsArg]);
+    const cli = cliPlan(tmp, await graphText(page), ['--caps', capsArg]);
     assert.equal(await resultText(page), cli.text, 'same result as spillway plan --caps ' + capsArg);
   } else t.diagnostic('CLI not built: compared only with the previous run');
   await context.close();
@@ -216,7 +206,7 @@ test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and 
   assert.ok(spills > 0);
   assert.equal(spills, result.metrics.spills);
   if (haveCli) {
-    const cli = JSON.parse(cliPlan(fs.readFileSync(file, 'utf8')).text);
+    const cli = JSON.parse(cliPlan(tmp, fs.readFileSync(file, 'utf8')).text);
     assert.equal(spills, cli.metrics.spills, 'CLI agrees on the spill count');
     assert.equal(await num(page, 'extra-bytes'), cli.metrics.extraBytes);
   }

@@ -82,7 +82,7 @@ export function parseCase(raw: unknown, policies: readonly string[] | null, what
   const settings = checked.settings;
   if (r.v === 1) migrateV1(settings, r.graph, r.settings);
   // a compacted graph is one long line: lay it out again for the editor
-  const graph = !r.graph.includes('\n') && isJson(r.graph) ? layoutJson(r.graph) : r.graph;
+  const graph = !r.graph.includes('\n') && isJson(r.graph) ? layoutJson(compactJson(r.graph)) : r.graph;
   return { ok: true, case: { v: CASE_VERSION, graph, settings } };
 }
 
