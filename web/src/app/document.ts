@@ -125,10 +125,9 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
   return {
     editor,
     async load(t, source, keepSettings = false) {
-      store.set({ source });
       await editor.setText(t); // onChange('load') bumps the version
       cached = { version: store.get().docVersion, text: t };
-      store.set({ source }); // an edit during a long load must not keep "edited"
+      store.set({ source }); // after the text: the caption and the Examples menu name what is there
       if (keepSettings) keepFor = store.get().docVersion;
       saveNow();
     },
