@@ -14,6 +14,13 @@ export interface ErrorPanelDeps {
   run(): void;
 }
 
+/** The page's settings field an engine error about the run's options names, if any. */
+function settingsField(where: ErrorWhere | undefined): string | undefined {
+  if (where?.source !== 'options' || !where.field) return undefined;
+  if (where.field.startsWith('capacities.')) return `cap-${where.field.slice('capacities.'.length)}`;
+  return ({ 'cost.fixedLatency': 'fixed-latency', 'cost.cyclesPerByte': 'cycles-per-byte' } as Record<string, string>)[where.field];
+}
+
 const TITLE: Record<string, string> = { input: 'Input error', internal: 'Engine error', settings: 'Cannot run yet', worker: 'Engine unavailable' };
 
 export function mountErrorPanel(el: HTMLElement, s: Store, deps: ErrorPanelDeps) {
@@ -41,6 +48,7 @@ export function mountErrorPanel(el: HTMLElement, s: Store, deps: ErrorPanelDeps)
   async function render(e: ErrorInfo | null) {
     shown = e;
     el.hidden = !e;
+    el.dataset.where = e?.where ? JSON.stringify(e.where) : '';
     deps.editor.showError(null);
     if (!e) return;
     const where = h('div', { class: 'error-where-list' });
@@ -55,14 +63,16 @@ export function mountErrorPanel(el: HTMLElement, s: Store, deps: ErrorPanelDeps)
     const memory = e.where?.memory;
     const fix = memory ? memoryFix(memory) : null;
     if (fix) where.append(fix);
-    if (e.pageField) {
-      const field = document.querySelector<HTMLInputElement>(`[data-testid="${e.pageField}"]`);
+    const pageField = e.pageField ?? settingsField(e.where);
+    if (pageField) {
+      const field = document.querySelector<HTMLInputElement>(`[data-testid="${pageField}"]`);
       if (field) where.prepend(goTo('the field', () => { field.focus(); field.select(); }));
     }
     if (!e.where) return;
     const places = await deps.locate(e.where).catch(() => [] as Place[]);
     if (shown !== e || !places.length) return;
-    head.append(h('span', { class: 'error-where', 'data-testid': 'error-where' }, `${places[0].label} · line ${places[0].line}`));
+    const first = places[0];
+    head.append(h('span', { class: 'error-where', 'data-testid': 'error-where' }, first.label.startsWith('line ') ? first.label : `${first.label} · line ${first.line}`));
     for (const p of places.slice(0, 8)) where.insertBefore(goTo(p.label, () => deps.editor.reveal(p.from, p.to)), fix);
     deps.editor.showError({ from: places[0].from, to: places[0].to, message: e.message });
   }
