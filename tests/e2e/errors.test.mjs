@@ -1,19 +1,12 @@
 // Error places (issue 9, item 9): the page locates them from the engine's structured `where`
 // (docs/result-format.md, "Errors"), never from the message's words, and a memory without a
 // capacity is added in the page's terms.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SIZES, serveDist, launch, openPage, waitForResult, text, pasteGraph, resultText, waitForNewResult } from './helpers.mjs';
+import { usePlayground, SIZES, openPage, waitForResult, text, pasteGraph, resultText, waitForNewResult } from './helpers.mjs';
 
-let server, browser, closeBrowser;
-before(async () => {
-  server = await serveDist();
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => {
-  await closeBrowser?.();
-  await server?.close();
-});
+const pg = usePlayground();
+
 
 const alloc = (id, buf, size, type) => ({ Id: id, Op: 'ALLOC', BufId: buf, Size: size, Type: type });
 const free = (id, buf, size, type) => ({ Id: id, Op: 'FREE', BufId: buf, Size: size, Type: type });
@@ -37,7 +30,7 @@ const selection = (page) => page.evaluate(() => getSelection()?.toString() ?? ''
 
 for (const size of SIZES) {
   test(`a memory without a capacity: Run offers to add it with a sensible size, in page terms (${size.name})`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     // UB is the graph's, but its Capacities name only L1: UB gets its default, 1,024 bytes
     const where = await runError(page, twoBuffers('UB', 128, { L1: 512 }));
@@ -65,7 +58,7 @@ for (const size of SIZES) {
   });
 
   test(`engine errors point at their place from \`where\`: cycle, string Id, missing edge target, trailing comma (${size.name})`, async (t) => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     const ops = (edges) => JSON.stringify({
       Nodes: [alloc(0, 0, 64, 'UB'), { Id: 1, Op: 'ADD', Pipe: 'VECTOR', Cycles: 1, Bufs: [0] }, { Id: 2, Op: 'MUL', Pipe: 'VECTOR', Cycles: 1, Bufs: [0] }, free(3, 0, 64, 'UB')],

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -152,10 +153,11 @@ export async function openGraphFile(page, file) {
 /** The localStorage of the page's origin, as an object. */
 export const storedState = (page) => page.evaluate(() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])));
 
-/** A scratch folder for one test file; removed by the returned function. */
+/** A scratch folder for one test file, removed after its tests. */
 export function scratch() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spillway-e2e-'));
-  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** Runs the CLI on a graph text (in `dir`); returns the result JSON text and the export dir. */
@@ -190,3 +192,20 @@ export const contrast = (page, selector, bgSelector) => page.evaluate(([sel, bgS
   const bg = lum(getComputedStyle(el.closest(bgSel)).backgroundColor);
   return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
 }, [selector, bgSelector]);
+
+/** For a test file: serves the page and launches Chromium before its tests, closes both after.
+ * Returns an object whose `url` and `browser` are set once the tests run. */
+export function usePlayground() {
+  const env = { url: '', browser: null };
+  let server, close;
+  before(async () => {
+    server = await serveDist();
+    env.url = server.url;
+    ({ browser: env.browser, close } = await launch());
+  });
+  after(async () => {
+    await close?.();
+    await server?.close();
+  });
+  return env;
+}

@@ -1,24 +1,17 @@
 // Keyboard and touch: the tables' rows and the chart without a mouse, the chart's text
 // alternative, and a tap on a phone showing the chart's details.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SIZES, serveDist, launch, openPage, waitForResult, text, resultText, selectExample } from './helpers.mjs';
+import { usePlayground, SIZES, openPage, waitForResult, text, resultText, selectExample } from './helpers.mjs';
 
-let server, browser, closeBrowser;
-before(async () => {
-  server = await serveDist();
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => {
-  await closeBrowser?.();
-  await server?.close();
-});
+const pg = usePlayground();
+
 
 const chartView = (page) => page.locator('[data-testid=memory-chart]').getAttribute('data-view').then((v) => v.split('-').map(Number));
 
 for (const size of SIZES) {
   test(`tables and chart work from the keyboard; the chart says what it shows (${size.name})`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     await selectExample(page, 'flash-attention-like');
     const result = JSON.parse(await resultText(page));
@@ -93,7 +86,7 @@ for (const size of SIZES) {
 }
 
 test('a tap on the chart shows the details of the buffer under the finger (phone)', async () => {
-  const { page, context } = await openPage(browser, server.url, SIZES[1].opts);
+  const { page, context } = await openPage(pg.browser, pg.url, SIZES[1].opts);
   await waitForResult(page);
   const canvas = page.locator('[data-testid=chart-canvas]');
   await canvas.scrollIntoViewIfNeeded();

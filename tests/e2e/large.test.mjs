@@ -4,27 +4,22 @@
 // Long tasks are wall-clock times. On a machine whose cores are shared (the load average above
 // the core count) the page's thread waits for a core in the middle of a task, so the limit of
 // 100 ms is stretched by the load the test measured; on an idle machine it is exactly 100 ms.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SIZES, serveDist, launch, openPage, waitForResult, pasteGraph, largeGraphText, scratch, watchLongTasks, longTasks, waitForFresh } from './helpers.mjs';
+import { usePlayground, SIZES, openPage, waitForResult, pasteGraph, largeGraphText, scratch, watchLongTasks, longTasks, waitForFresh } from './helpers.mjs';
 
-let server, browser, closeBrowser, bigText, bigFile, nodes;
+const pg = usePlayground();
+
+let bigText, bigFile, nodes;
 const tmp = scratch();
 before(async () => {
-  server = await serveDist();
-  ({ browser, close: closeBrowser } = await launch());
   bigText = await largeGraphText(4_000_000);
   nodes = JSON.parse(bigText).Nodes.length;
-  bigFile = path.join(tmp.dir, 'large.json');
+  bigFile = path.join(tmp, 'large.json');
   fs.writeFileSync(bigFile, bigText);
-});
-after(async () => {
-  await closeBrowser?.();
-  await server?.close();
-  tmp.remove();
 });
 
 function limitMs() {
@@ -34,7 +29,7 @@ function limitMs() {
 
 for (const size of SIZES) {
   test(`opening a 4 MB graph never blocks the page for more than 100 ms at a time (${size.name})`, async (t) => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     await watchLongTasks(page);
     const t0 = Date.now();
@@ -69,7 +64,7 @@ for (const size of SIZES) {
 }
 
 test('pasting a 4 MB graph never blocks the page for more than 100 ms at a time', async (t) => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await watchLongTasks(page);
   await pasteGraph(page, bigText);

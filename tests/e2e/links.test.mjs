@@ -1,28 +1,21 @@
 // Links: compact (whitespace removed before compressing, the length shown), and hostile links
 // refused with a message naming the limit or the setting, never freezing the page, never stored.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import lz from 'lz-string';
-import { SIZES, serveDist, launch, openPage, waitForResult, text, resultText, graphText, selectExample, storedState, watchLongTasks, longTasks } from './helpers.mjs';
+import { usePlayground, SIZES, openPage, waitForResult, text, resultText, graphText, selectExample, storedState, watchLongTasks, longTasks } from './helpers.mjs';
+
+const pg = usePlayground();
 
 const { compressToEncodedURIComponent } = lz;
-let server, browser, closeBrowser;
-before(async () => {
-  server = await serveDist();
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => {
-  await closeBrowser?.();
-  await server?.close();
-});
 
-const link = (c) => `${server.url}#case=${compressToEncodedURIComponent(JSON.stringify(c))}`;
+const link = (c) => `${pg.url}#case=${compressToEncodedURIComponent(JSON.stringify(c))}`;
 const okSettings = { capacities: [['UB', 512]], costModel: 'contest', fixedLatency: 0, cyclesPerByte: 1, policy: '', orderSource: 'graph', orderFile: null };
 const smallGraph = '{"Nodes": [{"Id": 0, "Op": "ALLOC", "BufId": 0, "Size": 64, "Type": "UB"}, {"Id": 1, "Op": "COPY_IN", "Pipe": "MTE2", "Cycles": 10, "Bufs": [0]}, {"Id": 2, "Op": "FREE", "BufId": 0, "Size": 64, "Type": "UB"}], "Edges": [[0, 1], [1, 2]]}';
 
 for (const size of SIZES) {
   test(`a link carries the graph without its whitespace and says how long it is (${size.name})`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     await selectExample(page, 'flash-attention-like');
     const graph = await graphText(page);
@@ -37,7 +30,7 @@ for (const size of SIZES) {
     assert.ok(url.length < verbatim.length, `compacted link ${url.length} < verbatim ${verbatim.length} characters`);
     await context.close();
 
-    const fresh = await openPage(browser, url, size.opts);
+    const fresh = await openPage(pg.browser, url, size.opts);
     await fresh.page.waitForFunction((w) => window.spillway.resultText() === w, want, { timeout: 30000 });
     assert.deepEqual(JSON.parse(await graphText(fresh.page)), JSON.parse(graph));
     assert.ok((await graphText(fresh.page)).split('\n').length > 100, 'laid out again, a node a line');
@@ -48,7 +41,7 @@ for (const size of SIZES) {
 
 /** Opens `url` after the page has stored a known state; returns the notice and storage after. */
 async function openHostile(url, t) {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await selectExample(page, 'copyin-cheaper');
   const stored = await storedState(page);
@@ -90,7 +83,7 @@ test('hostile link: a small link that expands to a huge graph is refused before 
 });
 
 test('hostile link: a link over 1,000,000 characters is refused before decompressing', async (t) => {
-  const { notice } = await openHostile(`${server.url}#case=${'A'.repeat(1_000_001)}`, t);
+  const { notice } = await openHostile(`${pg.url}#case=${'A'.repeat(1_000_001)}`, t);
   assert.match(notice, /This link is refused: it is 1,000,001 characters long; the page opens links of at most 1,000,000/);
 });
 
@@ -109,7 +102,7 @@ for (const [what, settings, message] of [
 }
 
 test('an accepted link is stored only once accepted; bad stored settings give the defaults', async () => {
-  const { page, context } = await openPage(browser, link({ v: 2, graph: smallGraph, settings: { ...okSettings, policy: 'seed' } }));
+  const { page, context } = await openPage(pg.browser, link({ v: 2, graph: smallGraph, settings: { ...okSettings, policy: 'seed' } }));
   await page.waitForFunction(() => window.spillway.resultText()?.includes('"policy":"seed"'), null, { timeout: 20000 });
   const stored = await storedState(page);
   assert.equal(JSON.parse(stored['spillway.settings']).policy, 'seed');

@@ -1,22 +1,14 @@
 // What a new user tripped over (issue 9), each at desktop size and on a phone (390×844, touch):
 // layout, a pasted graph's Capacities, the caption, stale results, invalid capacity fields, and
 // the polish items. Values are checked against the CLI where it is built.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SIZES, serveDist, launch, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult,
+import { usePlayground, SIZES, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult,
   selectExample, waitForFresh, scratch, cliPlan, haveCli, contrast } from './helpers.mjs';
 
-let server, browser, closeBrowser;
+const pg = usePlayground();
+
 const tmp = scratch();
-before(async () => {
-  server = await serveDist();
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => {
-  await closeBrowser?.();
-  await server?.close();
-  tmp.remove();
-});
 
 const staleCards = ['summary-card', 'chart-card', 'order-card', 'spills-card', 'decisions-card'];
 const staleness = (page) => page.evaluate((ids) => Object.fromEntries([...ids, 'compare-card'].map((id) => [id, document.getElementById(id).dataset.stale === 'true'])), staleCards);
@@ -41,7 +33,7 @@ function ubGraph(capacities) {
 
 for (const size of SIZES) {
   test(`layout (${size.name}): no horizontal scroll, every toolbar control reachable, the editor visible and typeable`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     const width = await page.evaluate(() => innerWidth);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no horizontal scroll');
@@ -81,7 +73,7 @@ for (const size of SIZES) {
   });
 
   test(`a pasted graph's Capacities are adopted and shown, the fields override them visibly (${size.name})`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     const ub = page.locator('[data-testid=cap-UB]');
     assert.equal(await ub.inputValue(), '512', 'the example says UB 512');
@@ -99,7 +91,7 @@ for (const size of SIZES) {
     const r = JSON.parse(await resultText(page));
     assert.equal(r.capacities.UB, 256);
     assert.ok(r.metrics.spills >= 1, 'three tiles in 256 bytes spill');
-    if (haveCli()) assert.equal(await resultText(page), cliPlan(tmp.dir, graph).text, 'the same plan as the CLI on the same file');
+    if (haveCli()) assert.equal(await resultText(page), cliPlan(tmp, graph).text, 'the same plan as the CLI on the same file');
     // an override: marked on the field and in the line under the fields, used by the run
     before = await resultText(page);
     await ub.fill('1024');
@@ -121,13 +113,13 @@ for (const size of SIZES) {
     before = await resultText(page);
     await page.keyboard.press('Control+Enter');
     await waitForNewResult(page, before);
-    if (haveCli()) assert.equal(await resultText(page), cliPlan(tmp.dir, ubGraph(null)).text);
+    if (haveCli()) assert.equal(await resultText(page), cliPlan(tmp, ubGraph(null)).text);
     assert.deepEqual(page.errors, []);
     await context.close();
   });
 
   test(`the caption and the Examples menu follow the text (${size.name})`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     await selectExample(page, 'fragmentation');
     const select = page.locator('[data-testid=example-select]');
@@ -153,7 +145,7 @@ for (const size of SIZES) {
   });
 
   test(`results that no longer match the editor or settings are marked out of date everywhere (${size.name})`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     await page.locator('[data-testid=compare-table]').waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid=compare-status]').textContent.includes('verified'));
@@ -190,7 +182,7 @@ for (const size of SIZES) {
   });
 
   test(`an invalid capacity field stops Run with a message naming the field (${size.name})`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     const before = await resultText(page);
     const ub = page.locator('[data-testid=cap-UB]');
@@ -216,7 +208,7 @@ for (const size of SIZES) {
   });
 
   test(`polish: one way to write numbers and bytes, distinct presets, a legible star (${size.name})`, async () => {
-    const { page, context } = await openPage(browser, server.url, size.opts);
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     await selectExample(page, 'tiled-matmul');
     const values = await page.locator('#summary .stat-value > span:first-child').allTextContents();

@@ -1,28 +1,18 @@
 // End-to-end tests of the built playground (web/dist) in headless Chromium. Values are checked
 // against the native CLI (build/native/spillway) on the same graph and settings.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
 const { compressToEncodedURIComponent } = lz;
-import { CASES, CLI, cliPlan, serveDist, launch, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile, largeGraphText } from './helpers.mjs';
+import { usePlayground, scratch, CASES, CLI, cliPlan, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile, largeGraphText } from './helpers.mjs';
 
-let server, browser, closeBrowser;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spillway-e2e-'));
+const pg = usePlayground();
+
+const tmp = scratch();
 const haveCli = fs.existsSync(CLI);
-
-before(async () => {
-  server = await serveDist();
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => {
-  await closeBrowser?.();
-  await server?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 async function download(page, file) {
   await page.locator('[data-testid=download]').click();
@@ -40,7 +30,7 @@ function sharedCaseOrSkip(t, name) {
 }
 
 test('a newcomer sees an example that spills, and it matches the CLI byte for byte (result and contest files)', async (t) => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   const options = await page.locator('[data-testid=example-select] option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
   assert.ok(options.length >= 3, `examples menu has ${options.length} entries`);
@@ -72,7 +62,7 @@ test('a newcomer sees an example that spills, and it matches the CLI byte for by
 });
 
 test('invalid JSON shows the error with its place and keeps the text (also across a reload)', async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   const bad = '{\n  "Nodes": [\n    {"Id": 0, "Op": "ALLOC",, "BufId": 0}\n  ]\n}\n';
   await pasteGraph(page, bad);
@@ -96,7 +86,7 @@ test('invalid JSON shows the error with its place and keeps the text (also acros
 });
 
 test('changing a capacity changes the result (as the CLI says)', async (t) => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await selectExample(page, 'tiled-matmul-small');
   const cap = page.locator('[data-testid=cap-L1]');
@@ -120,7 +110,7 @@ test('changing a capacity changes the result (as the CLI says)', async (t) => {
 });
 
 test('a shared link opened in a fresh browser context restores the case and its result', async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await selectExample(page, 'tiled-matmul-small');
   let before = await resultText(page);
@@ -141,7 +131,7 @@ test('a shared link opened in a fresh browser context restores the case and its 
   assert.ok(url.length < 8000);
   await context.close();
 
-  const fresh = await openPage(browser, url);
+  const fresh = await openPage(pg.browser, url);
   await waitForResult(fresh.page);
   await fresh.page.waitForFunction(() => window.spillway.resultText()?.includes('"fixedLatency":40'), null, { timeout: 20000 });
   assert.equal(await resultText(fresh.page), want.result, 'same result');
@@ -154,7 +144,7 @@ test('a shared link opened in a fresh browser context restores the case and its 
 });
 
 test('a corrupt or newer-version link gives a clear message and leaves the page usable', async () => {
-  const { page, context } = await openPage(browser, server.url + '#case=N4Igzg9grg__this_is_not_a_case');
+  const { page, context } = await openPage(pg.browser, pg.url + '#case=N4Igzg9grg__this_is_not_a_case');
   await waitForResult(page);
   const notice = page.locator('[data-testid=notice]');
   await notice.waitFor({ state: 'visible' });
@@ -163,7 +153,7 @@ test('a corrupt or newer-version link gives a clear message and leaves the page 
   assert.equal(page.url().includes('#case='), false, 'the bad fragment is dropped');
 
   const newer = compressToEncodedURIComponent(JSON.stringify({ v: 99, graph: '{}', settings: {} }));
-  await page.goto(server.url + '#case=' + newer);
+  await page.goto(pg.url + '#case=' + newer);
   await notice.waitFor({ state: 'visible' });
   await page.waitForFunction(() => /newer/.test(document.querySelector('[data-testid=notice]').textContent));
   await waitForResult(page);
@@ -177,7 +167,7 @@ test('a corrupt or newer-version link gives a clear message and leaves the page 
 test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and the chart', async (t) => {
   const file = sharedCaseOrSkip(t, 'FlashAttention_Case0.json');
   if (!file) return;
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await openGraphFile(page, file);
   const result = JSON.parse(await resultText(page));
@@ -242,7 +232,7 @@ test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and 
 test('Matmul_Case0 (4160 nodes) is on screen within about a second of Run', async (t) => {
   const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
   if (!file) return;
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await openGraphFile(page, file);
   // warm run done; now time Run -> numbers and chart updated
@@ -270,7 +260,7 @@ test('Matmul_Case0 (4160 nodes) is on screen within about a second of Run', asyn
 });
 
 test('a long run shows progress and can be cancelled; the engine restarts; the old results are marked', async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   // a slow run: copies of the tiled-matmul example side by side (~2 MB) in ascending id order
   const bigFile = path.join(tmp, 'large.json');
@@ -299,7 +289,7 @@ test('a long run shows progress and can be cancelled; the engine restarts; the o
 });
 
 test('order file, drag-and-drop, long-link warning and theme toggle', async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await selectExample(page, 'tiled-matmul-small');
   const base = JSON.parse(await resultText(page));
@@ -368,7 +358,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
 });
 
 test('the compare table lists every policy on every order, and a row opens its plan', async () => {
-  const { page, context } = await openPage(browser, server.url);
+  const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   const fa = path.join(CASES, 'FlashAttention_Case0.json');
   if (fs.existsSync(fa)) {
@@ -419,7 +409,7 @@ test('the compare table lists every policy on every order, and a row opens its p
 
   // an old (v1) link meant the old defaults: seed, and ascending id for a graph without Order
   const v1 = compressToEncodedURIComponent(JSON.stringify({ v: 1, graph: '{"Nodes": [], "Edges": []}', settings: { policy: '', orderSource: 'graph' } }));
-  await page.goto(server.url + '#case=' + v1);
+  await page.goto(pg.url + '#case=' + v1);
   await page.waitForFunction(() => { try { return JSON.parse(window.spillway.getGraphText()).Nodes.length === 0; } catch { return false; } });
   assert.equal(await page.locator('[data-testid=policy]').inputValue(), 'seed');
   assert.equal(await page.locator('[data-testid=order-source]').inputValue(), 'id');
