@@ -75,16 +75,27 @@ export async function text(page, testid) {
   return (await page.locator(`[data-testid="${testid}"]`).first().textContent())?.trim();
 }
 
-/** Replaces the editor's text the way a user would: select all, then paste. */
-export async function pasteGraph(page, content) {
+/** Puts `content` where the next pasteClipboard() takes it from (for a large text, sending it to
+ * the page is the test's own work, not the page's). */
+export const stashClipboard = (page, content) => page.evaluate((t) => { window.__clipboard = t; }, content);
+
+/** Selects all of the editor's text and pastes the stashed text over it, as a user would. */
+export async function pasteClipboard(page) {
   await page.locator('[data-testid=graph-input] .cm-content').click();
   await page.keyboard.press('Control+A');
-  await page.evaluate((t) => {
+  await page.evaluate(() => new Promise((resolve) => setTimeout(() => {
     const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    const ev = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
-    document.querySelector('[data-testid=graph-input] .cm-content').dispatchEvent(ev);
-  }, content);
+    dt.setData('text/plain', window.__clipboard);
+    delete window.__clipboard;
+    document.querySelector('[data-testid=graph-input] .cm-content').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    resolve();
+  }, 0)));
+}
+
+/** Replaces the editor's text the way a user would: select all, then paste. */
+export async function pasteGraph(page, content) {
+  await stashClipboard(page, content);
+  await pasteClipboard(page);
 }
 
 /** A large graph in the contest files' layout (tab-indented JSON): copies of the built-in

@@ -31,7 +31,7 @@ for (const size of SIZES) {
     await context.close();
 
     const fresh = await openPage(pg.browser, url, size.opts);
-    await fresh.page.waitForFunction((w) => window.spillway.resultText() === w, want, { timeout: 30000 });
+    await fresh.page.waitForFunction((w) => window.spillway.resultText() === w, want, { timeout: 90000 });
     assert.deepEqual(JSON.parse(await graphText(fresh.page)), JSON.parse(graph));
     assert.ok((await graphText(fresh.page)).split('\n').length > 100, 'laid out again, a node a line');
     assert.deepEqual(fresh.page.errors, []);

@@ -54,9 +54,10 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
 
   const editor = createEditor(host, { onRun, onChange });
 
-  function onChange(kind: ChangeKind) {
+  function onChange(kind: ChangeKind, whole?: string) {
     const s = store.get();
     const patch: Partial<typeof s> = { docVersion: s.docVersion + 1 };
+    if (whole !== undefined) cached = { version: patch.docVersion!, text: whole };
     if (kind === 'paste-all') patch.source = { title: 'Pasted graph', edited: false };
     else if (kind === 'edit' && s.source && !s.source.edited) patch.source = { ...s.source, edited: true };
     store.set(patch);

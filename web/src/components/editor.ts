@@ -28,7 +28,9 @@ export interface GraphEditor {
   setDark(dark: boolean): void;
 }
 
-export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onChange: (kind: ChangeKind) => void }): GraphEditor {
+/** onChange gets the whole new text when it has it anyway (a large load or paste), so that nobody
+ * has to turn the document back into a string. */
+export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onChange: (kind: ChangeKind, text?: string) => void }): GraphEditor {
   const themeSlot = new Compartment();
   const languageSlot = new Compartment();
   const readOnlySlot = new Compartment();
@@ -91,7 +93,7 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
       loading = false;
       view.dispatch({ effects: readOnlySlot.reconfigure([]) });
     }
-    opts.onChange(kind);
+    opts.onChange(kind, text);
   }
 
   // a large paste goes in the same way (CodeMirror's own would hold the page for seconds)
@@ -99,7 +101,7 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
     const pasted = e.clipboardData?.getData('text/plain') ?? '';
     if (pasted.length <= LARGE_TEXT || view.state.readOnly) return;
     e.preventDefault();
-    e.stopPropagation();
+    e.stopImmediatePropagation(); // CodeMirror's own paste handler sits on the same element
     const { from, to } = view.state.selection.main;
     const doc = view.state.doc;
     const all = from === 0 && to === doc.length;
