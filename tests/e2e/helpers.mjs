@@ -150,7 +150,7 @@ export async function waitForFresh(page, timeout = 30000) {
 /** Chooses an example in the menu and waits for its result. */
 export async function selectExample(page, name) {
   await page.locator('[data-testid=example-select]').selectOption(name);
-  await page.waitForFunction((n) => document.querySelector('[data-testid=graph-source]')?.textContent.startsWith('Example:') && document.querySelector('[data-testid=example-select]').value === n, name);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=graph-source]')?.dataset.example === n && document.querySelector('[data-testid=example-select]').value === n, name);
   await waitForFresh(page);
 }
 

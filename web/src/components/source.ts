@@ -8,6 +8,7 @@ export function mountSource(el: HTMLElement, examples: HTMLSelectElement, store:
   const render = () => {
     const src = store.get().source;
     el.hidden = !src;
+    el.dataset.example = src?.example ?? ''; // tests wait for the example that is really loaded
     examples.value = src?.example && !src.edited ? src.example : '';
     if (!src) return;
     const title = h('div', { class: 'source-title' }, h('strong', {}, src.title),
