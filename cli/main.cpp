@@ -407,6 +407,7 @@ std::string errorLine(const InputError& e) {
         const std::int64_t at = orderTextLine(orderFileText, *e.where.step);
         if (at > 0) line = "line " + std::to_string(at) + ": " + line;
     }
+    if (e.where.memory && e.where.field == "Type") line += " (--caps " + *e.where.memory + "=BYTES)";
     return file == sourceFiles.end() ? line : file->second + ": " + line;
 }
 

@@ -28,7 +28,7 @@ FieldValue FieldValue::container(Kind k, std::size_t offset) {
 void FieldCheck::fail(const std::string& key, std::size_t offset, const std::string& problem,
                       std::optional<LimitPlace> limit) const {
     ErrorPlace where = base_;
-    where.field = key;
+    where.field = base_.field.empty() ? key : base_.field + "." + key;
     where.limit = std::move(limit);
     text_.fail(offset, place_ + ": field \"" + key + "\" " + problem, std::move(where));
 }

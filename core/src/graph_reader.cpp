@@ -257,6 +257,7 @@ void GraphReader::orderEntry(Kind k, const Scalar* s, std::size_t offset) {
 void GraphReader::capacity(Kind k, const Scalar* s, std::size_t offset) {
     ErrorPlace where;
     where.memory = capacityKey_;
+    where.field = "Capacities";
     FieldCheck f(t_, "Capacities", where, offset);
     const FieldValue v = s ? FieldValue::of(*s) : FieldValue::container(k, offset);
     (*doc_.capacities)[capacityKey_] = f.integer(v, capacityKey_, 1, limits::kMaxBytes, "bytes");

@@ -151,7 +151,9 @@ public:
     }
     void onEnd(Kind, std::size_t) {
         if (stack_.back() == Ctx::Cost) {
-            FieldCheck f(t_, "options.cost", ErrorPlace{}, cost_.offset());
+            ErrorPlace where;
+            where.field = "cost";
+            FieldCheck f(t_, "options.cost", where, cost_.offset());
             opts_.cost = json::costModelFrom(cost_, f);
         }
         stack_.pop_back();
@@ -172,6 +174,7 @@ private:
             case Ctx::Capacities: {
                 ErrorPlace where;
                 where.memory = key_;
+                where.field = "capacities";
                 FieldCheck f(t_, "options.capacities", where, offset);
                 const FieldValue v = s ? FieldValue::of(*s) : FieldValue::container(k, offset);
                 (*opts_.capacities)[key_] = f.integer(v, key_, 1, limits::kMaxBytes, "bytes");

@@ -296,6 +296,7 @@ bool ResultReader::metricsValue(Kind k, const Scalar* s, std::size_t offset) {
 void ResultReader::finishAllocation() {
     const std::string place = entry("allocations");
     ErrorPlace base;
+    base.field = place;
     FieldCheck f(t_, place, base, allocation_.offset());
     Allocation a;
     a.buf = static_cast<BufferId>(f.integer(allocation_["buf"], "buf", 0, limits::kMaxBufferId, "bufferId"));
@@ -308,7 +309,7 @@ void ResultReader::finishAllocation() {
 void ResultReader::finishSpill() {
     const std::string place = entry("spills");
     ErrorPlace base;
-    base.step = std::nullopt;
+    base.field = place;
     FieldCheck f(t_, place, base, spill_.offset());
     Spill s;
     s.buf = static_cast<BufferId>(f.integer(spill_["buf"], "buf", 0, limits::kMaxBufferId, "bufferId"));
@@ -367,14 +368,17 @@ ResultFile ResultReader::finish() {
             fail(rootOffset_, std::string("the result: field \"") + kRoot[f].name + "\" is missing", kRoot[f].name);
     if (!seen_[0]) fail(rootOffset_, "the result: field \"format\" is missing", "format");
     ErrorPlace base;
+    base.field = "cost";
     FieldCheck cost(t_, "the result's cost", base, cost_.offset());
     r_.cost = json::costModelFrom(cost_, cost);
+    base.field = "metrics";
     FieldCheck metrics(t_, "the result's metrics", base, metrics_.offset());
     r_.claims.spills = metrics.integer(metrics_["spills"], "spills", kAnyMin, kAnyMax);
     r_.claims.extraBytes = metrics.integer(metrics_["extraBytes"], "extraBytes", kAnyMin, kAnyMax);
     r_.claims.totalCycles = metrics.integer(metrics_["totalCycles"], "totalCycles", kAnyMin, kAnyMax);
     if (!seenDemand_) metrics.fail("demandPeak", metrics_.offset(), "is missing");
     if (!seenResident_) metrics.fail("residentPeak", metrics_.offset(), "is missing");
+    base.field = "metrics.demandPeak";
     FieldCheck demand(t_, "metrics.demandPeak", base, demand_.offset());
     if (!seenByType_) demand.fail("byType", demand_.offset(), "is missing");
     r_.claims.demandPeakTotal = demand.integer(demand_["total"], "total", kAnyMin, kAnyMax);
