@@ -32,7 +32,7 @@ constexpr const char* kUsage = R"(usage:
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
   spillway generate matmul M N K | flash Q KV | conv GROUPS LAYERS | random OPERATIONS
-                    [--seed S] [--frees-at-end] [-o FILE]
+                    [--seed S] [--frees-at-end] [--alloc-edges PCT] [--bufferless PCT] [-o FILE]
                                          a generated graph (sizes of any scale, for benchmarks)
   spillway --version | --help
 
@@ -326,7 +326,7 @@ int commandCompare(int argc, char** argv) {
 
 // spillway generate KIND ...: the example generators at any size (benchmarks of large graphs).
 int commandGenerate(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--seed", "-o"}, {"--frees-at-end"});
+    Args a = parseArgs(argc, argv, 2, {"--seed", "-o", "--alloc-edges", "--bufferless"}, {"--frees-at-end"});
     const std::vector<std::string>& p = a.positional;
     const std::string kind = p.empty() ? "" : p[0];
     auto count = [&](std::size_t i, const char* what) {
@@ -358,6 +358,10 @@ int commandGenerate(int argc, char** argv) {
         RandomGraphParams r;
         r.operations = count(1, "OPERATIONS");
         r.freesAtEnd = freesAtEnd;
+        if (a.options.count("--alloc-edges"))
+            r.allocEdgePercent = static_cast<int>(parseCount("--alloc-edges", a.options.at("--alloc-edges"), 0, 100));
+        if (a.options.count("--bufferless"))
+            r.bufferlessPercent = static_cast<int>(parseCount("--bufferless", a.options.at("--bufferless"), 0, 100));
         const std::uint64_t seed = a.options.count("--seed")
                                        ? static_cast<std::uint64_t>(parseCount("--seed", a.options.at("--seed"), 0, INT64_MAX))
                                        : 1;

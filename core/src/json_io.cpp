@@ -75,11 +75,12 @@ Capacities parseCapacityList(const std::string& text) {
     Capacities caps;
     std::istringstream in(text);
     std::string entry;
-    auto fail = [](const std::string& message, const std::string& memory = "") {
+    auto fail = [](const std::string& message, const std::string& memory = "", bool overLimit = false) {
         ErrorPlace where;
         where.source = "options";
         where.field = "--caps";
         if (!memory.empty()) where.memory = memory;
+        if (overLimit) where.limit = LimitPlace{"bytes", limits::kMaxBytes};
         throw InputError(message, std::move(where));
     };
     while (std::getline(in, entry, ',')) {
@@ -96,7 +97,7 @@ Capacities parseCapacityList(const std::string& text) {
         if (cap <= 0 || cap > limits::kMaxBytes)
             fail("--caps entry \"" + excerpt(entry) + "\": capacity must be between 1 and " +
                      std::to_string(limits::kMaxBytes),
-                 name);
+                 name, cap > limits::kMaxBytes);
         if (!caps.emplace(name, cap).second) fail("--caps names memory " + name + " twice", name);
         if (static_cast<std::int64_t>(caps.size()) > limits::kMaxMemories)
             limits::exceeded("--caps names more than " + std::to_string(limits::kMaxMemories) + " memories",

@@ -105,6 +105,11 @@ struct RandomGraphParams {
     int lateFreePercent = 25;  // 0..100
     bool freesAtEnd = false;
     Capacities capacities;
+    // Shapes the schedulers must take (0 leaves the graph as without them): operations that get
+    // an edge from the ALLOC of a live buffer they do not use, and operations followed by a
+    // BARRIER that uses no buffer (edges from the operation before it to the one after it).
+    int allocEdgePercent = 0;  // 0..100
+    int bufferlessPercent = 0; // 0..100
 };
 std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p);
 
