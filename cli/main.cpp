@@ -68,6 +68,9 @@ std::string readFile(const std::string& path, const std::string& source) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError("cannot read " + path + ": no such file or not readable");
     std::string text;
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);  // a regular file: read it without regrowing the text
+    if (!ec && fs::is_regular_file(path, ec)) text.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(size, limits::kMaxInputBytes)));
     char chunk[1 << 16];
     while (in) {
         in.read(chunk, sizeof chunk);

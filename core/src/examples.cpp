@@ -14,13 +14,14 @@
 #include <utility>
 
 #include "spillway/error.h"
+#include "spillway/limits.h"
 
 namespace spillway {
 namespace {
 
 using OJson = nlohmann::ordered_json;
 
-constexpr int kMaxNodes = 1000000;
+constexpr int kMaxNodes = static_cast<int>(limits::kMaxNodes);  // what the engine reads
 
 // The contest's COPY_IN cycles follow 2 * size + 69 (128 -> 325, 256 -> 581, 768 -> 1605).
 Cycles copyInCycles(Bytes size) { return 2 * size + 69; }

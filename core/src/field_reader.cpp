@@ -127,7 +127,7 @@ CostModel costModelFrom(ObjectFields& fields, const FieldCheck& check) {
 // ---- NodeFields ------------------------------------------------------------------------------
 
 namespace {
-constexpr const char* kNodeFieldNames[] = {"Id", "Op", "Pipe", "Cycles", "Bufs", "BufId", "Size", "Type"};
+constexpr std::string_view kNodeFieldNames[] = {"Id", "Op", "Pipe", "Cycles", "Bufs", "BufId", "Size", "Type"};
 }
 
 void NodeFields::begin(std::size_t offset, std::size_t index) {

@@ -244,7 +244,7 @@ void indexNodes(Graph& g) {
 }
 
 void finalizeGraph(Graph& g) {
-    indexNodes(g);
+    if (g.nodeIndex.size() != g.nodes.size()) indexNodes(g);  // a reader may have indexed them already
     collectBuffers(g);
     buildAdjacency(g);
     rejectCycles(g);

@@ -879,7 +879,8 @@ void checkMutationsCaught(const GraphDocument& doc, const Result& r) {
         REQUIRE(!g.edges.empty());
         edges.push_back({g.nodes[g.edges.front().first].id, g.nodes[g.edges.front().second].id});
         if (!good.addedEdges.empty()) edges.push_back(good.addedEdges.front());
-        for (auto [a, b] : edges) {
+        for (const auto& e : edges) {  // no structured binding: CAPTURE's lambda takes it
+            const NodeId a = e.first, b = e.second;
             CAPTURE(str(a, b));
             Plan p = good;
             std::swap(p.order[pos.at(a)], p.order[pos.at(b)]);

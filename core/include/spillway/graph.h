@@ -104,7 +104,8 @@ InputError locateInDocument(const GraphDocument& doc, const InputError& e);
 // Builds Graph::nodeIndex, rejecting duplicate ids and the reserved spill Ops.
 void indexNodes(Graph& g);
 
-// Builds the derived parts (buffers, index maps, adjacency) and checks the structural rules:
+// Builds the derived parts (buffers, index maps, adjacency; the node index unless indexNodes
+// already built it for these nodes) and checks the structural rules:
 // unique ids, known edge ends, one ALLOC and one FREE per buffer, known buffers, no cycle, at most
 // limits::kMaxMemories memories. Throws InputError naming the place (ErrorPlace: source "graph",
 // nodeIndex / edge / buffer / cycle). Capacities are checked by validateCapacities.
