@@ -109,3 +109,102 @@ for (const [what, args, message] of badInputs) {
     else assert.equal(text, message);
   });
 }
+
+// ---- Hostile input and outputs (issue 7): exit 2 with one line, never 0, 3, a signal or a hang ----
+
+const oneLine = (r) => {
+  const lines = r.stderr.split('\n').filter(Boolean);
+  assert.equal(lines.length, 1, r.stderr);
+  assert.ok(lines[0].startsWith('spillway: error: '), r.stderr);
+  return lines[0].replace(/^spillway: error: /, '').replaceAll(work + '/', '');
+};
+
+test('an output that cannot be written is an error, not a silent success', () => {
+  let r = spillway('plan', small, '-o', '/dev/full');
+  assert.equal(r.status, 2);
+  assert.equal(oneLine(r), 'cannot write /dev/full: No space left on device');
+  r = spillway('plan', small, '--export', '/dev/full/x');
+  assert.equal(r.status, 2);
+  const full = spawnSync('sh', ['-c', `"${cli}" plan "${small}" > /dev/full`], { encoding: 'utf8' });
+  assert.equal(full.status, 2);
+  assert.equal(oneLine(full), 'cannot write to standard output: No space left on device');
+});
+
+test('inputs that never end or are not text stop at once', () => {
+  const started = Date.now();
+  let r = spillway('plan', '/dev/zero');
+  assert.equal(r.status, 2);
+  assert.equal(oneLine(r), '/dev/zero: contains a NUL byte at byte 0 (not a text file)');
+  r = spillway('plan', file('nul.json', `${readFileSync(small, 'utf8')}\u0000garbage`));
+  assert.equal(r.status, 2);
+  assert.match(oneLine(r), /^nul\.json: contains a NUL byte at byte \d+ \(not a text file\)$/);
+  r = spillway('plan', small, '--order', '/dev/zero');
+  assert.equal(r.status, 2);
+  assert.ok(Date.now() - started < 10000);
+});
+
+test('huge tokens, deep nesting and invalid bytes give one short, valid line', () => {
+  let r = spillway('plan', file('num.json', `{"Nodes":[{"Id":${'9'.repeat(1 << 20)}}]}`));
+  assert.equal(r.status, 2);
+  let line = oneLine(r);
+  assert.ok(line.length < 200, line);
+  assert.match(line, /^num\.json: line 1, column 17: the graph is not valid JSON: number overflow parsing '9{40}\.\.\. \(1048576 bytes\)'$/);
+  r = spillway('plan', file('deep.json', `{"Nodes":[],"Edges":${'['.repeat(100000)}${']'.repeat(100000)}}`));
+  assert.equal(r.status, 2);
+  assert.equal(oneLine(r), 'deep.json: line 1, column 23: Edges[0] must be [src, dst] with two node ids, got an array');
+  r = spillway('plan', file('deep2.json', `{"Nodes":[],"X":${'['.repeat(100000)}${']'.repeat(100000)}}`));
+  assert.equal(oneLine(r), 'deep2.json: line 1, column 48: the graph nests arrays and objects deeper than 32 levels (limit depth = 32)');
+  const bytes = Buffer.concat([Buffer.from('{"Nodes":[{"Id":0,"Op":"A'), Buffer.from([0xff]), Buffer.from('"}]}')]);
+  const bad = join(work, 'utf8.json');
+  writeFileSync(bad, bytes);
+  r = spawnSync(cli, ['plan', bad]);
+  assert.equal(r.status, 2);
+  const text = r.stderr.toString('utf8');
+  assert.equal(Buffer.from(text, 'utf8').equals(r.stderr), true, 'stderr is valid UTF-8');
+  assert.match(text, /ill-formed UTF-8 byte/);
+});
+
+test('option values out of range name the range', () => {
+  let r = spillway('bench', small, '--repeat', '999999999999');
+  assert.equal(r.status, 2);
+  assert.equal(oneLine(r), 'option --repeat must be between 1 and 1000, got 999999999999');
+  r = spillway('plan', small, '--cost', 'seed', '--cycles-per-byte', '1048577');
+  assert.equal(oneLine(r), 'option --cycles-per-byte must be between 0 and 1048576, got 1048577');
+  r = spillway('plan', small, '--caps', 'L1=68719476737');
+  assert.equal(oneLine(r), '--caps entry "L1=68719476737": capacity must be between 1 and 68719476736');
+  // The issue's case: the seed model at 2^20 cycles per byte plans, every time exact.
+  const graph = file('tms.json', spillway('example', 'tiled-matmul-small').stdout);
+  r = spillway('plan', graph, '--cost', 'seed', '--cycles-per-byte', '1048576', '-o', join(work, 'tms-result.json'));
+  assert.equal(r.status, 0, r.stderr);
+  const result = JSON.parse(readFileSync(join(work, 'tms-result.json'), 'utf8'));
+  assert.ok(result.timing.every(([, start, end]) => start >= 0 && end >= start));
+  assert.equal(spillway('verify', graph, join(work, 'tms-result.json')).status, 0);
+});
+
+test('verify reports falsified claims and exits 1', () => {
+  const graph = file('ex2.json', spillway('example', 'one-spill').stdout);
+  assert.equal(spillway('plan', graph, '--order', 'schedule', '-o', join(work, 'two.json')).status, 0);
+  const good = JSON.parse(readFileSync(join(work, 'two.json'), 'utf8'));
+  const tamper = (f) => { const r = structuredClone(good); f(r); return file('tampered.json', JSON.stringify(r)); };
+  let v = spillway('verify', graph, tamper((r) => { r.metrics.totalCycles += 1; }));
+  assert.equal(v.status, 1);
+  assert.match(v.stdout, /^metrics: metrics\.totalCycles says \d+ but the plan gives \d+$/m);
+  v = spillway('verify', graph, tamper((r) => { r.addedNodes[0].Cycles = 1; }));
+  assert.match(v.stdout, /^spill-cycles: spill 0 \(buffer \d+\): SPILL_OUT node \d+ has Cycles 1, the cost model contest/m);
+  v = spillway('verify', graph, tamper((r) => { r.addedEdges.push([2 ** 32 + 1, 0]); }));
+  assert.match(v.stdout, /^edges: added edge 4294967297 -> 0 \(addedEdges\[\d+\]\) names a node id above 2\^31 - 1/m);
+  v = spillway('verify', graph, file('notresult.json', '{"format": 1, "order": 5}'));
+  assert.equal(v.status, 2);
+  assert.equal(oneLine(v), 'notresult.json: line 1, column 24: the result: field "order" must be an array, got an integer');
+});
+
+test('generate writes graphs of any size that plan and verify', () => {
+  const out = join(work, 'gen.json');
+  const r = spillway('generate', 'random', '30', '--seed', '4', '--alloc-edges', '30', '--bufferless', '20', '-o', out);
+  assert.equal(r.status, 0, r.stderr);
+  const g = JSON.parse(readFileSync(out, 'utf8'));
+  assert.ok(g.Nodes.some((n) => n.Op === 'BARRIER' && n.Bufs.length === 0));
+  assert.equal(spillway('plan', out).status, 0);
+  assert.equal(spillway('generate', 'matmul', '2', '2', '2').stdout, spillway('generate', 'matmul', '2', '2', '2').stdout);
+  assert.equal(oneLine(spillway('generate', 'nope')), 'spillway generate: unknown kind "nope": expected matmul, flash, conv or random');
+});
