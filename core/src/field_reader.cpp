@@ -107,6 +107,35 @@ FieldValue& ObjectFields::operator[](const char* name) {
     throw InternalError(std::string("reader: no field ") + name);
 }
 
+// ---- CapacityEntries -------------------------------------------------------------------------
+
+void CapacityEntries::fail(std::size_t offset, const std::string& problem, std::optional<LimitPlace> limit) const {
+    ErrorPlace where;
+    where.field = field_ + "." + key_;
+    where.memory = key_;
+    where.limit = std::move(limit);
+    text_.fail(offset, place_ + ": " + problem, std::move(where));
+}
+
+void CapacityEntries::key(std::string key, std::size_t offset, const Capacities& caps) {
+    key_ = std::move(key);
+    if (key_.empty()) fail(offset, "a memory name is empty");
+    if (caps.count(key_)) fail(offset, "memory \"" + excerpt(key_) + "\" appears twice");
+    if (static_cast<std::int64_t>(caps.size()) >= limits::kMaxMemories)
+        fail(offset,
+             "names more than " + std::to_string(limits::kMaxMemories) + " memories (limit memories = " +
+                 std::to_string(limits::kMaxMemories) + ")",
+             LimitPlace{"memories", limits::kMaxMemories});
+}
+
+Bytes CapacityEntries::value(Kind k, const Scalar* s, std::size_t offset) const {
+    ErrorPlace where;
+    where.memory = key_;
+    where.field = field_;
+    FieldCheck f(text_, place_, where, offset);
+    return f.integer(s ? FieldValue::of(*s) : FieldValue::container(k, offset), key_, 1, limits::kMaxBytes, "bytes");
+}
+
 std::vector<const char*> costFieldNames() { return {"model", "fixedLatency", "cyclesPerByte"}; }
 
 CostModel costModelFrom(ObjectFields& fields, const FieldCheck& check) {

@@ -78,6 +78,26 @@ private:
     int current_ = -1;
 };
 
+// The entries of a capacities object ({"L1": 4096, ...}) in a graph ("Capacities") or the options
+// ("capacities"): names non-empty and given once, at most limits::kMaxMemories of them, values in
+// 1..limits::kMaxBytes. `place` names the object in messages, `field` in ErrorPlace::field.
+class CapacityEntries {
+public:
+    CapacityEntries(const JsonText& text, std::string place, std::string field)
+        : text_(text), place_(std::move(place)), field_(std::move(field)) {}
+    // A key: checked against the entries so far, then the current entry.
+    void key(std::string key, std::size_t offset, const Capacities& caps);
+    const std::string& name() const { return key_; }
+    // The current entry's value.
+    Bytes value(Kind k, const Scalar* s, std::size_t offset) const;
+
+private:
+    [[noreturn]] void fail(std::size_t offset, const std::string& problem, std::optional<LimitPlace> limit = std::nullopt) const;
+
+    const JsonText& text_;
+    std::string place_, field_, key_;
+};
+
 // A cost model object {"model", "fixedLatency", "cyclesPerByte"} (options and result files).
 std::vector<const char*> costFieldNames();
 CostModel costModelFrom(ObjectFields& fields, const FieldCheck& check);

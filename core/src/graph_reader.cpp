@@ -19,7 +19,8 @@ constexpr std::int64_t kBeyondInt64 = std::numeric_limits<std::int64_t>::min(); 
 
 class GraphReader {
 public:
-    explicit GraphReader(const json::JsonText& text) : t_(text), node_(text, "Nodes", limits::kMaxCycles) {}
+    explicit GraphReader(const json::JsonText& text)
+        : t_(text), node_(text, "Nodes", limits::kMaxCycles), capacities_(text, "Capacities", "Capacities") {}
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
@@ -35,7 +36,6 @@ private:
     bool rootField(Kind k, std::size_t offset);
     void edgeEntry(Kind k, const Scalar* s, std::size_t offset);
     void orderEntry(Kind k, const Scalar* s, std::size_t offset);
-    void capacity(Kind k, const Scalar* s, std::size_t offset);
     void endEdge();
     void addEdge(std::size_t index, std::int64_t src, std::int64_t dst);
     void indexNodes();
@@ -72,7 +72,7 @@ private:
     std::int64_t edgeEnds_[2] = {0, 0};
     int edgeCount_ = 0;
     std::vector<std::pair<std::int64_t, std::int64_t>> pendingEdges_;
-    std::string capacityKey_;
+    json::CapacityEntries capacities_;
 };
 
 void GraphReader::onKey(std::string& key, std::size_t offset) {
@@ -89,13 +89,8 @@ void GraphReader::onKey(std::string& key, std::size_t offset) {
         }
         case Ctx::Node: node_.key(key, offset); break;
         case Ctx::Capacities:
-            if (key.empty()) fail(offset, "Capacities: a memory name is empty", atField("Capacities"));
-            if (doc_.capacities->count(key))
-                fail(offset, "Capacities: memory \"" + key + "\" appears twice", atField("Capacities." + key));
-            if (static_cast<std::int64_t>(doc_.capacities->size()) >= limits::kMaxMemories)
-                tooMany(offset, "capacities", "memories", limits::kMaxMemories);
-            capacityKey_ = std::move(key);
-            doc_.source.capacities[capacityKey_] = here(offset);
+            capacities_.key(std::move(key), offset, *doc_.capacities);
+            doc_.source.capacities[capacities_.name()] = here(offset);
             break;
         default: break;
     }
@@ -155,7 +150,7 @@ bool GraphReader::value(Kind k, const Scalar* s, std::size_t offset) {
         }
         case Ctx::Edge: edgeEntry(k, s, offset); return false;
         case Ctx::Order: orderEntry(k, s, offset); return false;
-        case Ctx::Capacities: capacity(k, s, offset); return false;
+        case Ctx::Capacities: (*doc_.capacities)[capacities_.name()] = capacities_.value(k, s, offset); return false;
     }
     return false;
 }
@@ -252,15 +247,6 @@ void GraphReader::orderEntry(Kind k, const Scalar* s, std::size_t offset) {
              std::move(where));
     order.push_back(static_cast<NodeId>(s->integer));
     doc_.source.order.push_back(here(offset));
-}
-
-void GraphReader::capacity(Kind k, const Scalar* s, std::size_t offset) {
-    ErrorPlace where;
-    where.memory = capacityKey_;
-    where.field = "Capacities";
-    FieldCheck f(t_, "Capacities", where, offset);
-    const FieldValue v = s ? FieldValue::of(*s) : FieldValue::container(k, offset);
-    (*doc_.capacities)[capacityKey_] = f.integer(v, capacityKey_, 1, limits::kMaxBytes, "bytes");
 }
 
 void GraphReader::onEnd(Kind, std::size_t) {

@@ -118,7 +118,8 @@ using json::Scalar;
 // ignored.
 class OptionsReader {
 public:
-    explicit OptionsReader(const json::JsonText& text) : t_(text), cost_(text, json::costFieldNames()) {}
+    explicit OptionsReader(const json::JsonText& text)
+        : t_(text), capacities_(text, "options.capacities", "capacities"), cost_(text, json::costFieldNames()) {}
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
@@ -130,22 +131,7 @@ public:
                 }
                 key_ = std::move(key);
                 break;
-            case Ctx::Capacities: {
-                ErrorPlace where;
-                where.field = "capacities." + key;
-                where.memory = key;
-                if (key.empty()) t_.fail(offset, "options.capacities: a memory name is empty", std::move(where));
-                if (opts_.capacities->count(key))
-                    t_.fail(offset, "options.capacities: memory \"" + key + "\" appears twice", std::move(where));
-                if (static_cast<std::int64_t>(opts_.capacities->size()) >= limits::kMaxMemories) {
-                    where.limit = LimitPlace{"memories", limits::kMaxMemories};
-                    t_.fail(offset, "options.capacities names more than " + std::to_string(limits::kMaxMemories) +
-                                        " memories (limit memories = " + std::to_string(limits::kMaxMemories) + ")",
-                            std::move(where));
-                }
-                key_ = std::move(key);
-                break;
-            }
+            case Ctx::Capacities: capacities_.key(std::move(key), offset, *opts_.capacities); break;
             case Ctx::Cost: cost_.key(key, offset, "options.cost"); break;
             case Ctx::Order: break;
         }
@@ -172,15 +158,9 @@ private:
         }
         switch (stack_.back()) {
             case Ctx::Root: return field(k, s, offset);
-            case Ctx::Capacities: {
-                ErrorPlace where;
-                where.memory = key_;
-                where.field = "capacities";
-                FieldCheck f(t_, "options.capacities", where, offset);
-                const FieldValue v = s ? FieldValue::of(*s) : FieldValue::container(k, offset);
-                (*opts_.capacities)[key_] = f.integer(v, key_, 1, limits::kMaxBytes, "bytes");
+            case Ctx::Capacities:
+                (*opts_.capacities)[capacities_.name()] = capacities_.value(k, s, offset);
                 return false;
-            }
             case Ctx::Order: {
                 const std::string field = "order[" + std::to_string(opts_.order->size()) + "]";
                 ErrorPlace where;
@@ -257,9 +237,7 @@ private:
     }
 
     [[noreturn]] void fail(std::size_t offset, const std::string& message, const std::string& field = "") const {
-        ErrorPlace where;
-        where.field = field;
-        t_.fail(offset, message, std::move(where));
+        t_.failField(offset, message, field);
     }
 
     const json::JsonText& t_;
@@ -267,6 +245,7 @@ private:
     std::vector<Ctx> stack_;
     std::string key_;
     std::set<std::string> seen_;
+    json::CapacityEntries capacities_;
     json::ObjectFields cost_;
 };
 

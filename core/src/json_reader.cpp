@@ -67,6 +67,12 @@ void JsonText::fail(std::size_t offset, const std::string& message, ErrorPlace w
     throw locatedError(InputError(message, std::move(where)), p.line, p.column);
 }
 
+void JsonText::failField(std::size_t offset, const std::string& message, const std::string& field) const {
+    ErrorPlace where;
+    where.field = field;
+    fail(offset, message, std::move(where));
+}
+
 namespace detail {
 
 void checkText(const JsonText& t) {

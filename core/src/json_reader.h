@@ -51,6 +51,8 @@ public:
     std::string_view token(std::size_t offset) const;
     // An InputError at `offset`: "line L, column C: " + message, with `where` completed.
     [[noreturn]] void fail(std::size_t offset, const std::string& message, ErrorPlace where = {}) const;
+    // The same, naming the field (ErrorPlace::field) the error is about.
+    [[noreturn]] void failField(std::size_t offset, const std::string& message, const std::string& field) const;
 
 private:
     std::string_view text_;

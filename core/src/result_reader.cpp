@@ -75,9 +75,7 @@ private:
     void finishAllocation();
     void finishSpill();
     [[noreturn]] void fail(std::size_t offset, const std::string& message, const std::string& field = "") const {
-        ErrorPlace where;
-        where.field = field;
-        t_.fail(offset, message, std::move(where));
+        t_.failField(offset, message, field);
     }
 
     const json::JsonText& t_;
