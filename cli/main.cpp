@@ -28,7 +28,9 @@ constexpr const char* kUsage = R"(usage:
   spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C]
                                          median times of each stage, as a table
   spillway verify GRAPH.json RESULT.json [--caps ...]
-                                         re-verify a result file (exit 1 on violations)
+                                         re-verify a result file: the plan and every claim
+                                         (metrics, timing, spill cycles, added edges);
+                                         exit 1 on violations
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
   spillway generate matmul M N K | flash Q KV | conv GROUPS LAYERS | random OPERATIONS

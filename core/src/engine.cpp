@@ -92,10 +92,6 @@ Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const
     return m;
 }
 
-namespace {
-Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts);
-}  // namespace
-
 Capacities capacitiesFor(const GraphDocument& doc, const RunOptions& opts) {
     return locatingErrors(doc, [&] {
         Capacities caps = resolveCapacities(doc, opts);
@@ -116,10 +112,6 @@ ResultClaims claimsOf(const Result& r) {
     c.timing.reserve(r.timing.nodes.size());
     for (const NodeTiming& t : r.timing.nodes) c.timing.push_back({t.id, t.start, t.end});
     return c;
-}
-
-Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
-    return locatingErrors(doc, [&] { return prepareLocated(doc, opts); });
 }
 
 namespace {
@@ -153,6 +145,10 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     return p;
 }
 }  // namespace
+
+Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
+    return locatingErrors(doc, [&] { return prepareLocated(doc, opts); });
+}
 
 Result run(const GraphDocument& doc, const RunOptions& opts) {
     Result r;

@@ -55,9 +55,14 @@ void collectBuffers(Graph& g) {
             b.id = n.buf;
             b.size = n.size;
             b.type = n.type;
-            if (memories.emplace(n.type, 0).second && static_cast<std::int64_t>(memories.size()) > limits::kMaxMemories)
-                limits::exceeded(nodeName(n) + ": Type \"" + n.type + "\" is one memory too many", "memories",
-                                 limits::kMaxMemories, "graph");
+            if (memories.emplace(n.type, 0).second && static_cast<std::int64_t>(memories.size()) > limits::kMaxMemories) {
+                ErrorPlace where = atBuffer(g, i, n.buf, "Type");
+                where.limit = LimitPlace{"memories", limits::kMaxMemories};
+                throw InputError(nodeName(n) + ": Type \"" + excerpt(n.type) + "\" makes more than " +
+                                     std::to_string(limits::kMaxMemories) + " memories (limit memories = " +
+                                     std::to_string(limits::kMaxMemories) + ")",
+                                 std::move(where));
+            }
         } else if (b.size != n.size || b.type != n.type) {
             const Node& other = g.nodes[b.allocNode >= 0 ? b.allocNode : b.freeNode];
             throw InputError("buffer " + std::to_string(n.buf) + ": " + nodeName(n) + " says " +

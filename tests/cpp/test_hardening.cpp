@@ -229,6 +229,19 @@ TEST_CASE("the stated limits are enforced with the limit named") {
     for (int i = 0; i <= limits::kMaxMemories; ++i) caps += (i ? "," : "") + ("\"M" + std::to_string(i) + "\":1");
     CHECK(limitOf([&] { parseGraphDocument(smallGraph(R"(,"Capacities":{)" + caps + "}")); }) == "memories=256");
     CHECK(limitOf([&] { parseRunOptions(R"({"capacities":{)" + caps + "}}"); }) == "memories=256");
+    // Distinct Types count as memories too, and the error is located at the buffer that is one too many.
+    std::string types;
+    for (int i = 0; i <= limits::kMaxMemories; ++i)
+        types += (i ? "," : "") + std::string(R"({"Id":)") + std::to_string(2 * i) + R"(,"Op":"ALLOC","BufId":)" +
+                 std::to_string(i) + R"(,"Size":1,"Type":"T)" + std::to_string(i) + R"("},{"Id":)" +
+                 std::to_string(2 * i + 1) + R"(,"Op":"FREE","BufId":)" + std::to_string(i) + R"(,"Size":1,"Type":"T)" +
+                 std::to_string(i) + R"("})";
+    const ErrorPlace many = placeOf([&] { parseGraphDocument(R"({"Nodes":[)" + types + "]}"); });
+    REQUIRE(many.limit);
+    CHECK(many.limit->name == "memories");
+    CHECK(many.buffer == limits::kMaxMemories);
+    CHECK(many.line == 1);
+    CHECK(many.column.value_or(0) > 10000);
     std::string bufs = "0";
     for (int i = 1; i <= limits::kMaxBufsPerNode; ++i) bufs += ",0";
     CHECK(limitOf([&] {
