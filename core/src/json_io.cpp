@@ -301,7 +301,7 @@ OrderedJson costJson(const CostModel& c) {
 
 std::string resultToJson(const Graph&, const Result& r) {
     OrderedJson j;
-    j["format"] = 1;
+    j["format"] = kResultFormat;
     j["engine"] = std::string("spillway ") + SPILLWAY_VERSION;
     j["policy"] = r.policy;
     j["planPolicy"] = r.plan.policy;

@@ -261,8 +261,11 @@ bool ResultReader::rootValue(Kind k, const Scalar* s, std::size_t offset) {
                          json::kindName(k),
              f.name);
     if (k == Kind::Integer) {  // "format"
-        if (s->beyondInt64 || s->integer != 1)
-            fail(offset, "the result has format " + excerpt(t_.token(offset)) + "; this engine reads format 1", "format");
+        if (s->beyondInt64 || s->integer != kResultFormat)
+            fail(offset,
+                 "the result has format " + excerpt(t_.token(offset)) + "; this engine reads format " +
+                     std::to_string(kResultFormat) + (s->integer == 1 ? " (format 1 added the contest's literal edges; plan again)" : ""),
+                 "format");
         return false;
     }
     if (k == Kind::String) {  // "planPolicy"

@@ -191,7 +191,7 @@ TEST_CASE("nesting: deep arrays are refused at the limit, without recursion, and
     CHECK(where.limit->name == "depth");
     CHECK(where.column == 20 + limits::kMaxDepth - 1);  // the first '[' beyond the limit
     CHECK(placeOf([&] { parseRunOptions(R"({"x":)" + deep); }).limit->name == "depth");
-    CHECK(placeOf([&] { readResultFile(R"({"format":1,"order":)" + deep); }).source == "result");
+    CHECK(placeOf([&] { readResultFile(R"({"format":2,"order":)" + deep); }).source == "result");
     // 32 levels are fine (an unknown field is skipped whole).
     std::string ok = R"({"Nodes":[],"Meta":)" + std::string(limits::kMaxDepth - 1, '[') +
                      std::string(limits::kMaxDepth - 1, ']') + "}";

@@ -39,7 +39,7 @@ test('-o writes the result and --export the contest files', () => {
   const r = spillway('plan', small, '-o', join(work, 'r.json'), '--export', out);
   assert.equal(r.status, 0, r.stderr);
   const result = JSON.parse(readFileSync(join(work, 'r.json'), 'utf8'));
-  assert.equal(result.format, 1);
+  assert.equal(result.format, 2);
   assert.deepEqual(result.order, [0, 1, 2]);
   assert.deepEqual(result.allocations, [{ buf: 0, type: 'L1', offset: 0, size: 100 }]);
   assert.equal(readFileSync(join(out, 'schedule.txt'), 'utf8'), '0\n1\n2\n');
@@ -193,7 +193,7 @@ test('verify reports falsified claims and exits 1', () => {
   assert.match(v.stdout, /^spill-cycles: spill 0 \(buffer \d+\): SPILL_OUT node \d+ has Cycles 1, the cost model contest/m);
   v = spillway('verify', graph, tamper((r) => { r.addedEdges.push([2 ** 32 + 1, 0]); }));
   assert.match(v.stdout, /^edges: added edge 4294967297 -> 0 \(addedEdges\[\d+\]\) names a node id above 2\^31 - 1/m);
-  v = spillway('verify', graph, file('notresult.json', '{"format": 1, "order": 5}'));
+  v = spillway('verify', graph, file('notresult.json', '{"format": 2, "order": 5}'));
   assert.equal(v.status, 2);
   assert.equal(oneLine(v), 'notresult.json: line 1, column 24: the result: field "order" must be an array, got an integer');
 });

@@ -36,6 +36,9 @@ struct ResultFile {
 };
 ResultFile readResultFile(const std::string& text);
 
+// The result format's version: 2 since added edges are the rule's reduced set (format 1 held the
+// contest's literal, quadratic set, which the verifier now reports as extra edges).
+constexpr int kResultFormat = 2;
 std::string resultToJson(const Graph& g, const Result& r);
 std::string graphToJson(const GraphDocument& doc);
 // The rows of compare(): [{"policy", "planPolicy", "order", "spills", "extraBytes",
