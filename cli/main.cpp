@@ -1,8 +1,10 @@
 // spillway: the command-line face of the engine. Thin on purpose: parse arguments, read files,
 // call spillway::run, print. Exit codes: 0 success, 2 bad input, 3 internal error.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,6 +13,7 @@
 #include "spillway/error.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
+#include "spillway/limits.h"
 #include "spillway/verifier.h"
 
 namespace fs = std::filesystem;
@@ -25,9 +28,14 @@ constexpr const char* kUsage = R"(usage:
   spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C]
                                          median times of each stage, as a table
   spillway verify GRAPH.json RESULT.json [--caps ...]
-                                         re-verify a result file (exit 1 on violations)
+                                         re-verify a result file: the plan and every claim
+                                         (metrics, timing, spill cycles, added edges);
+                                         exit 1 on violations
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
+  spillway generate matmul M N K | flash Q KV | conv GROUPS LAYERS | random OPERATIONS
+                    [--seed S] [--frees-at-end] [--alloc-edges PCT] [--bufferless PCT] [-o FILE]
+                                         a generated graph (sizes of any scale, for benchmarks)
   spillway --version | --help
 
 plan options:
@@ -47,19 +55,49 @@ plan options:
   --cycles-per-byte N          seed cost model: cycles per byte (default 1)
   -o RESULT.json               write the full result (docs/result-format.md)
   --export DIR                 write schedule.txt, memory.txt, spill.txt (the contest's files)
+
+limits (README.md, "Limits"): input files up to 1 GiB, JSON nesting 32 deep, 4,194,304 nodes,
+16,777,216 edges; bench --repeat 1..1000; --fixed-latency 0..2^32, --cycles-per-byte 0..2^20.
 )";
 
-std::string readFile(const std::string& path) {
+// Which file each kind of input came from, so that errors name it (ErrorPlace::source).
+std::map<std::string, std::string> sourceFiles;
+std::string orderFileText;  // kept to turn an order position into its line
+
+// Reads at most limits::kMaxInputBytes, stopping at the first NUL byte: a device such as
+// /dev/zero or an endless pipe is an error, never a hang.
+std::string readFile(const std::string& path, const std::string& source) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError("cannot read " + path + ": no such file or not readable");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    std::string text;
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);  // a regular file: read it without regrowing the text
+    if (!ec && fs::is_regular_file(path, ec)) text.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(size, limits::kMaxInputBytes)));
+    char chunk[1 << 16];
+    while (in) {
+        in.read(chunk, sizeof chunk);
+        const std::string_view got(chunk, static_cast<std::size_t>(in.gcount()));
+        if (got.find('\0') != std::string_view::npos)
+            throw InputError(path + ": contains a NUL byte at byte " + std::to_string(text.size() + got.find('\0')) +
+                             " (not a text file)");
+        if (static_cast<std::int64_t>(text.size() + got.size()) > limits::kMaxInputBytes)
+            limits::exceeded(path + " is larger than " + std::to_string(limits::kMaxInputBytes) + " bytes",
+                             "inputBytes", limits::kMaxInputBytes, source);
+        text.append(got);
+    }
+    if (in.bad()) throw InputError("cannot read " + path + ": read error");
+    if (!source.empty()) sourceFiles[source] = path;
+    return text;
 }
 
+// Writes the whole file and checks that it reached the disk (a full disk or /dev/full is an
+// error, not a silent success).
 void writeFile(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
-    if (!out || !(out << text)) throw InputError("cannot write " + path.string());
+    if (!out) throw InputError("cannot write " + path.string() + ": cannot open it");
+    out << text;
+    out.close();
+    if (!out) throw InputError("cannot write " + path.string() + ": " + std::strerror(errno));
 }
 
 struct Args {
@@ -67,13 +105,19 @@ struct Args {
     std::map<std::string, std::string> options;
 };
 
-Args parseArgs(int argc, char** argv, int from, const std::vector<std::string>& known) {
+// Options in `known` take a value; those in `flags` take none (their value is "1").
+Args parseArgs(int argc, char** argv, int from, const std::vector<std::string>& known,
+               const std::vector<std::string>& flags = {}) {
     Args a;
     for (int i = from; i < argc; ++i) {
         std::string arg = argv[i];
         if (arg.size() > 1 && arg[0] == '-') {
+            if (std::find(flags.begin(), flags.end(), arg) != flags.end()) {
+                a.options[arg] = "1";
+                continue;
+            }
             if (std::find(known.begin(), known.end(), arg) == known.end())
-                throw InputError("unknown option " + arg + " (see spillway --help)");
+                throw InputError("unknown option " + excerpt(arg) + " (see spillway --help)");
             if (i + 1 >= argc) throw InputError("option " + arg + " needs a value");
             a.options[arg] = argv[++i];
         } else {
@@ -83,11 +127,23 @@ Args parseArgs(int argc, char** argv, int from, const std::vector<std::string>& 
     return a;
 }
 
-std::int64_t parseCount(const std::string& option, const std::string& value) {
-    bool ok = !value.empty() && value.size() <= 12 &&
+// A non-negative integer option in [min, max]; `limit` names the stated limit max is, if any.
+std::int64_t parseCount(const std::string& option, const std::string& value, std::int64_t min, std::int64_t max,
+                        const char* limit = nullptr) {
+    bool ok = !value.empty() && value.size() <= 18 &&
               std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
-    if (!ok) throw InputError("option " + option + " needs a non-negative integer, got \"" + value + "\"");
-    return std::stoll(value);
+    if (!ok) throw InputError("option " + option + " needs a non-negative integer, got \"" + excerpt(value) + "\"");
+    const std::int64_t n = std::stoll(value);
+    if (n < min || n > max) {
+        ErrorPlace where;
+        where.source = "options";
+        where.field = option;
+        if (limit) where.limit = LimitPlace{limit, max};
+        throw InputError("option " + option + " must be between " + std::to_string(min) + " and " +
+                             std::to_string(max) + ", got " + value,
+                         std::move(where));
+    }
+    return n;
 }
 
 RunOptions runOptionsFrom(const Args& a) {
@@ -102,13 +158,17 @@ RunOptions runOptionsFrom(const Args& a) {
             opts.orderSource = *v;
         } else {
             opts.orderSource = "given";
-            opts.order = parseOrderText(readFile(*v));
+            opts.orderFrom = "order";
+            orderFileText = readFile(*v, "order");
+            opts.order = parseOrderText(orderFileText);
         }
     }
     if (auto v = get("--policy")) opts.policy = *v;
     if (auto v = get("--cost")) opts.cost = CostModel::parse(*v);
-    if (auto v = get("--fixed-latency")) opts.cost.fixedLatency = parseCount("--fixed-latency", *v);
-    if (auto v = get("--cycles-per-byte")) opts.cost.cyclesPerByte = parseCount("--cycles-per-byte", *v);
+    if (auto v = get("--fixed-latency"))
+        opts.cost.fixedLatency = parseCount("--fixed-latency", *v, 0, limits::kMaxFixedLatency, "fixedLatency");
+    if (auto v = get("--cycles-per-byte"))
+        opts.cost.cyclesPerByte = parseCount("--cycles-per-byte", *v, 0, limits::kMaxCyclesPerByte, "cyclesPerByte");
     return opts;
 }
 
@@ -119,7 +179,7 @@ std::string graphTextFor(const Args& a, std::string& label) {
         return exampleGraphJson(exampleList().front().name);
     }
     label = a.positional.front();
-    return readFile(label);
+    return readFile(label, "graph");
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point t0) {
@@ -176,10 +236,11 @@ double median(std::vector<double> v) {
 // Times each stage separately, `repeat` times, and prints medians: the numbers README quotes.
 int commandBench(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--repeat", "--policy", "--cost", "--order"});
-    const int repeat = static_cast<int>(std::max<std::int64_t>(1, a.options.count("--repeat") ? parseCount("--repeat", a.options.at("--repeat")) : 15));
+    const int repeat = static_cast<int>(
+        a.options.count("--repeat") ? parseCount("--repeat", a.options.at("--repeat"), 1, limits::kMaxRepeat, "repeat") : 15);
     RunOptions opts = runOptionsFrom(a);
     std::vector<std::pair<std::string, std::string>> inputs;
-    for (const std::string& path : a.positional) inputs.emplace_back(fs::path(path).filename().string(), readFile(path));
+    for (const std::string& path : a.positional) inputs.emplace_back(fs::path(path).filename().string(), readFile(path, "graph"));
     if (inputs.empty())
         for (const ExampleInfo& e : exampleList()) inputs.emplace_back(e.name, exampleGraphJson(e.name));
     std::printf("median of %d runs, milliseconds (policy %s, cost %s)\n", repeat, opts.policy.c_str(),
@@ -202,18 +263,18 @@ int commandBench(int argc, char** argv) {
             r.plan = problem.plan ? std::move(*problem.plan)
                                   : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy});
             auto t2 = std::chrono::steady_clock::now();
-            auto violations = verifyPlan(doc.graph, r.capacities, r.plan);
-            if (!violations.empty()) throw InternalError(name + ": plan failed verification: " + violations.front().message);
-            auto t3 = std::chrono::steady_clock::now();
             r.timing = simulateTiming(doc.graph, r.plan);
-            auto t4 = std::chrono::steady_clock::now();
             r.metrics = measure(doc.graph, r.inputOrder, r.plan, r.timing);
+            auto t3 = std::chrono::steady_clock::now();
+            auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsOf(r));
+            if (!violations.empty()) throw InternalError(name + ": plan failed verification: " + violations.front().message);
+            auto t4 = std::chrono::steady_clock::now();
             nodes = doc.graph.nodes.size();
             auto ms = [](auto x, auto y) { return std::chrono::duration<double, std::milli>(y - x).count(); };
             tParse.push_back(ms(t0, t1));
             tPlan.push_back(ms(t1, t2));
-            tVerify.push_back(ms(t2, t3));
-            tTiming.push_back(ms(t3, t4));
+            tTiming.push_back(ms(t2, t3));
+            tVerify.push_back(ms(t3, t4));
             tTotal.push_back(ms(t0, t4));
         }
         std::printf("%-28s %7zu %7d %7.2f %8.2f %8.2f %8.2f %8.2f %8lld\n", name.c_str(), nodes, r.metrics.spills,
@@ -223,17 +284,18 @@ int commandBench(int argc, char** argv) {
     return 0;
 }
 
-// Replays a result file with the independent verifier: for results made elsewhere or edited.
+// Replays a result file with the independent verifier, and recomputes everything it claims
+// (metrics, timing, spill cycles under its cost model): for results made elsewhere or edited.
 int commandVerify(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--caps", "--order"});
+    Args a = parseArgs(argc, argv, 2, {"--caps"});
     if (a.positional.size() != 2) throw InputError("usage: spillway verify GRAPH.json RESULT.json [--caps ...]");
-    GraphDocument doc = parseGraphDocument(readFile(a.positional[0]));
-    Problem problem = prepare(doc, runOptionsFrom(a));
-    Plan plan = planFromResultJson(readFile(a.positional[1]));
-    std::vector<Violation> violations = verifyPlan(doc.graph, problem.capacities, plan);
-    for (const Violation& v : violations) std::printf("%s: %s\n", v.kind.c_str(), v.message.c_str());
+    GraphDocument doc = parseGraphDocument(readFile(a.positional[0], "graph"));
+    const Capacities caps = capacitiesFor(doc, runOptionsFrom(a));
+    const ResultFile result = readResultFile(readFile(a.positional[1], "result"));
+    std::vector<Violation> violations = verifyResult(doc.graph, caps, result.cost, result.plan, result.claims);
+    for (const Violation& v : violations) std::printf("%s: %s\n", violationKindName(v.kind), v.message.c_str());
     if (!violations.empty()) return 1;
-    std::printf("ok: %zu spills, every step verified\n", plan.spills.size());
+    std::printf("ok: %zu spills, every step, metric and time verified\n", result.plan.spills.size());
     return 0;
 }
 
@@ -267,6 +329,56 @@ int commandCompare(int argc, char** argv) {
     return 0;
 }
 
+// spillway generate KIND ...: the example generators at any size (benchmarks of large graphs).
+int commandGenerate(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"--seed", "-o", "--alloc-edges", "--bufferless"}, {"--frees-at-end"});
+    const std::vector<std::string>& p = a.positional;
+    const std::string kind = p.empty() ? "" : p[0];
+    auto count = [&](std::size_t i, const char* what) {
+        if (i >= p.size()) throw InputError("spillway generate " + kind + ": missing " + what + " (see spillway --help)");
+        return static_cast<int>(parseCount(what, p[i], 1, 1000000));
+    };
+    const bool freesAtEnd = a.options.count("--frees-at-end") != 0;
+    std::string text;
+    if (kind == "matmul") {
+        MatmulParams m;
+        m.m = count(1, "M");
+        m.n = count(2, "N");
+        m.k = count(3, "K");
+        m.freesAtEnd = freesAtEnd;
+        text = generateTiledMatmul(m);
+    } else if (kind == "flash") {
+        FlashAttentionParams f;
+        f.queryBlocks = count(1, "Q");
+        f.kvBlocks = count(2, "KV");
+        f.freesAtEnd = freesAtEnd;
+        text = generateFlashAttentionLike(f);
+    } else if (kind == "conv") {
+        ConvParams c;
+        c.groups = count(1, "GROUPS");
+        c.layersPerStage = count(2, "LAYERS");
+        c.freesAtEnd = freesAtEnd;
+        text = generateConvLike(c);
+    } else if (kind == "random") {
+        RandomGraphParams r;
+        r.operations = count(1, "OPERATIONS");
+        r.freesAtEnd = freesAtEnd;
+        if (a.options.count("--alloc-edges"))
+            r.allocEdgePercent = static_cast<int>(parseCount("--alloc-edges", a.options.at("--alloc-edges"), 0, 100));
+        if (a.options.count("--bufferless"))
+            r.bufferlessPercent = static_cast<int>(parseCount("--bufferless", a.options.at("--bufferless"), 0, 100));
+        const std::uint64_t seed = a.options.count("--seed")
+                                       ? static_cast<std::uint64_t>(parseCount("--seed", a.options.at("--seed"), 0, INT64_MAX))
+                                       : 1;
+        text = generateRandomGraph(seed, r);
+    } else {
+        throw InputError("spillway generate: unknown kind \"" + excerpt(kind) + "\": expected matmul, flash, conv or random");
+    }
+    if (a.options.count("-o")) writeFile(a.options.at("-o"), text);
+    else std::fputs(text.c_str(), stdout);
+    return 0;
+}
+
 int commandExamples() {
     for (const ExampleInfo& e : exampleList()) std::printf("%-22s %s\n", e.name.c_str(), e.title.c_str());
     return 0;
@@ -279,6 +391,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "verify") return commandVerify(argc, argv);
     if (cmd == "compare") return commandCompare(argc, argv);
     if (cmd == "examples") return commandExamples();
+    if (cmd == "generate") return commandGenerate(argc, argv);
     if (cmd == "example") {
         if (argc != 3) throw InputError("usage: spillway example NAME (see spillway examples)");
         std::fputs(exampleGraphJson(argv[2]).c_str(), stdout);
@@ -292,19 +405,43 @@ int dispatch(int argc, char** argv) {
         std::fputs(kUsage, stdout);
         return 0;
     }
-    throw InputError("unknown command \"" + cmd + "\" (see spillway --help)");
+    throw InputError("unknown command \"" + excerpt(cmd) + "\" (see spillway --help)");
+}
+
+// The error's one line: the file it is about first, when known, and an order file's line.
+std::string errorLine(const InputError& e) {
+    auto file = sourceFiles.find(e.where.source);
+    std::string line = e.what();
+    if (e.where.source == "order" && !e.where.line && e.where.step) {
+        const std::int64_t at = orderTextLine(orderFileText, *e.where.step);
+        if (at > 0) line = "line " + std::to_string(at) + ": " + line;
+    }
+    if (e.where.memory && e.where.field == "Type") line += " (--caps " + *e.where.memory + "=BYTES)";
+    return file == sourceFiles.end() ? line : file->second + ": " + line;
+}
+
+// stdout must have reached its destination too: `spillway plan > /dev/full` is an error.
+int finishOutput(int code) {
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "spillway: error: cannot write to standard output: %s\n", std::strerror(errno));
+        return 2;
+    }
+    return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     try {
-        return dispatch(argc, argv);
+        return finishOutput(dispatch(argc, argv));
     } catch (const InputError& e) {
-        std::fprintf(stderr, "spillway: error: %s\n", e.what());
+        std::fprintf(stderr, "spillway: error: %s\n", errorLine(e).c_str());
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "spillway: error: out of memory (the input is too large for this machine)\n");
         return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "spillway: internal error: %s\n", e.what());
+        std::fprintf(stderr, "spillway: internal error: %s\n", printable(e.what()).c_str());
         return 3;
     }
 }

@@ -11,7 +11,7 @@ for_tests=false
 [ "${1:-}" = "--test" ] && for_tests=true
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev doctest-dev emscripten)
-$for_tests && packages+=(chromium)
+$for_tests && packages+=(chromium clang libfuzzer-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -37,8 +37,13 @@ echo "==> native engine"
 cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native
 if $for_tests; then
-  echo "==> native engine with AddressSanitizer + UndefinedBehaviorSanitizer"
-  cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSPILLWAY_SANITIZE=ON >/dev/null
+  echo "==> native engine with AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzzers (clang)"
+  # An older tree built build/sanitize with g++: the fuzzers need clang, so start it afresh.
+  if [ -f build/sanitize/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build/sanitize/CMakeCache.txt; then
+    rm -rf build/sanitize
+  fi
+  cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+    -DSPILLWAY_SANITIZE=ON -DSPILLWAY_FUZZ=ON >/dev/null
   cmake --build build/sanitize
 fi
 

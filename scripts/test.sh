@@ -9,6 +9,9 @@ echo "==> C++ tests (doctest)"
 build/native/spillway_tests
 echo "==> C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 build/sanitize/spillway_tests
+build/sanitize/spillway_verifier_alone
+echo "==> fuzzing, a bounded pass under the sanitizers (npm run fuzz for a long one)"
+bash scripts/fuzz.sh --short
 echo "==> bindings (node --test)"
 node --test tests/node/
 echo "==> browser end to end (node --test, headless Chromium)"

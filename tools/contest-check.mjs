@@ -4,6 +4,7 @@
 // nothing shared with the C++ engine: it reads the graph and the three files and replays them.
 //
 //   node tools/contest-check.mjs GRAPH.json DIR [--caps L1=4096,UB=1024,L0A=256,L0B=256,L0C=512]
+//                                [--result RESULT.json]
 //
 // DIR holds schedule.txt (one node id a line, spill nodes included), memory.txt (BufId:Offset,
 // the initial offset of every buffer) and spill.txt (BufId:NewOffset, in spill order).
@@ -17,6 +18,9 @@
 // - the order respects every graph edge and the spill edges ALLOC -> SPILL_OUT -> SPILL_IN -> FREE
 //   (the edges from earlier users to the SPILL_OUT and from the SPILL_IN to later users hold by
 //   construction in a linear order; the replay below checks what they protect);
+// - with --result (a `spillway plan -o` file for the same plan), its "addedEdges" are exactly the
+//   rule's set for these files: the contest's edges reduced to a set with the same transitive
+//   closure, linear in the uses (docs/result-format.md, ruleEdges below);
 // - replay: ALLOC places the buffer at its memory.txt offset, SPILL_OUT needs it resident and
 //   removes it, SPILL_IN places it at its NewOffset, FREE needs it resident, every other node needs
 //   all its Bufs resident; each placement lies in [0, capacity) of its Type and overlaps no
@@ -413,7 +417,7 @@ class Residents {
  * Checks the three files against a parsed graph. Returns { violations: string[], spills,
  * extraBytes, nodes }. Throws InputError for malformed files.
  */
-export function checkFiles(g, scheduleText, memoryText, spillText, names = {}) {
+export function checkFiles(g, scheduleText, memoryText, spillText, names = {}, addedEdges = null) {
   const fSched = names.schedule ?? 'schedule.txt', fMem = names.memory ?? 'memory.txt', fSpill = names.spill ?? 'spill.txt';
   const sched = parseSchedule(scheduleText, fSched);
   const mem = parsePairs(memoryText, fMem, 'Offset');
@@ -575,7 +579,79 @@ export function checkFiles(g, scheduleText, memoryText, spillText, names = {}) {
     const how = state[b] === UNALLOCATED ? 'never allocated' : state[b] === SPILLED ? 'spilled out' : 'resident';
     v.push(`buffer ${bufId[b]} is not freed at the end of ${fSched} (${how}; its FREE is node ${g.freeNode[b]})`);
   }
+  if (addedEdges) v.push(...checkAddedEdges(ruleEdges(g, pos, spillBuf), addedEdges, names.result));
   return { violations: v, nodes: N, spills: S, extraBytes };
+}
+
+/**
+ * The rule's added edges for the spills of a schedule (docs/result-format.md): for each buffer's
+ * spills 1..m in schedule order, ALLOC -> OUT_j, OUT_j -> IN_j, IN_j -> FREE, IN_(j-1) -> OUT_j,
+ * every user scheduled after IN_(j-1) (after the ALLOC for j = 1) and before OUT_j -> OUT_j, and
+ * IN_j -> every user scheduled after it and before OUT_(j+1) (before the FREE for j = m). The
+ * contest's literal rule (every earlier user -> OUT, IN -> every later user) is its transitive
+ * closure. Returns Map "a,b" -> why. `pos` gives schedule positions (-1 absent), `spillBuf` the
+ * buffer index of each spill (-1 unknown).
+ */
+export function ruleEdges(g, pos, spillBuf) {
+  const { N, B, kind, useStart, uses } = g;
+  const usersOf = Array.from({ length: B }, () => []);
+  for (let id = 0; id < N; id++) {
+    if (kind[id]) continue;
+    for (let u = useStart[id]; u < useStart[id + 1]; u++) {
+      const list = usersOf[uses[u]];
+      if (list[list.length - 1] !== id) list.push(id);
+    }
+  }
+  const spillsOf = new Map();
+  spillBuf.forEach((b, k) => { if (b >= 0) (spillsOf.get(b) ?? spillsOf.set(b, []).get(b)).push(k); });
+  const rule = new Map();
+  const add = (a, b, why) => { if (!rule.has(`${a},${b}`)) rule.set(`${a},${b}`, why); };
+  for (const [b, ks] of spillsOf) {
+    const out = (k) => N + 2 * k, inn = (k) => N + 2 * k + 1;
+    ks.sort((x, y) => pos[out(x)] - pos[out(y)]);
+    const users = usersOf[b].filter((u) => pos[u] >= 0).sort((x, y) => pos[x] - pos[y]);
+    let u = 0;
+    ks.forEach((k, j) => {
+      const name = `spill ${k + 1}`;
+      add(g.allocNode[b], out(k), `ALLOC->SPILL_OUT of ${name}`);
+      add(out(k), inn(k), `SPILL_OUT->SPILL_IN of ${name}`);
+      add(inn(k), g.freeNode[b], `SPILL_IN->FREE of ${name}`);
+      if (j > 0) add(inn(ks[j - 1]), out(k), `previous SPILL_IN->SPILL_OUT of ${name}`);
+      for (; u < users.length && pos[users[u]] < pos[out(k)]; u++) add(users[u], out(k), `user since the last reload->SPILL_OUT of ${name}`);
+      while (u < users.length && pos[users[u]] < pos[inn(k)]) u++;
+      const next = j + 1 < ks.length ? pos[out(ks[j + 1])] : Infinity;
+      for (let w = u; w < users.length && pos[users[w]] < next; w++) add(inn(k), users[w], `SPILL_IN->user before the next SPILL_OUT of ${name}`);
+    });
+  }
+  return rule;
+}
+
+/** Violations of a result's addedEdges against the rule's set: missing, extra, repeated. */
+export function checkAddedEdges(rule, addedEdges, file = 'result') {
+  const v = [];
+  const seen = new Set();
+  addedEdges.forEach(([a, b], i) => {
+    const key = `${a},${b}`;
+    if (seen.has(key)) v.push(`${file}: addedEdges[${i}] ${a}->${b} is listed twice`);
+    else if (!rule.has(key)) v.push(`${file}: addedEdges[${i}] ${a}->${b} is not an edge of the rule`);
+    seen.add(key);
+  });
+  for (const [key, why] of rule) if (!seen.has(key)) v.push(`${file}: addedEdges lacks ${key.replace(',', '->')} (${why})`);
+  return v;
+}
+
+/** The "addedEdges" of a result file: [[src, dst], ...] of safe integers. */
+export function parseResultEdges(text, file = 'result') {
+  let root;
+  try {
+    root = JSON.parse(text);
+  } catch {
+    throw new InputError(`${file}: not valid JSON`);
+  }
+  const edges = root?.addedEdges;
+  if (!Array.isArray(edges) || !edges.every((e) => Array.isArray(e) && e.length === 2 && e.every(Number.isSafeInteger)))
+    throw new InputError(`${file}: "addedEdges" must be an array of [src, dst] node ids`);
+  return edges;
 }
 
 function readText(path) {
@@ -586,24 +662,25 @@ function readText(path) {
   }
 }
 
-/** Checks GRAPH.json against DIR's three files, as the CLI does. */
-export function checkDir(graphPath, dir, capsOverride = null) {
+/** Checks GRAPH.json against DIR's three files (and a result's added edges), as the CLI does. */
+export function checkDir(graphPath, dir, capsOverride = null, resultPath = null) {
   const g = parseGraph(readText(graphPath), graphPath, capsOverride);
-  const files = { schedule: join(dir, 'schedule.txt'), memory: join(dir, 'memory.txt'), spill: join(dir, 'spill.txt') };
+  const files = { schedule: join(dir, 'schedule.txt'), memory: join(dir, 'memory.txt'), spill: join(dir, 'spill.txt'), result: resultPath };
   const texts = { schedule: readText(files.schedule), memory: readText(files.memory), spill: readText(files.spill) };
-  return checkFiles(g, texts.schedule, texts.memory, texts.spill, files);
+  const edges = resultPath ? parseResultEdges(readText(resultPath), resultPath) : null;
+  return checkFiles(g, texts.schedule, texts.memory, texts.spill, files, edges);
 }
 
 export function summaryLine(r) {
   return `ok: ${r.nodes} nodes, ${r.spills} spills, extra data moved ${r.extraBytes} bytes`;
 }
 
-const USAGE = 'usage: node tools/contest-check.mjs GRAPH.json DIR [--caps L1=4096,UB=1024,L0A=256,L0B=256,L0C=512]';
+const USAGE = 'usage: node tools/contest-check.mjs GRAPH.json DIR [--caps L1=4096,UB=1024,L0A=256,L0B=256,L0C=512] [--result RESULT.json]';
 
 /** The CLI: returns the exit code. `io` (tests) receives what would go to stdout and stderr. */
 export function main(argv, io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }) {
   const positional = [];
-  let caps = null;
+  let caps = null, result = null;
   try {
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
@@ -612,11 +689,15 @@ export function main(argv, io = { out: (t) => process.stdout.write(t), err: (t) 
         if (i + 1 >= argv.length) throw new InputError('--caps needs a value');
         caps = parseCapsArg(argv[++i]);
       } else if (a.startsWith('--caps=')) caps = parseCapsArg(a.slice(7));
+      else if (a === '--result') {
+        if (i + 1 >= argv.length) throw new InputError('--result needs a file');
+        result = argv[++i];
+      }
       else if (a.startsWith('-') && a !== '-') throw new InputError(`unknown option ${a}\n${USAGE}`);
       else positional.push(a);
     }
     if (positional.length !== 2) throw new InputError(USAGE);
-    const r = checkDir(positional[0], positional[1], caps);
+    const r = checkDir(positional[0], positional[1], caps, result);
     if (r.violations.length) {
       io.out(r.violations.join('\n') + '\n');
       io.err(`contest-check: ${r.violations.length} violation${r.violations.length === 1 ? '' : 's'}\n`);

@@ -1,7 +1,10 @@
 // embind surface of the engine. Every function takes and returns JSON text (wasm/spillway.d.ts):
 // the browser gets byte-for-byte what `spillway plan -o` writes, and errors come back as
-// {"error": {"kind", "message"}} instead of exceptions crossing into JavaScript.
+// {"error": {"kind", "message", "where"}} (docs/result-format.md, "Errors") instead of exceptions
+// crossing into JavaScript. Messages are valid UTF-8 by construction (InputError), and dumped
+// with invalid bytes replaced in any case, so building the error can never throw itself.
 #include <emscripten/bind.h>
+#include <malloc.h>
 
 #include <nlohmann/json.hpp>
 
@@ -14,11 +17,34 @@ using namespace spillway;
 
 namespace {
 
-std::string errorJson(const char* kind, const std::string& message) {
-    nlohmann::ordered_json j;
+using Json = nlohmann::ordered_json;
+
+std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+// The contract's "where": only the members that are known.
+Json whereJson(const ErrorPlace& w) {
+    Json j = Json::object();
+    if (!w.source.empty()) j["source"] = w.source;
+    if (w.line) j["line"] = *w.line;
+    if (w.column) j["column"] = *w.column;
+    if (w.node) j["node"] = *w.node;
+    if (w.nodeIndex) j["nodeIndex"] = *w.nodeIndex;
+    if (!w.field.empty()) j["field"] = w.field;
+    if (w.buffer) j["buffer"] = *w.buffer;
+    if (w.edge) j["edge"] = *w.edge;
+    if (w.step) j["step"] = *w.step;
+    if (!w.cycle.empty()) j["cycle"] = w.cycle;
+    if (w.memory) j["memory"] = *w.memory;
+    if (w.limit) j["limit"] = {{"name", w.limit->name}, {"max", w.limit->max}};
+    return j;
+}
+
+std::string errorJson(const char* kind, const std::string& message, const ErrorPlace& where = {}) {
+    Json j;
     j["error"]["kind"] = kind;
-    j["error"]["message"] = message;
-    return j.dump();
+    j["error"]["message"] = printable(message);
+    j["error"]["where"] = whereJson(where);
+    return dump(j);
 }
 
 template <typename F>
@@ -26,7 +52,9 @@ std::string guarded(F&& f) {
     try {
         return f();
     } catch (const InputError& e) {
-        return errorJson("input", e.what());
+        return errorJson("input", e.what(), e.where);
+    } catch (const std::bad_alloc&) {
+        return errorJson("input", "out of memory: the input is too large for the browser's WebAssembly memory");
     } catch (const std::exception& e) {
         return errorJson("internal", e.what());
     }
@@ -34,7 +62,7 @@ std::string guarded(F&& f) {
 
 std::string version() { return std::string("spillway ") + SPILLWAY_VERSION; }
 
-std::string policies() { return nlohmann::json(policyNames()).dump(); }
+std::string policies() { return dump(Json(policyNames())); }
 
 std::string plan(const std::string& graphJson, const std::string& optionsJson) {
     return guarded([&] {
@@ -43,17 +71,27 @@ std::string plan(const std::string& graphJson, const std::string& optionsJson) {
     });
 }
 
-// Re-verifies a result JSON (as plan() returned it) against its graph.
+// Re-verifies a result JSON (as plan() returned it, or edited) against its graph: the plan and
+// every claim it makes (metrics, timing, spill cycles under its cost model).
 std::string verify(const std::string& graphJson, const std::string& resultJson, const std::string& optionsJson) {
     return guarded([&] {
         GraphDocument doc = parseGraphDocument(graphJson);
-        Problem problem = prepare(doc, parseRunOptions(optionsJson));
-        Plan p = planFromResultJson(resultJson);
-        nlohmann::ordered_json out;
-        out["violations"] = nlohmann::ordered_json::array();
-        for (const Violation& v : verifyPlan(doc.graph, problem.capacities, p))
-            out["violations"].push_back({{"kind", v.kind}, {"message", v.message}});
-        return out.dump();
+        const Capacities caps = capacitiesFor(doc, parseRunOptions(optionsJson));
+        const ResultFile result = readResultFile(resultJson);
+        Json out;
+        out["violations"] = Json::array();
+        for (const Violation& v : verifyResult(doc.graph, caps, result.cost, result.plan, result.claims)) {
+            Json j;
+            j["kind"] = violationKindName(v.kind);
+            j["message"] = v.message;
+            if (v.node) j["node"] = *v.node;
+            if (v.buffer) j["buffer"] = *v.buffer;
+            if (v.step) j["step"] = *v.step;
+            if (v.spill) j["spill"] = *v.spill;
+            if (!v.field.empty()) j["field"] = v.field;
+            out["violations"].push_back(std::move(j));
+        }
+        return dump(out);
     });
 }
 
@@ -62,11 +100,11 @@ std::string metrics(const std::string& graphJson, const std::string& optionsJson
         GraphDocument doc = parseGraphDocument(graphJson);
         Problem problem = prepare(doc, parseRunOptions(optionsJson));
         ResidencyPeaks peaks = peakResidency(doc.graph, problem.order);
-        nlohmann::ordered_json out;
+        Json out;
         out["demandPeak"]["byType"] = peaks.byType;
         out["demandPeak"]["total"] = peaks.total;
         out["order"] = problem.order;
-        return out.dump();
+        return dump(out);
     });
 }
 
@@ -76,15 +114,18 @@ std::string compareAll(const std::string& graphJson, const std::string& optionsJ
 }
 
 std::string examples() {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    Json out = Json::array();
     for (const ExampleInfo& e : exampleList())
         out.push_back({{"name", e.name}, {"title", e.title}, {"description", e.description}});
-    return out.dump();
+    return dump(out);
 }
 
 std::string example(const std::string& name) {
     return guarded([&] { return exampleGraphJson(name); });
 }
+
+// Bytes the engine's allocator holds right now: tests check that failing calls leak nothing.
+double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 }  // namespace
 
@@ -97,4 +138,5 @@ EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("compare", &compareAll);
     emscripten::function("examples", &examples);
     emscripten::function("example", &example);
+    emscripten::function("heapInUse", &heapInUse);
 }

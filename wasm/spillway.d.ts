@@ -13,8 +13,49 @@ export interface RunOptions {
   cost?: { model: "seed" | "contest"; fixedLatency?: number; cyclesPerByte?: number };
 }
 
+/** Where an input error is (docs/result-format.md, "Errors"); every member is optional. */
+export interface ErrorWhere {
+  /** Which text the place is in. */
+  source?: "graph" | "options" | "order" | "result" | "csv";
+  /** 1-based line and column (characters) in that text. */
+  line?: number;
+  column?: number;
+  /** A node Id that exists in Nodes. */
+  node?: number;
+  /** Index in Nodes (also when the Id is missing or invalid). */
+  nodeIndex?: number;
+  /** "Size", "Bufs[2]", "Capacities.UB", "order[3]", "cost.cyclesPerByte", ... */
+  field?: string;
+  buffer?: number;
+  /** Index in Edges. */
+  edge?: number;
+  /** Position in an order. */
+  step?: number;
+  /** Node ids of a dependency cycle. */
+  cycle?: number[];
+  /** A memory (Type) name, e.g. one without a capacity. */
+  memory?: string;
+  /** A stated limit that was exceeded (README.md, "Limits"). */
+  limit?: { name: string; max: number };
+}
+
 export interface EngineError {
-  error: { kind: "input" | "internal"; message: string };
+  error: { kind: "input" | "internal"; message: string; where: ErrorWhere };
+}
+
+/** One thing verify() found wrong in a result. */
+export interface Violation {
+  kind: "order" | "spill-ids" | "spill-pair" | "spill-cycles" | "edges" | "allocation" | "residency"
+    | "bounds" | "overlap" | "metrics" | "timing";
+  message: string;
+  node?: number;
+  buffer?: number;
+  /** Position in the result's order. */
+  step?: number;
+  /** Index in the result's spills. */
+  spill?: number;
+  /** The claim concerned: "metrics.extraBytes", "timing[12]", "inputOrder[3]", ... */
+  field?: string;
 }
 
 export interface CompareRow {
@@ -43,7 +84,8 @@ export interface SpillwayModule {
   policies(): string;
   /** Result JSON (docs/result-format.md), byte-identical to `spillway plan -o`, or EngineError JSON. */
   plan(graphJson: string, optionsJson: string): string;
-  /** {"violations": [{"kind", "message"}]} for a result JSON against its graph, or EngineError JSON. */
+  /** {"violations": Violation[]} for a result JSON against its graph (the plan and every claim:
+   *  metrics, timing, spill cycles), or EngineError JSON. */
   verify(graphJson: string, resultJson: string, optionsJson: string): string;
   /** {"demandPeak": {"byType": {...}, "total": n}, "order": [...]} for the chosen order, or EngineError JSON. */
   metrics(graphJson: string, optionsJson: string): string;
@@ -53,6 +95,8 @@ export interface SpillwayModule {
   examples(): string;
   /** The example's graph JSON (with its "Capacities"), or EngineError JSON for an unknown name. */
   example(name: string): string;
+  /** Bytes the engine's allocator holds now (diagnostics: failing calls must not raise it). */
+  heapInUse(): number;
 }
 
 export interface ModuleOptions {

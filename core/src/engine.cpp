@@ -1,6 +1,7 @@
 #include "spillway/engine.h"
 
 #include <chrono>
+#include <optional>
 #include <unordered_map>
 
 #include "spillway/error.h"
@@ -15,16 +16,26 @@ Capacities resolveCapacities(const GraphDocument& doc, const RunOptions& opts) {
     return defaultCapacities();
 }
 
+// Runs `f`, locating in the document any error it throws about the graph.
+template <typename F>
+auto locatingErrors(const GraphDocument& doc, F&& f) {
+    try {
+        return f();
+    } catch (const InputError& e) {
+        throw locateInDocument(doc, e);
+    }
+}
+
 Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, const Capacities& caps, std::string& source) {
     source = opts.orderSource;
     if (source == "given") {
         if (!opts.order) throw InputError("order source \"given\" needs an order");
-        validateOrder(doc.graph, *opts.order, "the given order");
+        validateOrder(doc.graph, *opts.order, "the given order", opts.orderFrom);
         return *opts.order;
     }
     if (source == "graph") {
         if (doc.order) {
-            validateOrder(doc.graph, *doc.order, "the graph's \"Order\"");
+            validateOrder(doc.graph, *doc.order, "the graph's \"Order\"", "graph");
             return *doc.order;
         }
         source = "best";
@@ -39,7 +50,12 @@ Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, const Capac
         validateOrder(doc.graph, order, "the reuse order");
         return order;
     }
-    if (source != "id") throw InputError("unknown order source \"" + source + "\": expected graph, id, schedule, reuse, best or a file");
+    if (source != "id") {
+        ErrorPlace where;
+        where.field = "order";
+        throw InputError("unknown order source \"" + excerpt(source) + "\": expected graph, id, schedule, reuse, best or a file",
+                         std::move(where));
+    }
     Order order = orderById(doc.graph);
     validateOrder(doc.graph, order, "ascending id order");
     return order;
@@ -76,10 +92,33 @@ Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const
     return m;
 }
 
-Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
+Capacities capacitiesFor(const GraphDocument& doc, const RunOptions& opts) {
+    return locatingErrors(doc, [&] {
+        Capacities caps = resolveCapacities(doc, opts);
+        validateCapacities(doc.graph, caps, opts.capacities || !doc.capacities ? "options" : "graph");
+        return caps;
+    });
+}
+
+ResultClaims claimsOf(const Result& r) {
+    ResultClaims c;
+    c.inputOrder = r.inputOrder;
+    c.spills = r.metrics.spills;
+    c.extraBytes = r.metrics.extraBytes;
+    c.demandPeakByType = r.metrics.demandPeaks.byType;
+    c.demandPeakTotal = r.metrics.demandPeaks.total;
+    c.residentPeak = r.metrics.residentPeaks;
+    c.totalCycles = r.metrics.totalCycles;
+    c.timing.reserve(r.timing.nodes.size());
+    for (const NodeTiming& t : r.timing.nodes) c.timing.push_back({t.id, t.start, t.end});
+    return c;
+}
+
+namespace {
+Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     Problem p;
-    p.capacities = resolveCapacities(doc, opts);
-    validateCapacities(doc.graph, p.capacities);
+    p.capacities = capacitiesFor(doc, opts);
+    opts.cost.validate(doc.graph);
     const bool best = opts.orderSource == "best" || (opts.orderSource == "graph" && !doc.order);
     if (!best) {
         p.order = resolveOrder(doc, opts, p.capacities, p.orderSource);
@@ -105,6 +144,11 @@ Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
     }
     return p;
 }
+}  // namespace
+
+Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
+    return locatingErrors(doc, [&] { return prepareLocated(doc, opts); });
+}
 
 Result run(const GraphDocument& doc, const RunOptions& opts) {
     Result r;
@@ -116,15 +160,23 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     r.cost = opts.cost;
     r.plan = problem.plan ? std::move(*problem.plan)
                           : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy});
-    const std::vector<Violation> violations = verifyPlan(doc.graph, r.capacities, r.plan);
+    // Timing and metrics assume a sound plan; on one the verifier rejects, its report is the
+    // error to show, not theirs.
+    std::optional<std::string> measureFailure;
+    try {
+        r.timing = simulateTiming(doc.graph, r.plan);
+        r.metrics = measure(doc.graph, r.inputOrder, r.plan, r.timing);
+    } catch (const std::exception& e) {
+        measureFailure = e.what();
+    }
+    const std::vector<Violation> violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsOf(r));
     if (!violations.empty()) {
         std::string msg = "the " + r.policy + " plan failed verification (" +
                           std::to_string(violations.size()) + " violations), first: [" +
-                          violations.front().kind + "] " + violations.front().message;
+                          violationKindName(violations.front().kind) + "] " + violations.front().message;
         throw InternalError(msg);
     }
-    r.timing = simulateTiming(doc.graph, r.plan);
-    r.metrics = measure(doc.graph, r.inputOrder, r.plan, r.timing);
+    if (measureFailure) throw InternalError(*measureFailure);
     return r;
 }
 

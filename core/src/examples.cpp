@@ -14,13 +14,14 @@
 #include <utility>
 
 #include "spillway/error.h"
+#include "spillway/limits.h"
 
 namespace spillway {
 namespace {
 
 using OJson = nlohmann::ordered_json;
 
-constexpr int kMaxNodes = 1000000;
+constexpr int kMaxNodes = static_cast<int>(limits::kMaxNodes);  // what the engine reads
 
 // The contest's COPY_IN cycles follow 2 * size + 69 (128 -> 325, 256 -> 581, 768 -> 1605).
 Cycles copyInCycles(Bytes size) { return 2 * size + 69; }
@@ -121,6 +122,9 @@ public:
     }
 
     bool isLive(BufferId b) const { return b >= 0 && b < static_cast<BufferId>(bufs_.size()) && bufs_[b].freeNode < 0; }
+    NodeId allocNodeOf(BufferId b) const { return bufs_.at(b).allocNode; }
+    // An edge beyond the data dependencies (from an earlier node to a later one).
+    void dependency(NodeId from, NodeId to) { edge(from, to); }
     int nodeCount() const { return static_cast<int>(nodes_.size()); }
     Bytes sizeOf(BufferId b) const { return bufs_.at(b).size; }
 
@@ -751,6 +755,8 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
     if (p.maxReads < 1 || p.maxReads > 4) badParam("maxReads", "must be between 1 and 4");
     requireAtLeast("maxUsesPerBuffer", p.maxUsesPerBuffer, 1);
     if (p.lateFreePercent < 0 || p.lateFreePercent > 100) badParam("lateFreePercent", "must be between 0 and 100");
+    if (p.allocEdgePercent < 0 || p.allocEdgePercent > 100) badParam("allocEdgePercent", "must be between 0 and 100");
+    if (p.bufferlessPercent < 0 || p.bufferlessPercent > 100) badParam("bufferlessPercent", "must be between 0 and 100");
     const Capacities limits = p.capacities.empty() ? defaultCapacities() : p.capacities;
     // A node holds at most maxReads + 1 buffers, so sizes up to cap / (maxReads + 1) always fit.
     std::map<std::string, Bytes> maxSize;
@@ -786,6 +792,22 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
     };
     auto newLive = [&](BufferId id) { live.push_back({id, static_cast<int>(rng.between(1, p.maxUsesPerBuffer))}); };
     static const char* const kVectorOps[] = {"ADD", "SUB", "MUL", "EXP", "MAX", "ROWSUM"};
+    // The shapes behind allocEdgePercent and bufferlessPercent (drawn only when asked for, so that
+    // the other graphs stay what they were): an ALLOC of a live buffer before an operation that
+    // does not use it, and a barrier between the previous operation and the next.
+    NodeId barrier = -1;
+    auto shaped = [&](NodeId op, const std::vector<BufferId>& uses) {
+        if (barrier >= 0) b.dependency(barrier, op);
+        barrier = -1;
+        if (p.allocEdgePercent > 0 && rng.below(100) < p.allocEdgePercent && !live.empty()) {
+            const BufferId other = live[static_cast<size_t>(rng.below(static_cast<std::int64_t>(live.size())))].id;
+            if (std::find(uses.begin(), uses.end(), other) == uses.end()) b.dependency(b.allocNodeOf(other), op);
+        }
+        if (p.bufferlessPercent > 0 && rng.below(100) < p.bufferlessPercent) {
+            barrier = b.op("BARRIER", "SCALAR", rng.between(0, 50), {}, {});
+            b.dependency(op, barrier);
+        }
+    };
     for (int step = 0; step < p.operations; ++step) {
         // FREEs that were held back come due.
         for (size_t i = 0; i < late.size();) {
@@ -801,11 +823,12 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
             const std::string m = drawMemory();
             const Bytes size = drawSize(m);
             const BufferId id = b.alloc(m, size);
-            b.op("COPY_IN", "MTE2", copyInCycles(size), {id}, {});
+            shaped(b.op("COPY_IN", "MTE2", copyInCycles(size), {id}, {}), {id});
             newLive(id);
         } else if (roll < 35) {  // store
             const size_t idx = static_cast<size_t>(rng.below(static_cast<std::int64_t>(live.size())));
-            b.op("COPY_OUT", "MTE3", 100 + b.sizeOf(live[idx].id), {}, {live[idx].id});
+            const BufferId stored = live[idx].id;
+            shaped(b.op("COPY_OUT", "MTE3", 100 + b.sizeOf(stored), {}, {stored}), {stored});
             consume(idx);
         } else {  // compute: read some live buffers, write a new one
             const int want = static_cast<int>(rng.between(1, p.maxReads));
@@ -833,7 +856,9 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
                 name = kVectorOps[rng.below(6)];
                 pipe = "VECTOR";
             }
-            b.op(name, pipe, rng.between(10, 400), {out}, reads);
+            std::vector<BufferId> uses = reads;
+            uses.push_back(out);
+            shaped(b.op(name, pipe, rng.between(10, 400), {out}, reads), uses);
             // Consume from the highest index down so that erasing keeps the others valid.
             std::sort(picked.rbegin(), picked.rend());
             for (size_t idx : picked) consume(idx);

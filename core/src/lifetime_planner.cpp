@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "plan_builder.h"
 #include "policies.h"
@@ -54,7 +55,10 @@ public:
 
     std::optional<Plan> run() {
         std::map<std::string, MemoryPlan> plans;
+        std::set<std::string> used;  // memories some buffer lives in: the others need no plan
+        for (const Buffer& b : g_.buffers) used.insert(b.type);
         for (const auto& [type, cap] : opts_.capacities) {
+            if (!used.count(type)) continue;
             std::optional<MemoryPlan> p = planMemory(type, cap);
             if (!p) return std::nullopt;
             plans.emplace(type, std::move(*p));
@@ -66,7 +70,7 @@ private:
     // The buffers of `type` the node at `step` uses. Types are compared once per buffer, here,
     // not per step: this runs for every step of every retry.
     const std::vector<int>& buffersIn(const std::string& type, int step) {
-        if (type != neededType_) {
+        if (!neededType_ || type != *neededType_) {
             neededType_ = type;
             neededAt_.assign(builder_.steps(), {});
             for (int s = 0; s < builder_.steps(); ++s)
@@ -311,7 +315,7 @@ private:
     const Order& order_;
     const PlanOptions& opts_;
     PlanBuilder builder_;
-    std::string neededType_;                  // the memory buffersIn() has indexed
+    std::optional<std::string> neededType_;   // the memory buffersIn() has indexed, if any
     std::vector<std::vector<int>> neededAt_;  // its buffers per step
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "spillway/error.h"
+#include "spillway/limits.h"
 
 namespace spillway {
 namespace {
@@ -46,6 +47,7 @@ void PlanBuilder::place(int b, Bytes offset, std::string reason) {
     if (reload) {
         Spill& s = plan_.spills[st.pendingSpill];
         s.newOffset = offset;
+        st.reloadedAt = st.nextUse;
         s.inStep = static_cast<int>(plan_.order.size());
         plan_.order.push_back(s.inNode);
         st.pendingSpill = -1;
@@ -59,6 +61,9 @@ void PlanBuilder::spill(int b, std::string reason, std::vector<Candidate> candid
     const Buffer& buf = g_.buffers[b];
     BufferState& st = states_[b];
     const int k = static_cast<int>(plan_.spills.size());
+    if (k >= limits::kMaxSpills)
+        limits::exceeded("the plan needs more than " + std::to_string(limits::kMaxSpills) + " spills", "spills",
+                         limits::kMaxSpills, "");
     const NodeId out = spillBase_ + 2 * k, in = out + 1;
     plan_.spills.push_back({buf.id, buf.type, buf.size, st.offset, -1, out, in,
                             static_cast<int>(plan_.order.size()), -1});
@@ -73,20 +78,16 @@ void PlanBuilder::spill(int b, std::string reason, std::vector<Candidate> candid
     st.lastSpillIn = in;
 }
 
-// The contest's edges: ALLOC -> OUT, users run so far (and the previous SPILL_IN) -> OUT,
-// OUT -> IN -> FREE, IN -> every user still to run.
+// The contest's edges, reduced to a set with the same transitive closure (linear in the uses;
+// docs/result-format.md): ALLOC -> OUT, the users run since the last reload (and the previous
+// SPILL_IN) -> OUT, OUT -> IN -> FREE. IN -> each later user is added when that user runs, until
+// the buffer's next SPILL_OUT (runNode).
 void PlanBuilder::addSpillEdges(int b, NodeId out, NodeId in) {
     const Buffer& buf = g_.buffers[b];
     const BufferState& st = states_[b];
-    auto edge = [&](NodeId s, NodeId d) { plan_.addedEdges.emplace_back(s, d); };
     edge(g_.nodes[buf.allocNode].id, out);
     if (st.lastSpillIn >= 0) edge(st.lastSpillIn, out);
-    const size_t freeUse = st.uses.size() - 1;
-    for (size_t i = 0; i < freeUse; ++i) {
-        const NodeId user = order_[st.uses[i]];
-        if (i < st.nextUse) edge(user, out);
-        else edge(in, user);
-    }
+    for (size_t i = st.reloadedAt; i < st.nextUse; ++i) edge(order_[st.uses[i]], out);
     edge(out, in);
     edge(in, g_.nodes[buf.freeNode].id);
 }
@@ -98,6 +99,9 @@ void PlanBuilder::runNode() {
             throw InternalError("planner: node " + std::to_string(node.id) + " runs without buffer " +
                                 std::to_string(g_.buffers[b].id));
     plan_.order.push_back(node.id);
+    if (!node.isBufferNode())
+        for (int b : buffersAt_[step_])
+            if (states_[b].lastSpillIn >= 0) edge(states_[b].lastSpillIn, node.id);
     if (node.isFree()) {
         int b = buffersAt_[step_].front();
         states_[b].residency = Residency::Freed;

@@ -48,8 +48,10 @@ private:
         size_t nextUse = 0;
         int pendingSpill = -1;   // index into plan_.spills awaiting its SPILL_IN
         NodeId lastSpillIn = -1;
+        size_t reloadedAt = 0;   // uses run when it was last reloaded (0: since its ALLOC)
     };
     void addSpillEdges(int b, NodeId out, NodeId in);
+    void edge(NodeId from, NodeId to) { plan_.addedEdges.emplace_back(from, to); }
     void decide(Decision::Kind kind, int b, std::string reason);
 
     const Graph& g_;

@@ -63,7 +63,9 @@ Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts) {
         }
     std::string known;
     for (const Policy& p : kPolicies) known += (known.empty() ? "" : ", ") + std::string(p.name);
-    throw InputError("unknown policy \"" + opts.policy + "\": expected one of " + known);
+    ErrorPlace where;
+    where.field = "policy";
+    throw InputError("unknown policy \"" + excerpt(opts.policy) + "\": expected one of " + known, std::move(where));
 }
 
 }  // namespace spillway

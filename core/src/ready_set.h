@@ -54,6 +54,13 @@ public:
     bool feedsOperation(int alloc) const {
         return std::any_of(succ_[alloc].begin(), succ_[alloc].end(), [&](int s) { return isOperation(s); });
     }
+    // An ALLOC waits to be pulled by an operation when operations are all that wait for it (its
+    // own FREE aside): a buffer node after it could not pull it, so then it runs when ready.
+    bool pulled(int alloc) const {
+        const int own = g_.buffers[g_.bufferIndex.at(g_.nodes[alloc].buf)].freeNode;
+        return feedsOperation(alloc) &&
+               std::all_of(succ_[alloc].begin(), succ_[alloc].end(), [&](int s) { return isOperation(s) || s == own; });
+    }
 
     // Runs what is ready before any operation. onFree(buffer index) is told of every FREE run.
     template <typename OnFree>
@@ -63,7 +70,8 @@ public:
         runPending(onFree);
     }
 
-    // Runs eligible operation v: its pending ALLOCs, v, then every FREE this made ready.
+    // Runs eligible operation v: its pending ALLOCs (its buffers' first, then any other ALLOC an
+    // edge puts before it), v, then every FREE this made ready.
     template <typename OnFree>
     void run(int v, OnFree&& onFree) {
         if (!isEligible(v)) throw InternalError("scheduler: node " + std::to_string(g_.nodes[v].id) + " is not ready");
@@ -71,6 +79,8 @@ public:
             const int a = g_.buffers[g_.bufferIndex.at(id)].allocNode;
             if (!done_[a]) emit(a);
         }
+        for (int p : pred_[v])
+            if (!done_[p] && g_.nodes[p].isAlloc()) emit(p);
         eligible_.erase({position_[v], v});
         emit(v);
         runPending(onFree);
@@ -79,7 +89,7 @@ public:
 private:
     void becameReady(int v) {
         const Node& node = g_.nodes[v];
-        if (node.isAlloc() && feedsOperation(v)) {
+        if (node.isAlloc() && pulled(v)) {
             for (int s : succ_[v]) {
                 ++readyAllocPreds_[s];
                 checkEligible(s);
@@ -98,7 +108,7 @@ private:
     void emit(int v) {
         done_[v] = true;
         order_.push_back(g_.nodes[v].id);
-        const bool pulledAlloc = g_.nodes[v].isAlloc() && feedsOperation(v);
+        const bool pulledAlloc = g_.nodes[v].isAlloc() && pulled(v);
         for (int s : succ_[v]) {
             if (pulledAlloc) --readyAllocPreds_[s];
             if (--remaining_[s] == 0) becameReady(s);

@@ -181,7 +181,7 @@ private:
             if (ready_.done(p)) continue;
             const Node& pn = g_.nodes[p];
             if (pn.isAlloc()) {
-                if (ready_.remaining(p) != 0 || !ready_.feedsOperation(p)) return false;
+                if (ready_.remaining(p) != 0 || !ready_.pulled(p)) return false;
                 continue;  // pulled by its first user
             }
             if (pn.isFree()) return false;

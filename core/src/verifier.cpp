@@ -1,28 +1,43 @@
 // The independent verifier (in the spirit of regalloc2's checker): it replays a plan against the
 // graph and the capacities and names every violation it finds. It deliberately shares no code
-// with the planner: only the Graph model (graph.h), the Plan (plan.h) and the standard library.
+// with the planners, schedulers or timing: only the Graph model (graph.h), the Plan (plan.h), the
+// cost model's parameters (cost.h, data only) and the standard library. The build enforces it:
+// target spillway_verifier links spillway_model alone (CMakeLists.txt).
 //
 // Violation kinds and what raises them (every check keeps going after a violation):
-//   order       plan.order holds every graph node and every added node exactly once, nothing
-//               else, and respects every original edge and every added edge
-//   spill-ids   spill k has outNode = base+2k, inNode = base+2k+1 (base = max id + 1);
-//               addedNodes are exactly those nodes (ascending id, right Op/Pipe/Bufs);
-//               outStep/inStep are the nodes' positions
-//   spill-pair  a spill's buffer exists and its type/size match; its SPILL_IN comes after its
-//               SPILL_OUT; each SPILL_OUT writes out a resident buffer from spill.oldOffset;
-//               each SPILL_IN reloads what its own SPILL_OUT wrote out
-//   edges       the contest's edges of every spill are in addedEdges: ALLOC -> OUT, every user
-//               scheduled before the OUT -> OUT, the buffer's previous SPILL_IN -> OUT,
-//               OUT -> IN, IN -> FREE, IN -> every user scheduled after it; every added edge
-//               touches an added node; addedEdges sorted without duplicates
-//   allocation  one allocation per buffer, ascending BufId, type and size of the buffer
-//   residency   an operation node's buffers are resident when it runs; FREE of a resident
-//               buffer (a spilled one needs its SPILL_IN first); every buffer freed at the end
-//   bounds      every placement inside [0, capacity) of a memory that has a capacity
-//   overlap     no two resident buffers of one memory share a byte
+//   order        plan.order holds every graph node and every added node exactly once, nothing
+//                else, and respects every original edge and every added edge; with claims, it
+//                is the claimed inputOrder with the spill nodes inserted
+//   spill-ids    spill k has outNode = base+2k, inNode = base+2k+1 (base = max id + 1);
+//                addedNodes are exactly those nodes (ascending id, right Op/Pipe/Bufs);
+//                outStep/inStep are the nodes' positions
+//   spill-pair   a spill's buffer exists and its type/size match; its SPILL_IN comes after its
+//                SPILL_OUT; each SPILL_OUT writes out a resident buffer from spill.oldOffset;
+//                each SPILL_IN reloads what its own SPILL_OUT wrote out
+//   spill-cycles each spill node's Cycles are the cost model's for its buffer
+//   edges        addedEdges are exactly the rule's set (below), sorted without duplicates
+//   allocation   one allocation per buffer, ascending BufId, type and size of the buffer
+//   residency    an operation node's buffers are resident when it runs; FREE of a resident
+//                buffer (a spilled one needs its SPILL_IN first); every buffer freed at the end
+//   bounds       every placement inside [0, capacity) of a memory that has a capacity
+//   overlap      no two resident buffers of one memory share a byte
+//   metrics      (claims) spills, extraBytes, demandPeak, residentPeak, totalCycles recomputed
+//   timing       (claims) every node's start and end recomputed under the pipe model
+//
+// The edge rule. The contest asks, per spill of buffer b: ALLOC -> SPILL_OUT -> SPILL_IN -> FREE,
+// every user of b scheduled before the SPILL_OUT -> SPILL_OUT, and SPILL_IN -> every user
+// scheduled after it. Taken literally that is quadratic in the spills of a buffer. The plan holds
+// the set below instead, whose transitive closure contains every literal edge (so every order
+// and every timing is the same): for b's spills 1..m in order of their SPILL_OUT,
+//   ALLOC -> OUT_j, OUT_j -> IN_j, IN_j -> FREE, IN_(j-1) -> OUT_j (j > 1),
+//   u -> OUT_j for each user u of b scheduled after IN_(j-1) (after the ALLOC for j = 1) and
+//   before OUT_j, and IN_j -> u for each user u scheduled after IN_j and before OUT_(j+1) (before
+//   the FREE for j = m).
+// A user before OUT_j reaches it through its own window's OUT_i -> IN_i -> OUT_(i+1) ... chain;
+// IN_j reaches a later user through the same chain. So it is linear in the uses.
+//
 // At most 100 violations are listed (shared fairly between kinds), then "... and N more".
-// Cost: O((nodes + edges + added edges) log) plus the users of each spilled buffer per spill,
-// which is the size of the contest's required edge set anyway.
+// Cost: O((nodes + edges + added edges + uses) log).
 #include "spillway/verifier.h"
 
 #include <algorithm>
@@ -35,9 +50,30 @@
 #include <utility>
 
 namespace spillway {
+
+const char* violationKindName(ViolationKind kind) {
+    switch (kind) {
+        case ViolationKind::Order: return "order";
+        case ViolationKind::SpillIds: return "spill-ids";
+        case ViolationKind::SpillPair: return "spill-pair";
+        case ViolationKind::SpillCycles: return "spill-cycles";
+        case ViolationKind::Edges: return "edges";
+        case ViolationKind::Allocation: return "allocation";
+        case ViolationKind::Residency: return "residency";
+        case ViolationKind::Bounds: return "bounds";
+        case ViolationKind::Overlap: return "overlap";
+        case ViolationKind::Metrics: return "metrics";
+        case ViolationKind::Timing: return "timing";
+    }
+    return "?";
+}
+
 namespace {
 
+using Kind = ViolationKind;
 constexpr std::size_t kMaxViolations = 100;
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 
 template <typename... Args>
 std::string cat(const Args&... args) {
@@ -46,36 +82,55 @@ std::string cat(const Args&... args) {
     return os.str();
 }
 
-// offset + size, saturated: a garbage offset near the limits must not overflow.
-Bytes endOf(Bytes offset, Bytes size) {
-    constexpr Bytes kMax = std::numeric_limits<Bytes>::max();
-    constexpr Bytes kMin = std::numeric_limits<Bytes>::min();
-    if (size > 0 && offset > kMax - size) return kMax;
-    if (size < 0 && offset < kMin - size) return kMin;
-    return offset + size;
+// Saturating arithmetic: a hand-made plan may hold any numbers.
+std::int64_t addSat(std::int64_t a, std::int64_t b) {
+    std::int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kMax : kMin;
+    return r;
+}
+std::int64_t mulSat(std::int64_t a, std::int64_t b) {
+    std::int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) return (a < 0) != (b < 0) ? kMin : kMax;
+    return r;
 }
 
+Bytes endOf(Bytes offset, Bytes size) { return addSat(offset, size); }
+
 std::string range(Bytes offset, Bytes size) { return cat("[", offset, ", ", endOf(offset, size), ")"); }
+
+// The structured place of a violation.
+struct At {
+    std::optional<std::int64_t> node, buffer, step, spill;
+    std::string field;
+};
 
 // Collects violations. At most kMaxViolations are returned, shared fairly between kinds (so that a
 // flood of one kind, e.g. every later step shifted by one, cannot hide a single overlap), in the
 // order they were found, followed by one "... and N more" entry counting the rest by kind.
 class Report {
 public:
-    void add(const char* kind, std::string message) {
-        Kind& k = kinds_[kind];
+    void add(Kind kind, std::string message, At at = {}) {
+        PerKind& k = kinds_[kind];
         if (k.total == 0) firstSeen_.push_back(kind);
         ++k.total;
-        if (k.kept.size() < kMaxViolations) k.kept.push_back({seq_, std::move(message)});
+        if (k.kept.size() < kMaxViolations) {
+            Violation v{kind, std::move(message), at.node, at.buffer, at.step, at.spill, std::move(at.field)};
+            k.kept.push_back({seq_, std::move(v)});
+        }
         ++seq_;
+    }
+    bool any(std::initializer_list<Kind> kinds) const {
+        for (Kind k : kinds)
+            if (kinds_.count(k)) return true;
+        return false;
     }
     std::vector<Violation> finish() {
         // Round-robin quotas over the kinds in the order they first appeared.
-        std::map<std::string, std::size_t> quota;
+        std::map<Kind, std::size_t> quota;
         std::size_t given = 0;
         for (bool progress = true; progress && given < kMaxViolations;) {
             progress = false;
-            for (const std::string& kind : firstSeen_) {
+            for (Kind kind : firstSeen_) {
                 if (given == kMaxViolations) break;
                 std::size_t& q = quota[kind];
                 if (q < kinds_[kind].kept.size()) {
@@ -88,41 +143,36 @@ public:
         std::vector<std::pair<std::size_t, Violation>> chosen;
         std::string omitted;
         std::size_t omittedTotal = 0;
-        for (const std::string& kind : firstSeen_) {
-            Kind& k = kinds_[kind];
-            for (std::size_t i = 0; i < quota[kind]; ++i)
-                chosen.push_back({k.kept[i].first, Violation{kind, std::move(k.kept[i].second)}});
+        for (Kind kind : firstSeen_) {
+            PerKind& k = kinds_[kind];
+            for (std::size_t i = 0; i < quota[kind]; ++i) chosen.push_back(std::move(k.kept[i]));
             if (k.total > quota[kind]) {
-                omitted += cat(omitted.empty() ? "" : ", ", kind, " ", k.total - quota[kind]);
+                omitted += cat(omitted.empty() ? "" : ", ", violationKindName(kind), " ", k.total - quota[kind]);
                 omittedTotal += k.total - quota[kind];
             }
         }
-        std::sort(chosen.begin(), chosen.end(),
-                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         std::vector<Violation> out;
         out.reserve(chosen.size() + 1);
         for (auto& c : chosen) out.push_back(std::move(c.second));
         if (omittedTotal > 0) {
-            out.push_back({firstSeen_.front(), cat("... and ", omittedTotal,
-                                                   " more violations (", omitted, ")")});
+            Violation more;
+            more.kind = firstSeen_.front();
+            more.message = cat("... and ", omittedTotal, " more violations (", omitted, ")");
+            out.push_back(std::move(more));
         }
         return out;
     }
 
 private:
-    struct Kind {
+    struct PerKind {
         std::size_t total = 0;
-        std::vector<std::pair<std::size_t, std::string>> kept;  // (sequence number, message)
+        std::vector<std::pair<std::size_t, Violation>> kept;  // (sequence number, violation)
     };
-    std::map<std::string, Kind> kinds_;
-    std::vector<std::string> firstSeen_;
+    std::map<Kind, PerKind> kinds_;
+    std::vector<Kind> firstSeen_;
     std::size_t seq_ = 0;
 };
-
-std::uint64_t edgeKey(NodeId a, NodeId b) {
-    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
-           static_cast<std::uint32_t>(b);
-}
 
 enum class State { Unallocated, Resident, Spilled, Freed };
 
@@ -147,18 +197,66 @@ struct BufState {
 // would overlap is reported and not recorded).
 using Occupancy = std::map<Bytes, std::pair<Bytes, BufferId>>;
 
+// The latest time each byte of one memory was left, over compressed offsets: a segment tree with
+// "raise a range to at least t" and "latest time over a range".
+class LeaveTimes {
+public:
+    explicit LeaveTimes(std::vector<Bytes> coords) : coords_(std::move(coords)) {
+        std::sort(coords_.begin(), coords_.end());
+        coords_.erase(std::unique(coords_.begin(), coords_.end()), coords_.end());
+        n_ = std::max<std::size_t>(1, coords_.size());
+        max_.assign(4 * n_, 0);
+        lazy_.assign(4 * n_, 0);
+    }
+    Cycles latest(Bytes from, Bytes to) { return query(1, 0, n_, index(from), index(to)); }
+    void leave(Bytes from, Bytes to, Cycles t) { raise(1, 0, n_, index(from), index(to), t); }
+
+private:
+    std::size_t index(Bytes x) const {
+        return static_cast<std::size_t>(std::lower_bound(coords_.begin(), coords_.end(), x) - coords_.begin());
+    }
+    Cycles query(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r) {
+        if (r <= lo || hi <= l) return 0;
+        if (l <= lo && hi <= r) return max_[node];
+        const std::size_t mid = (lo + hi) / 2;
+        return std::max({lazy_[node], query(2 * node, lo, mid, l, r), query(2 * node + 1, mid, hi, l, r)});
+    }
+    void raise(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r, Cycles t) {
+        if (r <= lo || hi <= l) return;
+        max_[node] = std::max(max_[node], t);
+        if (l <= lo && hi <= r) {
+            lazy_[node] = std::max(lazy_[node], t);
+            return;
+        }
+        const std::size_t mid = (lo + hi) / 2;
+        raise(2 * node, lo, mid, l, r, t);
+        raise(2 * node + 1, mid, hi, l, r, t);
+    }
+    std::vector<Bytes> coords_;
+    std::size_t n_;
+    std::vector<Cycles> max_, lazy_;  // lazy_: a raise covering the whole node (applies below it)
+};
+
 class Verifier {
 public:
-    Verifier(const Graph& g, const Capacities& caps, const Plan& plan)
-        : g_(g), caps_(caps), plan_(plan) {}
+    Verifier(const Graph& g, const Capacities& caps, const Plan& plan, const CostModel& cost,
+             const ResultClaims* claims)
+        : g_(g), caps_(caps), plan_(plan), cost_(cost), claims_(claims) {}
 
     std::vector<Violation> run() {
         checkOrder();
         checkSpillIds();
+        checkSpillCycles();
         checkAllocations();
         checkEdges();
         checkTopological();
         replay();
+        if (claims_) {
+            checkInputOrder();
+            checkMetrics();
+            if (!report_.any({Kind::Order, Kind::SpillIds, Kind::SpillPair, Kind::Allocation, Kind::Residency}))
+                checkTiming();
+        }
         return report_.finish();
     }
 
@@ -166,19 +264,25 @@ private:
     const Graph& g_;
     const Capacities& caps_;
     const Plan& plan_;
+    const CostModel& cost_;
+    const ResultClaims* claims_;
     Report report_;
 
     std::unordered_map<NodeId, int> pos_;            // node id -> first position in plan.order
-    std::unordered_set<NodeId> addedIds_;            // ids of plan.addedNodes
+    std::unordered_map<NodeId, const Node*> addedById_;
     std::unordered_map<NodeId, int> spillOfNode_;    // spill node id (not a graph id) -> spill k
     std::vector<int> spillBufIndex_;                 // spill k -> buffer index, -1 if unknown
     std::vector<const Allocation*> allocOf_;         // buffer index -> its allocation
 
     bool isGraphNode(NodeId id) const { return g_.nodeIndex.count(id) != 0; }
-    bool known(NodeId id) const { return isGraphNode(id) || addedIds_.count(id) != 0; }
+    bool known(NodeId id) const { return isGraphNode(id) || addedById_.count(id) != 0; }
     int posOf(NodeId id) const {
         auto it = pos_.find(id);
         return it == pos_.end() ? -1 : it->second;
+    }
+    std::optional<std::int64_t> stepOf(NodeId id) const {
+        const int p = posOf(id);
+        return p < 0 ? std::nullopt : std::optional<std::int64_t>(p);
     }
     std::string nodeName(NodeId id) const {
         auto it = g_.nodeIndex.find(id);
@@ -190,98 +294,114 @@ private:
         auto s = spillOfNode_.find(id);
         if (s != spillOfNode_.end()) {
             const Spill& sp = plan_.spills[s->second];
-            return cat("node ", id, " (", sp.outNode == id ? kSpillOut : kSpillIn, " of spill ",
-                       s->second, ", buffer ", sp.buf, ")");
+            return cat("node ", id, " (", sp.outNode == id ? kSpillOut : kSpillIn, " of spill ", s->second,
+                       ", buffer ", sp.buf, ")");
         }
         return cat("node ", id);
     }
-    std::string at(NodeId id) const {
-        int p = posOf(id);
-        return p < 0 ? std::string("not in the order") : cat("step ", p);
+    At atNode(NodeId id, std::optional<std::int64_t> buffer = std::nullopt) const {
+        At at;
+        at.node = id;
+        at.buffer = buffer;
+        at.step = stepOf(id);
+        return at;
+    }
+    At atSpill(std::size_t k) const {
+        At at;
+        at.spill = static_cast<std::int64_t>(k);
+        at.buffer = plan_.spills[k].buf;
+        at.node = plan_.spills[k].outNode;
+        at.step = stepOf(plan_.spills[k].outNode);
+        return at;
     }
 
     // 1. The order is a permutation of graph nodes + added nodes.
     void checkOrder() {
-        for (const Node& n : plan_.addedNodes) addedIds_.insert(n.id);
+        for (const Node& n : plan_.addedNodes) addedById_.emplace(n.id, &n);
         pos_.reserve(plan_.order.size() * 2 + 1);
         for (std::size_t i = 0; i < plan_.order.size(); ++i) {
             NodeId id = plan_.order[i];
             auto [it, fresh] = pos_.emplace(id, static_cast<int>(i));
+            At at;
+            at.node = id;
+            at.step = static_cast<std::int64_t>(i);
             if (!fresh) {
-                report_.add("order", cat("node ", id, " appears twice in the order: at step ",
-                                         it->second, " and at step ", i));
+                report_.add(Kind::Order,
+                            cat("node ", id, " appears twice in the order: at step ", it->second, " and at step ", i),
+                            at);
             } else if (!known(id)) {
-                report_.add("order", cat("step ", i, ": node ", id,
-                                         " is neither a graph node nor an added node"));
+                report_.add(Kind::Order, cat("step ", i, ": node ", id, " is neither a graph node nor an added node"),
+                            at);
             }
         }
-        for (const Node& n : g_.nodes) {
-            if (!pos_.count(n.id)) {
-                report_.add("order", cat(nodeName(n.id), " is missing from the order"));
-            }
-        }
-        for (const Node& n : plan_.addedNodes) {
-            if (!pos_.count(n.id)) {
-                report_.add("order", cat("added node ", n.id, " (", n.op,
-                                         ") is missing from the order"));
-            }
-        }
+        for (const Node& n : g_.nodes)
+            if (!pos_.count(n.id)) report_.add(Kind::Order, cat(nodeName(n.id), " is missing from the order"), atNode(n.id));
+        for (const Node& n : plan_.addedNodes)
+            if (!pos_.count(n.id))
+                report_.add(Kind::Order, cat("added node ", n.id, " (", n.op, ") is missing from the order"),
+                            atNode(n.id));
     }
 
     // 2. Spill ids, added nodes, spill fields.
     void checkSpillIds() {
-        const NodeId base = g_.maxNodeId() + 1;
+        const std::int64_t base = std::int64_t{g_.maxNodeId()} + 1;
         const auto& spills = plan_.spills;
         spillBufIndex_.assign(spills.size(), -1);
         for (std::size_t k = 0; k < spills.size(); ++k) {
             const Spill& s = spills[k];
-            const NodeId wantOut = base + 2 * static_cast<NodeId>(k);
-            const NodeId wantIn = wantOut + 1;
+            const std::int64_t wantOut = base + 2 * static_cast<std::int64_t>(k);
+            const std::int64_t wantIn = wantOut + 1;
             if (s.outNode != wantOut || s.inNode != wantIn) {
-                report_.add("spill-ids",
-                            cat("spill ", k, " (buffer ", s.buf, ") has SPILL_OUT ", s.outNode,
-                                " / SPILL_IN ", s.inNode, ", expected ", wantOut, " / ", wantIn,
-                                " (base ", base, " = largest node id + 1)"));
+                report_.add(Kind::SpillIds,
+                            cat("spill ", k, " (buffer ", s.buf, ") has SPILL_OUT ", s.outNode, " / SPILL_IN ",
+                                s.inNode, ", expected ", wantOut, " / ", wantIn, " (base ", base,
+                                " = largest node id + 1)"),
+                            atSpill(k));
             }
             for (NodeId id : {s.outNode, s.inNode}) {
                 if (isGraphNode(id)) {
-                    report_.add("spill-ids", cat("spill ", k, ": node ", id,
-                                                 " is already a graph node"));
+                    report_.add(Kind::SpillIds, cat("spill ", k, ": node ", id, " is already a graph node"),
+                                atSpill(k));
                 } else if (!spillOfNode_.emplace(id, static_cast<int>(k)).second) {
-                    report_.add("spill-ids", cat("spill ", k, ": node ", id,
-                                                 " is already used by spill ",
-                                                 spillOfNode_[id]));
+                    report_.add(Kind::SpillIds,
+                                cat("spill ", k, ": node ", id, " is already used by spill ", spillOfNode_[id]),
+                                atSpill(k));
                 }
             }
             auto b = g_.bufferIndex.find(s.buf);
             if (b == g_.bufferIndex.end()) {
-                report_.add("spill-pair", cat("spill ", k, " names unknown buffer ", s.buf));
+                report_.add(Kind::SpillPair, cat("spill ", k, " names unknown buffer ", s.buf), atSpill(k));
             } else {
                 spillBufIndex_[k] = b->second;
                 const Buffer& buf = g_.buffers[b->second];
                 if (s.type != buf.type || s.size != buf.size) {
-                    report_.add("spill-pair",
-                                cat("spill ", k, " of buffer ", s.buf, " says ", s.type, "/",
-                                    s.size, " bytes but the buffer is ", buf.type, "/",
-                                    buf.size, " bytes"));
+                    report_.add(Kind::SpillPair,
+                                cat("spill ", k, " of buffer ", s.buf, " says ", s.type, "/", s.size,
+                                    " bytes but the buffer is ", buf.type, "/", buf.size, " bytes"),
+                                atSpill(k));
                 }
             }
             const int po = posOf(s.outNode), pi = posOf(s.inNode);
             if (po >= 0 && s.outStep != po) {
-                report_.add("spill-ids", cat("spill ", k, " (buffer ", s.buf, "): outStep ",
-                                             s.outStep, " but SPILL_OUT ", s.outNode,
-                                             " is at step ", po));
+                report_.add(Kind::SpillIds,
+                            cat("spill ", k, " (buffer ", s.buf, "): outStep ", s.outStep, " but SPILL_OUT ",
+                                s.outNode, " is at step ", po),
+                            atSpill(k));
             }
             if (pi >= 0 && s.inStep != pi) {
-                report_.add("spill-ids", cat("spill ", k, " (buffer ", s.buf, "): inStep ",
-                                             s.inStep, " but SPILL_IN ", s.inNode,
-                                             " is at step ", pi));
+                At at = atSpill(k);
+                at.node = s.inNode;
+                at.step = pi;
+                report_.add(Kind::SpillIds,
+                            cat("spill ", k, " (buffer ", s.buf, "): inStep ", s.inStep, " but SPILL_IN ", s.inNode,
+                                " is at step ", pi),
+                            at);
             }
             if (po >= 0 && pi >= 0 && po >= pi) {
-                report_.add("spill-pair", cat("spill ", k, " (buffer ", s.buf, "): SPILL_IN ",
-                                              s.inNode, " at step ", pi,
-                                              " does not come after SPILL_OUT ", s.outNode,
-                                              " at step ", po));
+                report_.add(Kind::SpillPair,
+                            cat("spill ", k, " (buffer ", s.buf, "): SPILL_IN ", s.inNode, " at step ", pi,
+                                " does not come after SPILL_OUT ", s.outNode, " at step ", po),
+                            atSpill(k));
             }
         }
 
@@ -289,116 +409,140 @@ private:
         const auto& added = plan_.addedNodes;
         for (std::size_t i = 1; i < added.size(); ++i) {
             if (added[i - 1].id >= added[i].id) {
-                report_.add("spill-ids", cat("addedNodes not in ascending id order: ",
-                                             added[i - 1].id, " before ", added[i].id));
+                report_.add(Kind::SpillIds,
+                            cat("addedNodes not in ascending id order: ", added[i - 1].id, " before ", added[i].id),
+                            atNode(added[i].id));
             }
         }
-        std::unordered_map<NodeId, const Node*> addedById;
-        addedById.reserve(added.size() * 2 + 1);
-        for (const Node& n : added) {
-            addedById.emplace(n.id, &n);
-            if (!spillOfNode_.count(n.id)) {
-                report_.add("spill-ids", cat("added node ", n.id, " (", n.op,
-                                             ") belongs to no spill"));
-            }
-        }
+        for (const Node& n : added)
+            if (!spillOfNode_.count(n.id))
+                report_.add(Kind::SpillIds, cat("added node ", n.id, " (", n.op, ") belongs to no spill"), atNode(n.id));
         for (std::size_t k = 0; k < spills.size(); ++k) {
             const Spill& s = spills[k];
-            checkAddedNode(addedById, k, s.outNode, kSpillOut, kSpillOutPipe, s.buf);
-            checkAddedNode(addedById, k, s.inNode, kSpillIn, kSpillInPipe, s.buf);
+            checkAddedNode(k, s.outNode, kSpillOut, kSpillOutPipe, s.buf);
+            checkAddedNode(k, s.inNode, kSpillIn, kSpillInPipe, s.buf);
         }
     }
 
-    void checkAddedNode(const std::unordered_map<NodeId, const Node*>& addedById, std::size_t k,
-                        NodeId id, const char* op, const char* pipe, BufferId buf) {
+    void checkAddedNode(std::size_t k, NodeId id, const char* op, const char* pipe, BufferId buf) {
         if (isGraphNode(id)) return;  // already reported
-        auto it = addedById.find(id);
-        if (it == addedById.end()) {
-            report_.add("spill-ids", cat("spill ", k, ": its ", op, " node ", id,
-                                         " is not in addedNodes"));
+        auto it = addedById_.find(id);
+        if (it == addedById_.end()) {
+            report_.add(Kind::SpillIds, cat("spill ", k, ": its ", op, " node ", id, " is not in addedNodes"),
+                        atNode(id, buf));
             return;
         }
         const Node& n = *it->second;
         if (n.op != op || n.pipe != pipe) {
-            report_.add("spill-ids", cat("spill ", k, ": added node ", id, " is ", n.op, "/",
-                                         n.pipe.empty() ? "-" : n.pipe, ", expected ", op, "/",
-                                         pipe));
+            report_.add(Kind::SpillIds,
+                        cat("spill ", k, ": added node ", id, " is ", n.op, "/", n.pipe.empty() ? "-" : n.pipe,
+                            ", expected ", op, "/", pipe),
+                        atNode(id, buf));
         }
         if (n.bufs.size() != 1 || n.bufs[0] != buf) {
             std::string got;
             for (BufferId b : n.bufs) got += cat(got.empty() ? "" : ", ", b);
-            report_.add("spill-ids", cat("spill ", k, ": added node ", id, " has Bufs [", got,
-                                         "], expected [", buf, "]"));
+            report_.add(Kind::SpillIds,
+                        cat("spill ", k, ": added node ", id, " has Bufs [", got, "], expected [", buf, "]"),
+                        atNode(id, buf));
         }
     }
 
-    // 5. Allocations.
+    // 2b. Spill nodes take the cycles the cost model gives their buffer.
+    Cycles spillCycles(const Buffer& b, bool out) const {
+        if (cost_.kind == CostModel::Kind::Seed) return addSat(cost_.fixedLatency, mulSat(cost_.cyclesPerByte, b.size));
+        if (out && b.hasCopyIn) return 0;  // main memory already holds a COPY_IN buffer's data
+        return addSat(mulSat(2, b.size), 150);
+    }
+    void checkSpillCycles() {
+        const char* model = cost_.kind == CostModel::Kind::Seed ? "seed (fixed latency + cycles per byte * Size)"
+                                                                : "contest (2 * Size + 150; a COPY_IN buffer's SPILL_OUT 0)";
+        for (std::size_t k = 0; k < plan_.spills.size(); ++k) {
+            if (spillBufIndex_[k] < 0) continue;
+            const Buffer& b = g_.buffers[spillBufIndex_[k]];
+            for (bool out : {true, false}) {
+                const NodeId id = out ? plan_.spills[k].outNode : plan_.spills[k].inNode;
+                auto it = addedById_.find(id);
+                if (it == addedById_.end() || isGraphNode(id)) continue;  // reported as spill-ids
+                const Cycles want = spillCycles(b, out);
+                if (it->second->cycles != want) {
+                    report_.add(Kind::SpillCycles,
+                                cat("spill ", k, " (buffer ", b.id, "): ", out ? kSpillOut : kSpillIn, " node ", id,
+                                    " has Cycles ", it->second->cycles, ", the cost model ", model, " gives ", want),
+                                atNode(id, b.id));
+                }
+            }
+        }
+    }
+
+    // 3. Allocations.
     void checkAllocations() {
         allocOf_.assign(g_.buffers.size(), nullptr);
         const auto& allocs = plan_.allocations;
         for (std::size_t i = 0; i < allocs.size(); ++i) {
             const Allocation& a = allocs[i];
+            At at;
+            at.buffer = a.buf;
+            at.field = cat("allocations[", i, "]");
             if (i > 0 && allocs[i - 1].buf >= a.buf) {
-                report_.add("allocation", cat("allocations not in ascending BufId order: buffer ",
-                                              allocs[i - 1].buf, " before buffer ", a.buf));
+                report_.add(Kind::Allocation,
+                            cat("allocations not in ascending BufId order: buffer ", allocs[i - 1].buf,
+                                " before buffer ", a.buf),
+                            at);
             }
             auto b = g_.bufferIndex.find(a.buf);
             if (b == g_.bufferIndex.end()) {
-                report_.add("allocation", cat("allocation for unknown buffer ", a.buf));
+                report_.add(Kind::Allocation, cat("allocation for unknown buffer ", a.buf), at);
                 continue;
             }
             if (allocOf_[b->second] != nullptr) {
-                report_.add("allocation", cat("buffer ", a.buf, " has more than one allocation"));
+                report_.add(Kind::Allocation, cat("buffer ", a.buf, " has more than one allocation"), at);
                 continue;
             }
             allocOf_[b->second] = &a;
             const Buffer& buf = g_.buffers[b->second];
             if (a.type != buf.type || a.size != buf.size) {
-                report_.add("allocation", cat("allocation of buffer ", a.buf, " says ", a.type,
-                                              "/", a.size, " bytes but the buffer is ", buf.type,
-                                              "/", buf.size, " bytes"));
+                report_.add(Kind::Allocation,
+                            cat("allocation of buffer ", a.buf, " says ", a.type, "/", a.size,
+                                " bytes but the buffer is ", buf.type, "/", buf.size, " bytes"),
+                            at);
             }
         }
         for (std::size_t i = 0; i < g_.buffers.size(); ++i) {
             if (allocOf_[i] == nullptr) {
-                report_.add("allocation", cat("buffer ", g_.buffers[i].id, " has no allocation"));
+                At at;
+                at.buffer = g_.buffers[i].id;
+                report_.add(Kind::Allocation, cat("buffer ", g_.buffers[i].id, " has no allocation"), at);
             }
         }
     }
 
-    // 3. The contest's required edges of every spill are present; added edges are sane.
+    // 4. addedEdges are exactly the rule's set (see the top of this file).
     void checkEdges() {
-        const auto& edges = plan_.addedEdges;
-        std::unordered_set<std::uint64_t> have;
-        have.reserve(edges.size() * 2 + 1);
-        for (std::size_t i = 0; i < edges.size(); ++i) {
-            const auto& [a, b] = edges[i];
-            if (i > 0 && !(edges[i - 1] < edges[i])) {
-                report_.add("edges", cat("addedEdges not sorted or duplicated: ", edges[i - 1].first,
-                                         " -> ", edges[i - 1].second, " before ", a, " -> ", b));
-            }
-            have.insert(edgeKey(a, b));
-            if (!known(a) || !known(b)) {
-                report_.add("edges", cat("added edge ", a, " -> ", b, " names unknown node ",
-                                         known(a) ? b : a));
-            } else if (isGraphNode(a) && isGraphNode(b)) {
-                report_.add("edges", cat("added edge ", a, " -> ", b,
-                                         " joins two graph nodes (it must touch an added node)"));
+        std::vector<std::pair<NodeId, NodeId>> plan = plan_.addedEdges;
+        for (std::size_t i = 1; i < plan.size(); ++i) {
+            if (!(plan[i - 1] < plan[i])) {
+                At at;
+                at.field = cat("addedEdges[", i, "]");
+                report_.add(Kind::Edges,
+                            cat("addedEdges not sorted or duplicated: ", plan[i - 1].first, " -> ", plan[i - 1].second,
+                                " before ", plan[i].first, " -> ", plan[i].second),
+                            at);
             }
         }
-        auto require = [&](std::size_t k, NodeId a, NodeId b, const std::string& why) {
-            if (!have.count(edgeKey(a, b))) {
-                report_.add("edges", cat("spill ", k, " (buffer ", plan_.spills[k].buf,
-                                         "): required edge ", a, " -> ", b, " (", why,
-                                         ") is missing from addedEdges"));
-            }
-        };
+        std::sort(plan.begin(), plan.end());
+        plan.erase(std::unique(plan.begin(), plan.end()), plan.end());
 
-        // Spills of each buffer in order of their SPILL_OUT, to find each one's previous SPILL_IN.
+        // The rule's edges, each with the spill it belongs to and why.
+        struct Required {
+            std::pair<NodeId, NodeId> edge;
+            std::size_t spill;
+            const char* why;
+        };
+        std::vector<Required> rule;
         std::unordered_map<int, std::vector<int>> spillsOfBuf;
-        for (std::size_t k = 0; k < plan_.spills.size(); ++k) {
+        for (std::size_t k = 0; k < plan_.spills.size(); ++k)
             if (spillBufIndex_[k] >= 0) spillsOfBuf[spillBufIndex_[k]].push_back(static_cast<int>(k));
-        }
         for (auto& [bi, ks] : spillsOfBuf) {
             std::stable_sort(ks.begin(), ks.end(), [&](int x, int y) {
                 return posOf(plan_.spills[x].outNode) < posOf(plan_.spills[y].outNode);
@@ -406,44 +550,81 @@ private:
             const Buffer& buf = g_.buffers[bi];
             const NodeId allocId = g_.nodes[buf.allocNode].id;
             const NodeId freeId = g_.nodes[buf.freeNode].id;
+            // Users in order; each falls in the window before some OUT_j and/or after some IN_j.
+            std::vector<std::pair<int, NodeId>> users;  // (step, id)
+            for (int ui : buf.users)
+                if (const int p = posOf(g_.nodes[ui].id); p >= 0) users.emplace_back(p, g_.nodes[ui].id);
+            std::sort(users.begin(), users.end());
+            auto u = users.begin();
             for (std::size_t j = 0; j < ks.size(); ++j) {
                 const std::size_t k = static_cast<std::size_t>(ks[j]);
                 const Spill& s = plan_.spills[k];
-                require(k, allocId, s.outNode, "ALLOC -> SPILL_OUT");
-                require(k, s.outNode, s.inNode, "SPILL_OUT -> SPILL_IN");
-                require(k, s.inNode, freeId, "SPILL_IN -> FREE");
-                const int po = posOf(s.outNode), pi = posOf(s.inNode);
-                if (j > 0) {
-                    const Spill& prev = plan_.spills[ks[j - 1]];
-                    const int pp = posOf(prev.inNode);
-                    if (po >= 0 && pp >= 0 && pp < po) {
-                        require(k, prev.inNode, s.outNode, "previous SPILL_IN -> SPILL_OUT");
-                    }
-                }
-                for (int ui : buf.users) {
-                    const NodeId u = g_.nodes[ui].id;
-                    const int pu = posOf(u);
-                    if (pu < 0) continue;
-                    if (po >= 0 && pu < po) {
-                        require(k, u, s.outNode, cat("user scheduled at step ", pu,
-                                                     " before the SPILL_OUT at step ", po));
-                    }
-                    if (pi >= 0 && pu > pi) {
-                        require(k, s.inNode, u, cat("user scheduled at step ", pu,
-                                                    " after the SPILL_IN at step ", pi));
-                    }
-                }
+                rule.push_back({{allocId, s.outNode}, k, "ALLOC -> SPILL_OUT"});
+                rule.push_back({{s.outNode, s.inNode}, k, "SPILL_OUT -> SPILL_IN"});
+                rule.push_back({{s.inNode, freeId}, k, "SPILL_IN -> FREE"});
+                if (j > 0) rule.push_back({{plan_.spills[ks[j - 1]].inNode, s.outNode}, k, "previous SPILL_IN -> SPILL_OUT"});
+                const int po = posOf(s.outNode);
+                for (; u != users.end() && po >= 0 && u->first < po; ++u)
+                    rule.push_back({{u->second, s.outNode}, k, "a user since the buffer's last reload -> SPILL_OUT"});
+                const int pi = posOf(s.inNode);
+                while (u != users.end() && pi >= 0 && u->first < pi) ++u;  // between OUT and IN: a residency fault
+                const int nextOut = j + 1 < ks.size() ? posOf(plan_.spills[ks[j + 1]].outNode) : -1;
+                for (auto w = u; w != users.end() && (nextOut < 0 || w->first < nextOut); ++w)
+                    rule.push_back({{s.inNode, w->second}, k, "SPILL_IN -> a user before the buffer's next SPILL_OUT"});
             }
         }
+        std::sort(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge < b.edge; });
+        rule.erase(std::unique(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge == b.edge; }),
+                   rule.end());
+
+        // Missing: in the rule, not in the plan; extra: in the plan, not in the rule.
+        auto p = plan.begin();
+        auto r = rule.begin();
+        while (p != plan.end() || r != rule.end()) {
+            if (r == rule.end() || (p != plan.end() && *p < r->edge)) {
+                extraEdge(*p++);
+            } else if (p == plan.end() || r->edge < *p) {
+                At at = atSpill(r->spill);
+                at.node = r->edge.second;
+                at.step = stepOf(r->edge.second);
+                report_.add(Kind::Edges,
+                            cat("spill ", r->spill, " (buffer ", plan_.spills[r->spill].buf, "): required edge ",
+                                r->edge.first, " -> ", r->edge.second, " (", r->why, ") is missing from addedEdges"),
+                            at);
+                ++r;
+            } else {
+                ++p;
+                ++r;
+            }
+        }
+        if (claims_)
+            for (const ResultClaims::ForeignEdge& e : claims_->foreignEdges) {
+                At at;
+                at.field = cat("addedEdges[", e.index, "]");
+                report_.add(Kind::Edges,
+                            cat("added edge ", e.from, " -> ", e.to, " (addedEdges[", e.index,
+                                "]) names a node id above 2^31 - 1, which no node has"),
+                            at);
+            }
+    }
+    void extraEdge(std::pair<NodeId, NodeId> e) {
+        const auto [a, b] = e;
+        At at = atNode(b);
+        std::string why;
+        if (!known(a) || !known(b)) why = cat("names unknown node ", known(a) ? b : a);
+        else if (isGraphNode(a) && isGraphNode(b)) why = "joins two graph nodes (it must touch an added node)";
+        else why = "is not an edge of the rule";
+        report_.add(Kind::Edges, cat("added edge ", a, " -> ", b, " ", why), at);
     }
 
-    // 4. The order respects the original edges and the added edges.
+    // 5. The order respects the original edges and the added edges.
     void checkTopological() {
         auto check = [&](NodeId a, NodeId b, const char* what) {
             const int pa = posOf(a), pb = posOf(b);
             if (pa >= 0 && pb >= 0 && pa >= pb) {
-                report_.add("order", cat(what, " edge ", a, " -> ", b, " is broken: ", a,
-                                         " at step ", pa, ", ", b, " at step ", pb));
+                report_.add(Kind::Order,
+                            cat(what, " edge ", a, " -> ", b, " is broken: ", a, " at step ", pa, ", ", b, " at step ", pb),
+                            atNode(b));
             }
         };
         for (const auto& [a, b] : g_.edges) check(g_.nodes[a].id, g_.nodes[b].id, "graph");
@@ -470,14 +651,18 @@ private:
             s.offset = offset;
             s.placed = false;
             auto where = [&] {
-                return cat("step ", step, ", ", nodeName(node), ": ", what, " of buffer ", buf.id,
-                           " at ", buf.type, " ", range(offset, buf.size));
+                return cat("step ", step, ", ", nodeName(node), ": ", what, " of buffer ", buf.id, " at ", buf.type, " ",
+                           range(offset, buf.size));
             };
+            At at;
+            at.node = node;
+            at.buffer = buf.id;
+            at.step = step;
             const Bytes* cap = capOf[bi];
             if (cap == nullptr) {
-                report_.add("bounds", cat(where(), ": memory ", buf.type, " has no capacity"));
+                report_.add(Kind::Bounds, cat(where(), ": memory ", buf.type, " has no capacity"), at);
             } else if (offset < 0 || endOf(offset, buf.size) > *cap) {
-                report_.add("bounds", cat(where(), " is outside [0, ", *cap, ")"));
+                report_.add(Kind::Bounds, cat(where(), " is outside [0, ", *cap, ")"), at);
             }
             if (buf.size <= 0) return;
             Occupancy& o = *occOf[bi];
@@ -490,8 +675,10 @@ private:
             bool clash = false;
             for (; it != o.end() && it->first < end; ++it) {
                 clash = true;
-                report_.add("overlap", cat(where(), " overlaps resident buffer ", it->second.second,
-                                           " at ", range(it->first, it->second.first - it->first)));
+                report_.add(Kind::Overlap,
+                            cat(where(), " overlaps resident buffer ", it->second.second, " at ",
+                                range(it->first, it->second.first - it->first)),
+                            at);
             }
             if (!clash) {
                 o.emplace(offset, std::make_pair(end, buf.id));
@@ -524,12 +711,12 @@ private:
                         place(bi, allocOf_[bi]->offset, step, id, "ALLOC");
                     } else {
                         if (s.state != State::Resident) {
-                            report_.add("residency",
-                                        cat("step ", step, ", ", nodeName(id), ": buffer ", n.buf,
-                                            " is ", stateName(s.state),
-                                            s.state == State::Spilled
-                                                ? " (a SPILL_IN must reload it before its FREE)"
-                                                : ", not resident"));
+                            report_.add(Kind::Residency,
+                                        cat("step ", step, ", ", nodeName(id), ": buffer ", n.buf, " is ",
+                                            stateName(s.state),
+                                            s.state == State::Spilled ? " (a SPILL_IN must reload it before its FREE)"
+                                                                      : ", not resident"),
+                                        atNode(id, n.buf));
                         }
                         unplace(bi);
                         if (s.state != State::Unallocated) s.state = State::Freed;
@@ -537,16 +724,17 @@ private:
                 } else {
                     for (std::size_t j = 0; j < n.bufs.size(); ++j) {
                         const BufferId b = n.bufs[j];
-                        if (std::find(n.bufs.begin(), n.bufs.begin() + j, b) !=
-                            n.bufs.begin() + j)
+                        if (std::find(n.bufs.begin(), n.bufs.begin() + static_cast<std::ptrdiff_t>(j), b) !=
+                            n.bufs.begin() + static_cast<std::ptrdiff_t>(j))
                             continue;  // listed twice: one report is enough
                         auto bit = g_.bufferIndex.find(b);
                         if (bit == g_.bufferIndex.end()) continue;
                         const BufState& s = st[bit->second];
                         if (s.state != State::Resident) {
-                            report_.add("residency", cat("step ", step, ", ", nodeName(id),
-                                                         " uses buffer ", b, " while it is ",
-                                                         stateName(s.state)));
+                            report_.add(Kind::Residency,
+                                        cat("step ", step, ", ", nodeName(id), " uses buffer ", b, " while it is ",
+                                            stateName(s.state)),
+                                        atNode(id, b));
                         }
                     }
                 }
@@ -559,18 +747,22 @@ private:
             const int bi = spillBufIndex_[k];
             if (bi < 0) continue;  // unknown buffer: reported by checkSpillIds
             BufState& s = st[bi];
+            At at = atNode(id, sp.buf);
+            at.spill = k;
             if (id == sp.outNode) {
                 if (s.state != State::Resident) {
-                    report_.add("spill-pair", cat("step ", step, ", ", nodeName(id),
-                                                  ": writes out buffer ", sp.buf,
-                                                  " while it is ", stateName(s.state)));
+                    report_.add(Kind::SpillPair,
+                                cat("step ", step, ", ", nodeName(id), ": writes out buffer ", sp.buf, " while it is ",
+                                    stateName(s.state)),
+                                at);
                     if (s.state == State::Spilled) s.spilledBy = k;
                     continue;
                 }
                 if (sp.oldOffset != s.offset) {
-                    report_.add("spill-pair", cat("step ", step, ", ", nodeName(id),
-                                                  ": oldOffset ", sp.oldOffset, " but buffer ",
-                                                  sp.buf, " is resident at offset ", s.offset));
+                    report_.add(Kind::SpillPair,
+                                cat("step ", step, ", ", nodeName(id), ": oldOffset ", sp.oldOffset, " but buffer ",
+                                    sp.buf, " is resident at offset ", s.offset),
+                                at);
                 }
                 unplace(bi);
                 s.state = State::Spilled;
@@ -580,13 +772,12 @@ private:
                     std::string why = s.state == State::Spilled
                                           ? cat("it was written out by spill ", s.spilledBy,
                                                 ", not by this spill's SPILL_OUT ", sp.outNode)
-                                          : s.state == State::Freed
-                                                ? std::string("it is already freed")
-                                                : cat("it is ", stateName(s.state),
-                                                      " (its SPILL_OUT ", sp.outNode,
-                                                      " has not run)");
-                    report_.add("spill-pair", cat("step ", step, ", ", nodeName(id),
-                                                  ": reloads buffer ", sp.buf, " but ", why));
+                                      : s.state == State::Freed
+                                          ? std::string("it is already freed")
+                                          : cat("it is ", stateName(s.state), " (its SPILL_OUT ", sp.outNode,
+                                                " has not run)");
+                    report_.add(Kind::SpillPair,
+                                cat("step ", step, ", ", nodeName(id), ": reloads buffer ", sp.buf, " but ", why), at);
                     if (s.state != State::Spilled) continue;
                 }
                 place(bi, sp.newOffset, step, id, "SPILL_IN");
@@ -596,18 +787,242 @@ private:
 
         for (std::size_t bi = 0; bi < st.size(); ++bi) {
             if (st[bi].state != State::Freed) {
-                report_.add("residency", cat("buffer ", g_.buffers[bi].id,
-                                             " is never freed (it ends ",
-                                             stateName(st[bi].state), ")"));
+                At at;
+                at.buffer = g_.buffers[bi].id;
+                report_.add(Kind::Residency,
+                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ", stateName(st[bi].state), ")"),
+                            at);
             }
         }
+    }
+
+    // ---- Claims ------------------------------------------------------------------------------
+
+    // 8. The plan's order is the claimed input order with the spill nodes inserted.
+    void checkInputOrder() {
+        const std::vector<NodeId>& input = claims_->inputOrder;
+        std::size_t j = 0;
+        for (std::size_t i = 0; i < plan_.order.size(); ++i) {
+            const NodeId id = plan_.order[i];
+            if (!isGraphNode(id)) continue;
+            if (j >= input.size() || input[j] != id) {
+                At at = atNode(id);
+                at.field = cat("inputOrder[", j, "]");
+                report_.add(Kind::Order,
+                            cat("the plan's order without its spill nodes differs from inputOrder at entry ", j,
+                                ": the plan has node ", id, " (step ", i, "), inputOrder ",
+                                j < input.size() ? cat("node ", input[j]) : std::string("has ended")),
+                            at);
+                return;
+            }
+            ++j;
+        }
+        if (j != input.size()) {
+            At at;
+            at.field = cat("inputOrder[", j, "]");
+            report_.add(Kind::Order,
+                        cat("inputOrder has ", input.size(), " entries, the plan's order ", j, " graph nodes"), at);
+        }
+    }
+
+    void claim(const std::string& field, std::int64_t claimed, std::int64_t actual) {
+        if (claimed == actual) return;
+        At at;
+        at.field = field;
+        report_.add(Kind::Metrics, cat(field, " says ", claimed, " but the plan gives ", actual), at);
+    }
+    void claimMap(const std::string& field, const std::map<std::string, Bytes>& claimed,
+                  const std::map<std::string, Bytes>& actual) {
+        for (const auto& [type, bytes] : actual) {
+            auto it = claimed.find(type);
+            if (it == claimed.end()) {
+                At at;
+                at.field = field + "." + type;
+                report_.add(Kind::Metrics, cat(field, " has no entry for ", type, ", whose peak is ", bytes), at);
+            } else {
+                claim(field + "." + type, it->second, bytes);
+            }
+        }
+        for (const auto& [type, bytes] : claimed)
+            if (!actual.count(type)) {
+                At at;
+                at.field = field + "." + type;
+                report_.add(Kind::Metrics, cat(field, " names ", type, ", which no buffer uses"), at);
+            }
+    }
+
+    // 9. Metrics: recomputed from the plan and the input order, by their definitions.
+    void checkMetrics() {
+        claim("metrics.spills", claims_->spills, static_cast<std::int64_t>(plan_.spills.size()));
+        Bytes extra = 0;
+        for (std::size_t k = 0; k < plan_.spills.size(); ++k)
+            if (spillBufIndex_[k] >= 0) {
+                const Buffer& b = g_.buffers[spillBufIndex_[k]];
+                extra = addSat(extra, b.hasCopyIn ? b.size : mulSat(2, b.size));  // a COPY_IN buffer moves once
+            }
+        claim("metrics.extraBytes", claims_->extraBytes, extra);
+
+        std::map<std::string, Bytes> demand, now, resident, current;
+        for (const Buffer& b : g_.buffers) demand.emplace(b.type, 0), resident.emplace(b.type, 0);
+        Bytes total = 0, totalPeak = 0;
+        for (NodeId id : claims_->inputOrder) {
+            auto gi = g_.nodeIndex.find(id);
+            if (gi == g_.nodeIndex.end()) continue;
+            const Node& n = g_.nodes[gi->second];
+            if (!n.isBufferNode()) continue;
+            const Bytes delta = n.isAlloc() ? n.size : -n.size;
+            Bytes& t = now[n.type];
+            t = addSat(t, delta);
+            total = addSat(total, delta);
+            demand[n.type] = std::max(demand[n.type], t);
+            totalPeak = std::max(totalPeak, total);
+        }
+        claimMap("metrics.demandPeak.byType", claims_->demandPeakByType, demand);
+        claim("metrics.demandPeak.total", claims_->demandPeakTotal, totalPeak);
+
+        for (NodeId id : plan_.order) {
+            int bi = -1;
+            bool arrives = false;
+            if (auto gi = g_.nodeIndex.find(id); gi != g_.nodeIndex.end()) {
+                const Node& n = g_.nodes[gi->second];
+                if (!n.isBufferNode()) continue;
+                auto b = g_.bufferIndex.find(n.buf);
+                if (b == g_.bufferIndex.end()) continue;
+                bi = b->second;
+                arrives = n.isAlloc();
+            } else if (auto sk = spillOfNode_.find(id); sk != spillOfNode_.end()) {
+                bi = spillBufIndex_[sk->second];
+                arrives = plan_.spills[sk->second].inNode == id;
+            }
+            if (bi < 0) continue;
+            const Buffer& b = g_.buffers[bi];
+            Bytes& t = current[b.type];
+            t = addSat(t, arrives ? b.size : -b.size);
+            resident[b.type] = std::max(resident[b.type], t);
+        }
+        claimMap("metrics.residentPeak", claims_->residentPeak, resident);
+    }
+
+    // 10. Timing under the pipe model, computed here from its definition: each pipe runs its
+    // nodes one at a time in order; a node starts once its predecessors (graph and added edges)
+    // have ended and its pipe is free; a buffer placed (ALLOC, SPILL_IN) over bytes another buffer
+    // occupied starts after that one left them: its FREE or SPILL_OUT ended and every node that
+    // used it there ended. ALLOC and FREE take 0 cycles and use no pipe.
+    void checkTiming() {
+        const std::size_t L = plan_.order.size();
+        std::vector<const Node*> node(L);
+        for (std::size_t i = 0; i < L; ++i) {
+            const NodeId id = plan_.order[i];
+            auto gi = g_.nodeIndex.find(id);
+            node[i] = gi != g_.nodeIndex.end() ? &g_.nodes[gi->second] : addedById_.at(id);
+        }
+        // Predecessors of each step, as steps (CSR).
+        std::vector<std::pair<int, int>> arcs;  // (to, from)
+        arcs.reserve(g_.edges.size() + plan_.addedEdges.size());
+        for (const auto& [a, b] : g_.edges) arcs.emplace_back(posOf(g_.nodes[b].id), posOf(g_.nodes[a].id));
+        for (const auto& [a, b] : plan_.addedEdges)
+            if (posOf(a) >= 0 && posOf(b) >= 0) arcs.emplace_back(posOf(b), posOf(a));
+        std::sort(arcs.begin(), arcs.end());
+
+        // The memories and the offsets anything is placed at in each.
+        std::map<std::string, std::vector<Bytes>> coords;
+        std::vector<Bytes> reloadAt(L, 0);
+        for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
+            const Buffer& b = g_.buffers[bi];
+            coords[b.type].push_back(allocOf_[bi]->offset);
+            coords[b.type].push_back(endOf(allocOf_[bi]->offset, b.size));
+        }
+        for (std::size_t k = 0; k < plan_.spills.size(); ++k) {
+            const Spill& s = plan_.spills[k];
+            const Buffer& b = g_.buffers[spillBufIndex_[k]];
+            coords[b.type].push_back(s.newOffset);
+            coords[b.type].push_back(endOf(s.newOffset, b.size));
+            reloadAt[posOf(s.inNode)] = s.newOffset;
+        }
+        std::map<std::string, LeaveTimes> leaves;
+        for (auto& [type, c] : coords) leaves.emplace(type, LeaveTimes(std::move(c)));
+        struct Here {
+            Bytes offset = 0;
+            Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
+        };
+        std::vector<Here> here(g_.buffers.size());
+        std::unordered_map<std::string, Cycles> pipeFree;
+        std::vector<Cycles> end(L, 0);
+        Cycles total = 0;
+        bool overflow = false;
+        auto arc = arcs.begin();
+        for (std::size_t i = 0; i < L; ++i) {
+            const Node& n = *node[i];
+            Cycles start = 0;
+            for (; arc != arcs.end() && arc->first == static_cast<int>(i); ++arc) start = std::max(start, end[arc->second]);
+            if (!n.pipe.empty()) start = std::max(start, pipeFree[n.pipe]);
+            const bool spillNode = !isGraphNode(n.id);
+            const int placedBuf = bufferOf(n, spillNode);
+            if (placedBuf >= 0 && (n.isAlloc() || n.isSpillIn())) {
+                const Buffer& b = g_.buffers[placedBuf];
+                const Bytes offset = n.isAlloc() ? allocOf_[placedBuf]->offset : reloadAt[i];
+                here[placedBuf] = {offset, 0};
+                start = std::max(start, leaves.at(b.type).latest(offset, endOf(offset, b.size)));
+            }
+            end[i] = addSat(start, n.cycles);
+            overflow |= end[i] == kMax;
+            total = std::max(total, end[i]);
+            if (!n.pipe.empty()) pipeFree[n.pipe] = end[i];
+            if (!n.isBufferNode())
+                for (BufferId id : n.bufs)
+                    if (auto b = g_.bufferIndex.find(id); b != g_.bufferIndex.end())
+                        here[b->second].lastUse = std::max(here[b->second].lastUse, end[i]);
+            if (placedBuf >= 0 && (n.isFree() || n.isSpillOut())) {
+                const Buffer& b = g_.buffers[placedBuf];
+                const Here& h = here[placedBuf];
+                leaves.at(b.type).leave(h.offset, endOf(h.offset, b.size), std::max(end[i], h.lastUse));
+            }
+        }
+        if (overflow) {
+            At at;
+            at.field = "metrics.totalCycles";
+            report_.add(Kind::Timing, "the plan's cycles add up beyond 2^63 - 1", at);
+        }
+        claim("metrics.totalCycles", claims_->totalCycles, total);
+        const auto& claimed = claims_->timing;
+        if (claimed.size() != L) {
+            At at;
+            at.field = "timing";
+            report_.add(Kind::Timing, cat("timing has ", claimed.size(), " entries but the order ", L), at);
+        }
+        for (std::size_t i = 0; i < std::min(L, claimed.size()); ++i) {
+            const Cycles start = addSat(end[i], -node[i]->cycles);
+            const ResultClaims::NodeTime& c = claimed[i];
+            if (c.id == node[i]->id && c.start == start && c.end == end[i]) continue;
+            At at = atNode(node[i]->id);
+            at.field = cat("timing[", i, "]");
+            report_.add(Kind::Timing,
+                        cat("timing[", i, "] says node ", c.id, " runs [", c.start, ", ", c.end, "), but ",
+                            nodeName(node[i]->id), " at step ", i, " runs [", start, ", ", end[i], ")"),
+                        at);
+        }
+    }
+    // The buffer (index) an ALLOC/FREE or spill node moves, or -1.
+    int bufferOf(const Node& n, bool spillNode) const {
+        if (spillNode) {
+            auto sk = spillOfNode_.find(n.id);
+            return sk == spillOfNode_.end() ? -1 : spillBufIndex_[sk->second];
+        }
+        if (!n.isBufferNode()) return -1;
+        auto b = g_.bufferIndex.find(n.buf);
+        return b == g_.bufferIndex.end() ? -1 : b->second;
     }
 };
 
 }  // namespace
 
-std::vector<Violation> verifyPlan(const Graph& g, const Capacities& caps, const Plan& plan) {
-    return Verifier(g, caps, plan).run();
+std::vector<Violation> verifyPlan(const Graph& g, const Capacities& caps, const Plan& plan, const CostModel& cost) {
+    return Verifier(g, caps, plan, cost, nullptr).run();
+}
+
+std::vector<Violation> verifyResult(const Graph& g, const Capacities& caps, const CostModel& cost, const Plan& plan,
+                                    const ResultClaims& claims) {
+    return Verifier(g, caps, plan, cost, &claims).run();
 }
 
 }  // namespace spillway

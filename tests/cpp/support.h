@@ -53,7 +53,7 @@ inline GraphDocument parse(const std::string& text) { return parseGraphDocument(
 // Runs the engine (which itself refuses unverified plans) and re-verifies the plan here too.
 inline Result planVerified(const GraphDocument& doc, const RunOptions& opts = {}) {
     Result r = run(doc, opts);
-    auto violations = verifyPlan(doc.graph, r.capacities, r.plan);
+    auto violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsOf(r));
     CHECK_MESSAGE(violations.empty(), (violations.empty() ? "" : violations.front().message));
     return r;
 }

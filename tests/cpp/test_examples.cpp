@@ -144,9 +144,10 @@ TEST_CASE("lesson fits: no spill, and memory is reused up to each capacity") {
     const Result r = planVerified(doc, test::seedById());
     CHECK(r.metrics.spills == 0);
     CHECK(r.metrics.extraBytes == 0);
-    for (const auto& [type, cap] : *doc.capacities) {
+    for (const auto& entry : *doc.capacities) {  // no structured binding: CAPTURE's lambda takes it
+        const std::string& type = entry.first;
         CAPTURE(type);
-        CHECK(r.metrics.demandPeaks.byType.at(type) == cap);
+        CHECK(r.metrics.demandPeaks.byType.at(type) == entry.second);
     }
     Bytes total = 0;
     for (const Buffer& b : doc.graph.buffers) total += b.type == "L1" ? b.size : 0;

@@ -263,7 +263,7 @@ void propertyCheck(const std::string& policy, std::uint64_t graphs, int minWithS
         opts.cost = CostModel::parse(next(2) ? "contest" : "seed");
         CAPTURE(seed);
         Result r = run(doc, opts);  // throws InternalError if the verifier rejects the plan
-        CHECK(verifyPlan(doc.graph, r.capacities, r.plan).empty());
+        CHECK(verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsOf(r)).empty());
         ++planned;
         if (!r.plan.spills.empty()) ++withSpills;
         for (const Decision& d : r.plan.decisions)

@@ -71,7 +71,8 @@ TEST_CASE("scheduler: on the contest cases it reaches the published sub-problem 
         Order byId = orderById(doc.graph);
         Order order = scheduleForMemory(doc.graph, byId);
         validateOrder(doc.graph, order);
-        CAPTURE(name);
+        const char* caseName = name;  // CAPTURE's lambda cannot take a structured binding
+        CAPTURE(caseName);
         const Bytes scheduled = peakResidency(doc.graph, order).total;
         CHECK(scheduled < peakResidency(doc.graph, byId).total);
         CHECK(scheduled == expectedTotal);

@@ -82,11 +82,14 @@ test('options change the plan: a larger capacity needs fewer spills', () => {
 test('bad input comes back as an error naming the place, never a crash', () => {
   const notJson = JSON.parse(engine.plan('{"Nodes": [\n  {"Id": 0,,}]}', '{}'));
   assert.equal(notJson.error.kind, 'input');
-  assert.match(notJson.error.message, /line 2, column 12/);
+  assert.match(notJson.error.message, /^line 2, column 12: /);
+  assert.deepEqual(notJson.error.where, { source: 'graph', line: 2, column: 12 });
   const badField = JSON.parse(engine.plan('{"Nodes":[{"Id":3,"Op":"ALLOC","BufId":0,"Type":"L1"}],"Edges":[]}', '{}'));
-  assert.equal(badField.error.message, 'node 3: field "Size" is missing');
+  assert.equal(badField.error.message, 'line 1, column 11: node 3: field "Size" is missing');
+  assert.deepEqual(badField.error.where, { source: 'graph', line: 1, column: 11, node: 3, nodeIndex: 0, field: 'Size' });
   const badOptions = JSON.parse(engine.plan(engine.example('fits'), '{"cost":{"model":"free"}}'));
-  assert.equal(badOptions.error.message, 'unknown cost model "free": expected seed or contest');
+  assert.equal(badOptions.error.message, 'line 1, column 18: options.cost: field "model" must be "seed" or "contest", got "free"');
+  assert.deepEqual(badOptions.error.where, { source: 'options', line: 1, column: 18, field: 'cost.model' });
   const unknownExample = JSON.parse(engine.example('nope'));
   assert.equal(unknownExample.error.kind, 'input');
   assert.match(unknownExample.error.message, /nope/);
@@ -136,6 +139,6 @@ test('the CLI exits 2 with one line naming the place for bad input', () => {
   writeFileSync(bad, '{"Nodes":[{"Id":0,"Op":"ALLOC","BufId":0,"Size":-4,"Type":"L1"}],"Edges":[]}');
   const r = spawnSync(cli, ['plan', bad], { encoding: 'utf8' });
   assert.equal(r.status, 2);
-  assert.equal(r.stderr, 'spillway: error: node 0: field "Size" must be between 1 and 1099511627776, got -4\n');
+  assert.equal(r.stderr, `spillway: error: ${bad}: line 1, column 49: node 0: field "Size" must be between 1 and 68719476736, got -4\n`);
   assert.equal(r.stdout, '');
 });

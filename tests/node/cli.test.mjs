@@ -39,7 +39,7 @@ test('-o writes the result and --export the contest files', () => {
   const r = spillway('plan', small, '-o', join(work, 'r.json'), '--export', out);
   assert.equal(r.status, 0, r.stderr);
   const result = JSON.parse(readFileSync(join(work, 'r.json'), 'utf8'));
-  assert.equal(result.format, 1);
+  assert.equal(result.format, 2);
   assert.deepEqual(result.order, [0, 1, 2]);
   assert.deepEqual(result.allocations, [{ buf: 0, type: 'L1', offset: 0, size: 100 }]);
   assert.equal(readFileSync(join(out, 'schedule.txt'), 'utf8'), '0\n1\n2\n');
@@ -47,7 +47,7 @@ test('-o writes the result and --export the contest files', () => {
   assert.equal(readFileSync(join(out, 'spill.txt'), 'utf8'), '');
   const v = spillway('verify', small, join(work, 'r.json'));
   assert.equal(v.status, 0, v.stdout);
-  assert.equal(v.stdout, 'ok: 0 spills, every step verified\n');
+  assert.equal(v.stdout, 'ok: 0 spills, every step, metric and time verified\n');
 });
 
 test('verify names what a tampered result breaks and exits 1', () => {
@@ -66,27 +66,32 @@ const U1 = { Id: 1, Op: 'COPY_IN', Pipe: 'MTE2', Cycles: 10, Bufs: [0] };
 const F2 = { Id: 2, Op: 'FREE', BufId: 0, Size: 100, Type: 'L1' };
 const variant = (name, Nodes, Edges = [[0, 1], [1, 2]], extra = {}) => file(name, JSON.stringify({ Nodes, Edges, ...extra }));
 
+// Expected lines without "spillway: error: " and with this test's temporary folder removed: an
+// error about a file starts with its name, then line and column when the file is JSON.
 const badInputs = [
-  ['a missing field', ['plan', variant('v1.json', [{ Id: 0, Op: 'ALLOC', BufId: 0, Type: 'L1' }, U1, F2])], 'node 0: field "Size" is missing'],
-  ['an ill-typed field', ['plan', variant('v2.json', [A0, { ...U1, Bufs: 'x' }, F2])], 'node 1: field "Bufs" must be an array, got string'],
-  ['a duplicate Id', ['plan', variant('v3.json', [A0, U1, { ...F2, Id: 1 }])], 'duplicate node Id 1 (Nodes[1] and Nodes[2])'],
-  ['an edge to an unknown node', ['plan', variant('v4.json', [A0, U1, F2], [[0, 1], [1, 7]])], 'Edges[1] [1,7] names node 7, which is not in Nodes'],
-  ['a cycle', ['plan', variant('v5.json', [A0, U1, F2], [[0, 1], [1, 2], [2, 1]])], /^the edges form a cycle: (1 -> 2 -> 1|2 -> 1 -> 2)$/],
-  ['a buffer without FREE', ['plan', variant('v6.json', [A0, U1], [[0, 1]])], 'buffer 0 has an ALLOC (node 0) but no FREE'],
-  ['a node using an unknown buffer', ['plan', variant('v7.json', [A0, { ...U1, Bufs: [0, 5] }, F2])], 'node 1: field "Bufs" names buffer 5, which has no ALLOC/FREE'],
-  ['a Size of 0', ['plan', variant('v8.json', [{ ...A0, Size: 0 }, U1, { ...F2, Size: 0 }])], 'node 0: field "Size" must be between 1 and 1099511627776, got 0'],
-  ['a node whose buffers exceed a memory', ['plan', variant('v9.json', [A0, { Id: 3, Op: 'ALLOC', BufId: 1, Size: 100, Type: 'L1' }, { ...U1, Bufs: [0, 1] }, F2, { Id: 4, Op: 'FREE', BufId: 1, Size: 100, Type: 'L1' }], [[0, 1], [3, 1], [1, 2], [1, 4]]), '--caps', 'L1=150'], 'node 1 uses 200 bytes of L1 at once but L1 holds only 150: no plan can exist'],
-  ['an order missing a node', ['plan', small, '--order', file('o3.txt', '0\n1\n')], 'the given order misses node 2 (it has 2 of the graph\'s 3 nodes)'],
-  ['a capacity of 0 in the graph', ['plan', variant('v10.json', [A0, U1, F2], undefined, { Capacities: { L1: 0 } })], 'Capacities: field "L1" must be between 1 and 1099511627776, got 0'],
+  ['a missing field', ['plan', variant('v1.json', [{ Id: 0, Op: 'ALLOC', BufId: 0, Type: 'L1' }, U1, F2])], 'v1.json: line 1, column 11: node 0: field "Size" is missing'],
+  ['an ill-typed field', ['plan', variant('v2.json', [A0, { ...U1, Bufs: 'x' }, F2])], 'v2.json: line 1, column 122: node 1: field "Bufs" must be an array, got a string'],
+  ['a duplicate Id', ['plan', variant('v3.json', [A0, U1, { ...F2, Id: 1 }])], 'v3.json: line 1, column 127: duplicate node Id 1 (Nodes[1] and Nodes[2])'],
+  ['an edge to an unknown node', ['plan', variant('v4.json', [A0, U1, F2], [[0, 1], [1, 7]])], 'v4.json: line 1, column 197: Edges[1]: its dst 7 is the Id of no node in Nodes'],
+  ['a cycle', ['plan', variant('v5.json', [A0, U1, F2], [[0, 1], [1, 2], [2, 1]])], 'v5.json: line 1, column 203: the edges form a cycle: 2 -> 1 -> 2'],
+  ['a use before its ALLOC (not called a cycle)', ['plan', variant('v5b.json', [A0, U1, F2], [[1, 0]])], 'v5b.json: line 1, column 191: node 1 uses buffer 0 but the edges make it run before the buffer\'s ALLOC (node 0): 1 -> 0'],
+  ['a buffer without FREE', ['plan', variant('v6.json', [A0, U1], [[0, 1]])], 'v6.json: line 1, column 11: buffer 0 has an ALLOC (node 0) but no FREE'],
+  ['a node using an unknown buffer', ['plan', variant('v7.json', [A0, { ...U1, Bufs: [0, 5] }, F2])], 'v7.json: line 1, column 66: node 1: field "Bufs" names buffer 5, which has no ALLOC/FREE'],
+  ['a Size of 0', ['plan', variant('v8.json', [{ ...A0, Size: 0 }, U1, { ...F2, Size: 0 }])], 'v8.json: line 1, column 49: node 0: field "Size" must be between 1 and 68719476736, got 0'],
+  ['a node whose buffers exceed a memory', ['plan', variant('v9.json', [A0, { Id: 3, Op: 'ALLOC', BufId: 1, Size: 100, Type: 'L1' }, { ...U1, Bufs: [0, 1] }, F2, { Id: 4, Op: 'FREE', BufId: 1, Size: 100, Type: 'L1' }], [[0, 1], [3, 1], [1, 2], [1, 4]]), '--caps', 'L1=150'], 'v9.json: line 1, column 121: node 1 uses 200 bytes of L1 at once but L1 holds only 150: no plan can exist'],
+  ['an order missing a node', ['plan', small, '--order', file('o3.txt', '0\n1\n')], 'o3.txt: the given order misses node 2 (it has 2 of the graph\'s 3 nodes)'],
+  ['a capacity of 0 in the graph', ['plan', variant('v10.json', [A0, U1, F2], undefined, { Capacities: { L1: 0 } })], 'v10.json: line 1, column 223: Capacities: field "L1" must be between 1 and 68719476736, got 0'],
   ['a missing file', ['plan', '/nonexistent/g.json'], 'cannot read /nonexistent/g.json: no such file or not readable'],
-  ['not JSON', ['plan', file('nj.json', '{"Nodes": [}')], 'the graph is not valid JSON: line 1, column 12: syntax error while parsing value - unexpected \'}\'; expected \'[\', \'{\', or a literal'],
+  ['not JSON', ['plan', file('nj.json', '{"Nodes": [}')], 'nj.json: line 1, column 12: the graph is not valid JSON: syntax error while parsing value - unexpected \'}\'; expected \'[\', \'{\', or a literal'],
+  ['a trailing comma, at the comma', ['plan', file('tc.json', '{"Nodes": [],\n "Edges": [],\n}')], 'tc.json: line 2, column 13: the graph is not valid JSON: a trailing comma before \'}\' (JSON allows none)'],
+  ['a string Id, located', ['plan', file('sid.json', '{"Nodes": [\n  {"Id": "5", "Op": "NOP"}]}')], 'sid.json: line 2, column 10: Nodes[0]: field "Id" must be an integer, got a string'],
   ['an unknown option', ['plan', small, '--fast', '1'], 'unknown option --fast (see spillway --help)'],
   ['an option without value', ['plan', small, '--caps'], 'option --caps needs a value'],
   ['bad --caps', ['plan', small, '--caps', 'L1:4096'], '--caps entry "L1:4096" must look like L1=4096'],
-  ['a capacity too small', ['plan', small, '--caps', 'L1=64'], 'node 0: buffer 0 needs 100 bytes but L1 holds only 64'],
-  ['a memory without capacity', ['plan', small, '--caps', 'UB=64'], 'node 0: buffer 0 has Type "L1", which has no capacity (give one, e.g. --caps L1=4096)'],
-  ['an order file with junk', ['plan', small, '--order', file('o1.txt', '0\n1\ntwo\n')], 'order file, line 3: expected one node id, got "two"'],
-  ['an order breaking an edge', ['plan', small, '--order', file('o2.txt', '0\n2\n1\n')], 'the given order breaks edge 1 -> 2: node 2 at position 1 comes before node 1 at position 2'],
+  ['a capacity too small', ['plan', small, '--caps', 'L1=64'], 'small.json: line 1, column 11: node 0: buffer 0 needs 100 bytes but L1 holds only 64'],
+  ['a memory without capacity', ['plan', small, '--caps', 'UB=64'], 'small.json: line 1, column 11: node 0: buffer 0 has Type "L1", which has no capacity: give memory L1 a capacity (--caps L1=BYTES)'],
+  ['an order file with junk', ['plan', small, '--order', file('o1.txt', '0\n1\ntwo\n')], 'o1.txt: order file, line 3: expected one node id (0..1073741823), got "two"'],
+  ['an order breaking an edge, at its line', ['plan', small, '--order', file('o2.txt', '# comment\n0\n\n2\n1\n')], 'o2.txt: line 4: the given order breaks edge 1 -> 2: node 2 at position 1 comes before node 1 at position 2'],
   ['an unknown cost model', ['plan', small, '--cost', 'cheap'], 'unknown cost model "cheap": expected seed or contest'],
   ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, seed, window$/],
   ['an unknown command', ['plan2'], 'unknown command "plan2" (see spillway --help)'],
@@ -98,9 +103,108 @@ for (const [what, args, message] of badInputs) {
     assert.equal(r.stdout, '');
     const lines = r.stderr.split('\n').filter(Boolean);
     assert.equal(lines.length, 1, r.stderr);
-    const text = lines[0].replace(/^spillway: error: /, '');
+    const text = lines[0].replace(/^spillway: error: /, '').replaceAll(work + '/', '');
     assert.ok(lines[0].startsWith('spillway: error: '));
     if (message instanceof RegExp) assert.match(text, message);
     else assert.equal(text, message);
   });
 }
+
+// ---- Hostile input and outputs (issue 7): exit 2 with one line, never 0, 3, a signal or a hang ----
+
+const oneLine = (r) => {
+  const lines = r.stderr.split('\n').filter(Boolean);
+  assert.equal(lines.length, 1, r.stderr);
+  assert.ok(lines[0].startsWith('spillway: error: '), r.stderr);
+  return lines[0].replace(/^spillway: error: /, '').replaceAll(work + '/', '');
+};
+
+test('an output that cannot be written is an error, not a silent success', () => {
+  let r = spillway('plan', small, '-o', '/dev/full');
+  assert.equal(r.status, 2);
+  assert.equal(oneLine(r), 'cannot write /dev/full: No space left on device');
+  r = spillway('plan', small, '--export', '/dev/full/x');
+  assert.equal(r.status, 2);
+  const full = spawnSync('sh', ['-c', `"${cli}" plan "${small}" > /dev/full`], { encoding: 'utf8' });
+  assert.equal(full.status, 2);
+  assert.equal(oneLine(full), 'cannot write to standard output: No space left on device');
+});
+
+test('inputs that never end or are not text stop at once', () => {
+  const started = Date.now();
+  let r = spillway('plan', '/dev/zero');
+  assert.equal(r.status, 2);
+  assert.equal(oneLine(r), '/dev/zero: contains a NUL byte at byte 0 (not a text file)');
+  r = spillway('plan', file('nul.json', `${readFileSync(small, 'utf8')}\u0000garbage`));
+  assert.equal(r.status, 2);
+  assert.match(oneLine(r), /^nul\.json: contains a NUL byte at byte \d+ \(not a text file\)$/);
+  r = spillway('plan', small, '--order', '/dev/zero');
+  assert.equal(r.status, 2);
+  assert.ok(Date.now() - started < 10000);
+});
+
+test('huge tokens, deep nesting and invalid bytes give one short, valid line', () => {
+  let r = spillway('plan', file('num.json', `{"Nodes":[{"Id":${'9'.repeat(1 << 20)}}]}`));
+  assert.equal(r.status, 2);
+  let line = oneLine(r);
+  assert.ok(line.length < 200, line);
+  assert.match(line, /^num\.json: line 1, column 17: the graph is not valid JSON: number overflow parsing '9{40}\.\.\. \(1048576 bytes\)'$/);
+  r = spillway('plan', file('deep.json', `{"Nodes":[],"Edges":${'['.repeat(100000)}${']'.repeat(100000)}}`));
+  assert.equal(r.status, 2);
+  assert.equal(oneLine(r), 'deep.json: line 1, column 23: Edges[0] must be [src, dst] with two node ids, got an array');
+  r = spillway('plan', file('deep2.json', `{"Nodes":[],"X":${'['.repeat(100000)}${']'.repeat(100000)}}`));
+  assert.equal(oneLine(r), 'deep2.json: line 1, column 48: the graph nests arrays and objects deeper than 32 levels (limit depth = 32)');
+  const bytes = Buffer.concat([Buffer.from('{"Nodes":[{"Id":0,"Op":"A'), Buffer.from([0xff]), Buffer.from('"}]}')]);
+  const bad = join(work, 'utf8.json');
+  writeFileSync(bad, bytes);
+  r = spawnSync(cli, ['plan', bad]);
+  assert.equal(r.status, 2);
+  const text = r.stderr.toString('utf8');
+  assert.equal(Buffer.from(text, 'utf8').equals(r.stderr), true, 'stderr is valid UTF-8');
+  assert.match(text, /ill-formed UTF-8 byte/);
+});
+
+test('option values out of range name the range', () => {
+  let r = spillway('bench', small, '--repeat', '999999999999');
+  assert.equal(r.status, 2);
+  assert.equal(oneLine(r), 'option --repeat must be between 1 and 1000, got 999999999999');
+  r = spillway('plan', small, '--cost', 'seed', '--cycles-per-byte', '1048577');
+  assert.equal(oneLine(r), 'option --cycles-per-byte must be between 0 and 1048576, got 1048577');
+  r = spillway('plan', small, '--caps', 'L1=68719476737');
+  assert.equal(oneLine(r), '--caps entry "L1=68719476737": capacity must be between 1 and 68719476736');
+  // The issue's case: the seed model at 2^20 cycles per byte plans, every time exact.
+  const graph = file('tms.json', spillway('example', 'tiled-matmul-small').stdout);
+  r = spillway('plan', graph, '--cost', 'seed', '--cycles-per-byte', '1048576', '-o', join(work, 'tms-result.json'));
+  assert.equal(r.status, 0, r.stderr);
+  const result = JSON.parse(readFileSync(join(work, 'tms-result.json'), 'utf8'));
+  assert.ok(result.timing.every(([, start, end]) => start >= 0 && end >= start));
+  assert.equal(spillway('verify', graph, join(work, 'tms-result.json')).status, 0);
+});
+
+test('verify reports falsified claims and exits 1', () => {
+  const graph = file('ex2.json', spillway('example', 'one-spill').stdout);
+  assert.equal(spillway('plan', graph, '--order', 'schedule', '-o', join(work, 'two.json')).status, 0);
+  const good = JSON.parse(readFileSync(join(work, 'two.json'), 'utf8'));
+  const tamper = (f) => { const r = structuredClone(good); f(r); return file('tampered.json', JSON.stringify(r)); };
+  let v = spillway('verify', graph, tamper((r) => { r.metrics.totalCycles += 1; }));
+  assert.equal(v.status, 1);
+  assert.match(v.stdout, /^metrics: metrics\.totalCycles says \d+ but the plan gives \d+$/m);
+  v = spillway('verify', graph, tamper((r) => { r.addedNodes[0].Cycles = 1; }));
+  assert.match(v.stdout, /^spill-cycles: spill 0 \(buffer \d+\): SPILL_OUT node \d+ has Cycles 1, the cost model contest/m);
+  v = spillway('verify', graph, tamper((r) => { r.addedEdges.push([2 ** 32 + 1, 0]); }));
+  assert.match(v.stdout, /^edges: added edge 4294967297 -> 0 \(addedEdges\[\d+\]\) names a node id above 2\^31 - 1/m);
+  v = spillway('verify', graph, file('notresult.json', '{"format": 2, "order": 5}'));
+  assert.equal(v.status, 2);
+  assert.equal(oneLine(v), 'notresult.json: line 1, column 24: the result: field "order" must be an array, got an integer');
+});
+
+test('generate writes graphs of any size that plan and verify', () => {
+  const out = join(work, 'gen.json');
+  const r = spillway('generate', 'random', '30', '--seed', '4', '--alloc-edges', '30', '--bufferless', '20', '-o', out);
+  assert.equal(r.status, 0, r.stderr);
+  const g = JSON.parse(readFileSync(out, 'utf8'));
+  assert.ok(g.Nodes.some((n) => n.Op === 'BARRIER' && n.Bufs.length === 0));
+  assert.equal(spillway('plan', out).status, 0);
+  assert.equal(spillway('generate', 'matmul', '2', '2', '2').stdout, spillway('generate', 'matmul', '2', '2', '2').stdout);
+  assert.equal(oneLine(spillway('generate', 'nope')), 'spillway generate: unknown kind "nope": expected matmul, flash, conv or random');
+});

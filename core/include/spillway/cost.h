@@ -18,6 +18,12 @@ struct CostModel {
 
     Cycles spillOutCycles(const Buffer& b) const;
     Cycles spillInCycles(const Buffer& b) const;
+
+    // Throws InputError naming the limit when a parameter is out of range (fixedLatency
+    // 0..limits::kMaxFixedLatency, cyclesPerByte 0..limits::kMaxCyclesPerByte) or a spill of some
+    // buffer of `g` would take more than limits::kMaxSpillCycles cycles (so that no sum of cycles
+    // can overflow; limits.h). `source` is where the parameters came from ("options").
+    void validate(const Graph& g, const std::string& source = "options") const;
 };
 
 // Bytes one spill of `b` moves (the seed's spill_extra_bytes term): a buffer a COPY_IN uses

@@ -6,6 +6,7 @@
 
 #include "planner.h"
 #include "timing.h"
+#include "verifier.h"
 
 namespace spillway {
 
@@ -16,6 +17,7 @@ struct RunOptions {
     // the order whose plan moves less data), or "given" (use `order`).
     std::string orderSource = "graph";
     std::optional<Order> order;
+    std::string orderFrom = "options";  // the text `order` came from, for errors: "options", "order"
     std::string policy = "best";
     CostModel cost;
 };
@@ -38,6 +40,10 @@ struct Result {
     Metrics metrics;
     Timing timing;
 };
+
+// The capacities a run uses (the options', else the document's, else the defaults), validated
+// against the graph (InputError otherwise, located in the document when it is about the graph).
+Capacities capacitiesFor(const GraphDocument& doc, const RunOptions& opts);
 
 // The capacities and input order a run uses, validated (InputError otherwise).
 struct Problem {
@@ -65,5 +71,8 @@ struct ComparisonRow {
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts);
 
 Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const Timing& timing);
+
+// What a result claims about its plan, for verifyResult.
+ResultClaims claimsOf(const Result& r);
 
 }  // namespace spillway

@@ -36,7 +36,7 @@ std::string exampleGraphJson(const std::string& name);
 // last use (a compiler's natural order). capacities: written as "Capacities" when non-empty,
 // and then used (instead of the contest's) to check that every node's buffers fit.
 // Generators throw InputError for parameters out of range (sizes < 1, counts < 1, a graph over
-// 1,000,000 nodes, or a node whose buffers cannot fit its memory).
+// limits::kMaxNodes nodes, or a node whose buffers cannot fit its memory).
 
 // C[m][n] = sum_k A[m][k] * B[k][n], tile by tile, loops m, n, k as in Matmul_Case0 (8, 8, 8
 // gives its 4160 nodes): A and B tiles are copied into L1 once (COPY_IN, MTE2) and reused;
@@ -105,6 +105,11 @@ struct RandomGraphParams {
     int lateFreePercent = 25;  // 0..100
     bool freesAtEnd = false;
     Capacities capacities;
+    // Shapes the schedulers must take (0 leaves the graph as without them): operations that get
+    // an edge from the ALLOC of a live buffer they do not use, and operations followed by a
+    // BARRIER that uses no buffer (edges from the operation before it to the one after it).
+    int allocEdgePercent = 0;  // 0..100
+    int bufferlessPercent = 0; // 0..100
 };
 std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p);
 

@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "error.h"
+
 namespace spillway {
 
 using NodeId = int;     // the "Id" of a node as the user wrote it
@@ -74,20 +76,45 @@ struct Graph {
     std::vector<BufferId> buffersOf(const Node& n) const;
 };
 
+// Where the parts of a graph document are in its text: 1-based line and column (characters),
+// 0 when unknown (a document built in code). Errors about the graph name these places.
+struct TextPosition {
+    std::uint32_t line = 0, column = 0;
+};
+struct SourceMap {
+    TextPosition document;                // the top-level object
+    std::vector<TextPosition> nodes;      // Nodes[i]: its '{'
+    std::vector<TextPosition> edges;      // Edges[i]: its '['
+    std::vector<TextPosition> order;      // Order[i]
+    std::map<std::string, TextPosition> capacities;  // each key of "Capacities"
+};
+
 // What a graph file holds: the graph plus its optional "Order" and "Capacities".
 struct GraphDocument {
     Graph graph;
     std::optional<std::vector<NodeId>> order;
     std::optional<Capacities> capacities;
+    SourceMap source;
 };
 
-// Builds the derived parts (buffers, index maps, adjacency) and checks the structural rules:
-// unique ids, known edge ends, one ALLOC and one FREE per buffer, known buffers, no cycle.
-// Throws InputError naming the place. Capacities are checked by validateCapacities.
+// `e` (an error about the graph: ErrorPlace::source "graph") with the line and column of the
+// place it names (its edge, Order entry, capacity or node, in that order), when known.
+InputError locateInDocument(const GraphDocument& doc, const InputError& e);
+
+// Builds Graph::nodeIndex, rejecting duplicate ids and the reserved spill Ops.
+void indexNodes(Graph& g);
+
+// Builds the derived parts (buffers, index maps, adjacency; the node index unless indexNodes
+// already built it for these nodes) and checks the structural rules:
+// unique ids, known edge ends, one ALLOC and one FREE per buffer, known buffers, no cycle, at most
+// limits::kMaxMemories memories. Throws InputError naming the place (ErrorPlace: source "graph",
+// nodeIndex / edge / buffer / cycle). Capacities are checked by validateCapacities.
 void finalizeGraph(Graph& g);
 
-// Checks capacities (> 0), that every buffer's Type has one, Size <= capacity, and that no
-// node's buffers of one memory together exceed it (else no plan can exist).
-void validateCapacities(const Graph& g, const Capacities& caps);
+// Checks the capacities (at most limits::kMaxMemories, names non-empty, each in
+// 1..limits::kMaxBytes), that every buffer's Type has one, Size <= capacity, and that no node's
+// buffers of one memory together exceed it (else no plan can exist). `source` says where the
+// capacities came from ("graph", "options"), for errors about a capacity itself.
+void validateCapacities(const Graph& g, const Capacities& caps, const std::string& source = "options");
 
 }  // namespace spillway

@@ -1,29 +1,45 @@
 // JSON in and out. The graph format is the contest's ({"Nodes": [...], "Edges": [[s, d]...]})
 // with optional "Order" and "Capacities"; the result format is documented in docs/result-format.md.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "engine.h"
 
 namespace spillway {
 
-// Parses and validates the structure (finalizeGraph). Throws InputError naming line/column for
-// malformed JSON, and node id + field for bad content.
+// Parses and validates the structure (finalizeGraph), reading the JSON as a stream straight into
+// the model (no document tree). Throws InputError with line and column for every error about the
+// text (ErrorPlace source "graph"), and node id + field for bad content; enforces the limits of
+// limits.h. The document's SourceMap keeps where nodes, edges and Order entries are, so that later
+// errors (capacities, order) are located too.
 GraphDocument parseGraphDocument(const std::string& text);
 
 // One id per line (blank lines and '#' comments ignored). InputError names the line.
 Order parseOrderText(const std::string& text);
+// The line of order-file `text` that holds entry `step` of the order it parses to (0 if none).
+std::int64_t orderTextLine(const std::string& text, std::int64_t step);
 
 // "L1=4096,UB=1024". InputError names the entry.
 Capacities parseCapacityList(const std::string& text);
 
-// Parses the options object the bindings take (see wasm/spillway.d.ts).
+// Parses the options object the bindings take (see wasm/spillway.d.ts). Errors have ErrorPlace
+// source "options" with line and column.
 RunOptions parseRunOptions(const std::string& json);
 
+// A result file read back for re-verification: its plan, the cost model it states and what it
+// claims (metrics, timing, input order). InputError (source "result") names the field.
+struct ResultFile {
+    Plan plan;
+    CostModel cost;
+    ResultClaims claims;
+};
+ResultFile readResultFile(const std::string& text);
+
+// The result format's version: 2 since added edges are the rule's reduced set (format 1 held the
+// contest's literal, quadratic set, which the verifier now reports as extra edges).
+constexpr int kResultFormat = 2;
 std::string resultToJson(const Graph& g, const Result& r);
-// Reads back the plan part of a result (allocations, spills, order, added nodes and edges) so
-// that a result file can be re-verified. InputError names the field.
-Plan planFromResultJson(const std::string& text);
 std::string graphToJson(const GraphDocument& doc);
 // The rows of compare(): [{"policy", "planPolicy", "order", "spills", "extraBytes",
 // "demandPeak": {"byType", "total"}, "totalCycles", "ms"}].

@@ -13,9 +13,12 @@ using Order = std::vector<NodeId>;
 Order orderById(const Graph& g);
 
 // Throws InputError unless `order` is a permutation of the graph's nodes that respects every
-// edge and uses each buffer only between its ALLOC and its FREE. `what` names the order's
-// source in messages ("order file", "Order").
-void validateOrder(const Graph& g, const Order& order, const std::string& what = "order");
+// edge and uses each buffer only between its ALLOC and its FREE. `what` names the order in
+// messages ("the given order", "the graph's \"Order\""); `source` is the text it came from
+// ("graph", "options", "order"; empty for an order the engine made), and errors name its
+// position as ErrorPlace::step (and the edge, node or buffer concerned).
+void validateOrder(const Graph& g, const Order& order, const std::string& what = "order",
+                   const std::string& source = "");
 
 // A topological order that keeps residency low (sub-problem 1 of the contest): it follows `hint`
 // (e.g. ascending id) but runs each FREE as soon as its buffer's last user has run and each

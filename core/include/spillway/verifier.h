@@ -1,20 +1,76 @@
 // The independent verifier. It replays a plan against the graph and capacities and names every
-// violation. It shares no code with the planner: it trusts nothing but the Graph model and the
-// plan's ids, offsets and order.
+// violation; given what a result claims (metrics, timing), it recomputes those and compares.
+// It shares no code with the planners, the schedulers or the timing model: the build proves it
+// (CMake target spillway_verifier links only the graph model, spillway_model).
 #pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cost.h"
 #include "plan.h"
 
 namespace spillway {
 
-struct Violation {
-    // "order", "residency", "overlap", "bounds", "spill-pair", "spill-ids", "edges", "allocation"
-    std::string kind;
-    std::string message;  // names the node/buffer/step concerned
+enum class ViolationKind {
+    Order,        // plan.order: not the graph's and added nodes once each, an edge broken, or not
+                  // the claimed input order with the spill nodes inserted
+    SpillIds,     // spill numbering, addedNodes, outStep/inStep
+    SpillPair,    // a spill's buffer, its SPILL_OUT / SPILL_IN replay
+    SpillCycles,  // a spill node's Cycles differ from the cost model's
+    Edges,        // addedEdges differ from the rule's set (docs/result-format.md)
+    Allocation,
+    Residency,
+    Bounds,
+    Overlap,
+    Metrics,      // a claimed metric differs from the one recomputed
+    Timing,       // a claimed start or end differs from the one recomputed
 };
 
-std::vector<Violation> verifyPlan(const Graph& g, const Capacities& caps, const Plan& plan);
+// "order", "spill-ids", "spill-pair", "spill-cycles", "edges", "allocation", "residency",
+// "bounds", "overlap", "metrics", "timing".
+const char* violationKindName(ViolationKind kind);
+
+struct Violation {
+    ViolationKind kind = ViolationKind::Order;
+    std::string message;                // one line naming node / buffer / step
+    std::optional<std::int64_t> node;   // the node concerned (graph or spill node id)
+    std::optional<std::int64_t> buffer;
+    std::optional<std::int64_t> step;   // position in plan.order
+    std::optional<std::int64_t> spill;  // index in plan.spills
+    std::string field;                  // the claim concerned: "metrics.extraBytes", "timing[12]", ...
+};
+
+// What a result says beyond the plan itself (docs/result-format.md).
+struct ResultClaims {
+    struct NodeTime {
+        std::int64_t id = 0, start = 0, end = 0;
+    };
+    struct ForeignEdge {  // an added edge whose ids are no node ids at all (above 2^31 - 1)
+        std::size_t index = 0;
+        std::int64_t from = 0, to = 0;
+    };
+    std::vector<NodeId> inputOrder;
+    std::int64_t spills = 0;
+    Bytes extraBytes = 0;
+    std::map<std::string, Bytes> demandPeakByType;
+    Bytes demandPeakTotal = 0;
+    std::map<std::string, Bytes> residentPeak;
+    Cycles totalCycles = 0;
+    std::vector<NodeTime> timing;      // per entry of plan.order
+    std::vector<ForeignEdge> foreignEdges;
+};
+
+// The plan alone: order, spills, edges, allocations, residency, bounds, overlap, and the spill
+// nodes' cycles under `cost`.
+std::vector<Violation> verifyPlan(const Graph& g, const Capacities& caps, const Plan& plan,
+                                  const CostModel& cost = {});
+
+// The plan and every claim of a result: also the input order, the metrics and the timing,
+// recomputed here (the timing only when the plan itself is sound).
+std::vector<Violation> verifyResult(const Graph& g, const Capacities& caps, const CostModel& cost,
+                                    const Plan& plan, const ResultClaims& claims);
 
 }  // namespace spillway

@@ -1,0 +1,398 @@
+// readResultFile: a result file (docs/result-format.md) read back from the JSON stream for
+// re-verification: the plan, the cost model it states and everything it claims about the plan.
+// "decisions" and the informational fields are skipped unread.
+#include <limits>
+
+#include "field_reader.h"
+#include "spillway/json_io.h"
+#include "spillway/limits.h"
+
+namespace spillway {
+namespace {
+
+using json::FieldCheck;
+using json::FieldValue;
+using json::Kind;
+using json::ObjectFields;
+using json::Scalar;
+
+constexpr std::int64_t kAnyMin = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kAnyMax = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMaxId = std::numeric_limits<NodeId>::max();
+
+class ResultReader {
+public:
+    explicit ResultReader(const json::JsonText& text)
+        : t_(text), cost_(text, json::costFieldNames()), metrics_(text, {"spills", "extraBytes", "totalCycles"}),
+          demand_(text, {"total"}), allocation_(text, {"buf", "type", "offset", "size"}),
+          spill_(text, {"buf", "type", "size", "oldOffset", "newOffset", "outNode", "inNode", "outStep", "inStep"}),
+          node_(text, "addedNodes", limits::kMaxSpillCycles) {}
+
+    void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
+    bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
+    void onKey(std::string& key, std::size_t offset);
+    void onEnd(Kind k, std::size_t offset);
+    ResultFile finish();
+
+private:
+    enum class Ctx : std::uint8_t {
+        Root, Cost, InputOrder, Metrics, DemandPeak, DemandByType, ResidentPeak, Allocations, Allocation,
+        Spills, Spill, Order, AddedNodes, AddedNode, AddedNodeBufs, AddedEdges, AddedEdge, Timing, TimingEntry
+    };
+    // The fields of the top-level object that are read, and the kind each must have.
+    struct RootField {
+        const char* name;
+        Kind kind;
+        Ctx ctx;  // entered for a container
+    };
+    static constexpr RootField kRoot[] = {
+        {"format", Kind::Integer, Ctx::Root},         {"cost", Kind::Object, Ctx::Cost},
+        {"inputOrder", Kind::Array, Ctx::InputOrder}, {"metrics", Kind::Object, Ctx::Metrics},
+        {"allocations", Kind::Array, Ctx::Allocations}, {"spills", Kind::Array, Ctx::Spills},
+        {"order", Kind::Array, Ctx::Order},           {"addedNodes", Kind::Array, Ctx::AddedNodes},
+        {"addedEdges", Kind::Array, Ctx::AddedEdges}, {"timing", Kind::Array, Ctx::Timing},
+        {"planPolicy", Kind::String, Ctx::Root},
+    };
+    static constexpr int kRootFields = sizeof(kRoot) / sizeof(kRoot[0]);
+
+    bool value(Kind k, const Scalar* s, std::size_t offset);
+    bool rootValue(Kind k, const Scalar* s, std::size_t offset);
+    bool metricsValue(Kind k, const Scalar* s, std::size_t offset);
+    bool enter(Ctx ctx) {
+        stack_.push_back(ctx);
+        count_.push_back(0);
+        return true;
+    }
+    // Entry `count_.back()` of the current array; `name` + "[i]" in messages.
+    std::string entry(const char* name) const { return std::string(name) + "[" + std::to_string(count_.back()) + "]"; }
+    std::string parentEntry(const char* name) const {
+        return std::string(name) + "[" + std::to_string(count_[count_.size() - 2]) + "]";
+    }
+    void limitCount(const char* name, std::size_t offset, std::int64_t max, const char* limit);
+    // An array entry that must be an integer in [min, max].
+    std::int64_t integerEntry(Kind k, const Scalar* s, std::size_t offset, const std::string& field,
+                              std::int64_t min, std::int64_t max);
+    void finishAllocation();
+    void finishSpill();
+    [[noreturn]] void fail(std::size_t offset, const std::string& message, const std::string& field = "") const {
+        t_.failField(offset, message, field);
+    }
+
+    const json::JsonText& t_;
+    ResultFile r_;
+    std::vector<Ctx> stack_;
+    std::vector<std::int64_t> count_;  // entries so far of each open container
+    int rootField_ = -1;
+    bool seen_[kRootFields] = {};
+    std::size_t rootOffset_ = 0;
+    ObjectFields cost_, metrics_, demand_, allocation_, spill_;
+    bool seenDemand_ = false, seenByType_ = false, seenResident_ = false;
+    std::string mapKey_;  // the current key of demandPeak.byType / residentPeak
+    json::NodeFields node_;
+    std::int64_t uses_ = 0;
+    std::int64_t tuple_[3] = {0, 0, 0};
+    std::size_t tupleStart_ = 0;
+};
+
+void ResultReader::onKey(std::string& key, std::size_t offset) {
+    switch (stack_.back()) {
+        case Ctx::Root:
+            rootField_ = -1;
+            for (int f = 0; f < kRootFields; ++f)
+                if (key == kRoot[f].name) rootField_ = f;
+            if (rootField_ >= 0 && seen_[rootField_]) fail(offset, "the result: field \"" + key + "\" appears twice", key);
+            if (rootField_ >= 0) seen_[rootField_] = true;
+            break;
+        case Ctx::Cost: cost_.key(key, offset, "the result's cost"); break;
+        case Ctx::Metrics:
+            metrics_.key(key, offset, "the result's metrics");
+            mapKey_ = key;
+            break;
+        case Ctx::DemandPeak:
+            demand_.key(key, offset, "metrics.demandPeak");
+            mapKey_ = key;
+            break;
+        case Ctx::DemandByType:
+        case Ctx::ResidentPeak: mapKey_ = std::move(key); break;
+        case Ctx::Allocation: allocation_.key(key, offset, parentEntry("allocations")); break;
+        case Ctx::Spill: spill_.key(key, offset, parentEntry("spills")); break;
+        case Ctx::AddedNode: node_.key(key, offset); break;
+        default: break;
+    }
+}
+
+void ResultReader::limitCount(const char* name, std::size_t offset, std::int64_t max, const char* limit) {
+    if (count_.back() < max) return;
+    ErrorPlace where;
+    where.field = name;
+    where.limit = LimitPlace{limit, max};
+    t_.fail(offset,
+            std::string("the result's \"") + name + "\" has more than " + std::to_string(max) + " entries (limit " +
+                limit + " = " + std::to_string(max) + ")",
+            std::move(where));
+}
+
+std::int64_t ResultReader::integerEntry(Kind k, const Scalar* s, std::size_t offset, const std::string& field,
+                                        std::int64_t min, std::int64_t max) {
+    if (k != Kind::Integer) fail(offset, field + " must be an integer, got " + json::kindName(k), field);
+    if (s->beyondInt64 || s->integer < min || s->integer > max)
+        fail(offset, field + " must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " +
+                         excerpt(t_.token(offset)),
+             field);
+    return s->integer;
+}
+
+bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
+    const bool container = k == Kind::Array || k == Kind::Object;
+    if (stack_.empty()) {
+        if (k != Kind::Object) fail(offset, std::string("the result must be a JSON object, got ") + json::kindName(k));
+        rootOffset_ = offset;
+        return enter(Ctx::Root);
+    }
+    const Ctx ctx = stack_.back();
+    if (ctx != Ctx::Root && ctx != Ctx::Metrics && ctx != Ctx::DemandPeak && ctx != Ctx::Cost &&
+        ctx != Ctx::Allocation && ctx != Ctx::Spill && ctx != Ctx::AddedNode)
+        ++count_.back();  // an array entry (or a map value)
+    switch (ctx) {
+        case Ctx::Root: return rootValue(k, s, offset);
+        case Ctx::Cost:
+            if (container) cost_.container(k, offset);
+            else cost_.value(*s);
+            return false;
+        case Ctx::Metrics: return metricsValue(k, s, offset);
+        case Ctx::DemandPeak:
+            if (mapKey_ == "byType" && k == Kind::Object && !seenByType_) {
+                seenByType_ = true;
+                return enter(Ctx::DemandByType);
+            }
+            if (container) demand_.container(k, offset);
+            else demand_.value(*s);
+            return false;
+        case Ctx::DemandByType:
+        case Ctx::ResidentPeak: {
+            const bool demand = ctx == Ctx::DemandByType;
+            auto& map = demand ? r_.claims.demandPeakByType : r_.claims.residentPeak;
+            const std::string field = std::string(demand ? "metrics.demandPeak.byType." : "metrics.residentPeak.") + mapKey_;
+            limitCount(demand ? "metrics.demandPeak.byType" : "metrics.residentPeak", offset, limits::kMaxMemories + 1,
+                       "memories");
+            map[mapKey_] = integerEntry(k, s, offset, field, kAnyMin, kAnyMax);
+            return false;
+        }
+        case Ctx::Allocations:
+        case Ctx::Spills: {
+            const bool alloc = ctx == Ctx::Allocations;
+            const char* name = alloc ? "allocations" : "spills";
+            --count_.back();  // counted when the object ends
+            limitCount(name, offset, alloc ? limits::kMaxNodes : limits::kMaxSpills, alloc ? "nodes" : "spills");
+            if (k != Kind::Object) fail(offset, entry(name) + " must be an object, got " + json::kindName(k), entry(name));
+            (alloc ? allocation_ : spill_).begin(offset);
+            return enter(alloc ? Ctx::Allocation : Ctx::Spill);
+        }
+        case Ctx::Allocation:
+        case Ctx::Spill: {
+            ObjectFields& f = ctx == Ctx::Allocation ? allocation_ : spill_;
+            if (container) f.container(k, offset);
+            else f.value(*s);
+            return false;
+        }
+        case Ctx::InputOrder:
+        case Ctx::Order: {
+            const bool input = ctx == Ctx::InputOrder;
+            const char* name = input ? "inputOrder" : "order";
+            limitCount(name, offset, (input ? limits::kMaxNodes : limits::kMaxOrderLength) + 1, input ? "nodes" : "orderLength");
+            const std::string field = std::string(name) + "[" + std::to_string(count_.back() - 1) + "]";
+            const auto id = static_cast<NodeId>(integerEntry(k, s, offset, field, 0, input ? limits::kMaxNodeId : kMaxId));
+            (input ? r_.claims.inputOrder : r_.plan.order).push_back(id);
+            return false;
+        }
+        case Ctx::AddedNodes: {
+            limitCount("addedNodes", offset, 2 * limits::kMaxSpills + 1, "spills");
+            const std::size_t index = static_cast<std::size_t>(count_.back() - 1);
+            if (k != Kind::Object)
+                fail(offset, "addedNodes[" + std::to_string(index) + "] must be an object, got " + json::kindName(k));
+            node_.begin(offset, index);
+            return enter(Ctx::AddedNode);
+        }
+        case Ctx::AddedNode:
+            if (!container) {
+                node_.scalar(*s);
+                return false;
+            }
+            if (!node_.container(k, offset)) return false;
+            return enter(Ctx::AddedNodeBufs);
+        case Ctx::AddedNodeBufs:
+            node_.bufsEntry(s ? FieldValue::of(*s) : FieldValue::container(k, offset));
+            return false;
+        case Ctx::AddedEdges:
+        case Ctx::Timing: {
+            const bool edges = ctx == Ctx::AddedEdges;
+            const char* name = edges ? "addedEdges" : "timing";
+            limitCount(name, offset, (edges ? limits::kMaxAddedEdges : limits::kMaxOrderLength) + 1,
+                       edges ? "addedEdges" : "orderLength");
+            const std::string field = std::string(name) + "[" + std::to_string(count_.back() - 1) + "]";
+            if (k != Kind::Array)
+                fail(offset, field + (edges ? " must be [src, dst], got " : " must be [id, start, end], got ") +
+                                 json::kindName(k),
+                     field);
+            tupleStart_ = offset;
+            return enter(edges ? Ctx::AddedEdge : Ctx::TimingEntry);
+        }
+        case Ctx::AddedEdge:
+        case Ctx::TimingEntry: {
+            const bool edge = ctx == Ctx::AddedEdge;
+            const std::int64_t size = edge ? 2 : 3;
+            const std::string field = std::string(edge ? "addedEdges[" : "timing[") +
+                                      std::to_string(count_[count_.size() - 2] - 1) + "]";
+            if (count_.back() > size)
+                fail(offset, field + (edge ? " must be [src, dst]" : " must be [id, start, end]") + ", got more entries",
+                     field);
+            tuple_[count_.back() - 1] = integerEntry(k, s, offset, field, kAnyMin, kAnyMax);
+            return false;
+        }
+    }
+    return false;
+}
+
+bool ResultReader::rootValue(Kind k, const Scalar* s, std::size_t offset) {
+    if (rootField_ < 0) return false;  // informational or unknown: skipped
+    const RootField& f = kRoot[rootField_];
+    if (k != f.kind)
+        fail(offset, std::string("the result: field \"") + f.name + "\" must be " + json::kindName(f.kind) + ", got " +
+                         json::kindName(k),
+             f.name);
+    if (k == Kind::Integer) {  // "format"
+        if (s->beyondInt64 || s->integer != kResultFormat)
+            fail(offset,
+                 "the result has format " + excerpt(t_.token(offset)) + "; this engine reads format " +
+                     std::to_string(kResultFormat) + (s->integer == 1 ? " (format 1 added the contest's literal edges; plan again)" : ""),
+                 "format");
+        return false;
+    }
+    if (k == Kind::String) {  // "planPolicy"
+        r_.plan.policy = std::move(*s->string);
+        return false;
+    }
+    if (f.ctx == Ctx::Cost) cost_.begin(offset);
+    if (f.ctx == Ctx::Metrics) metrics_.begin(offset);
+    return enter(f.ctx);
+}
+
+bool ResultReader::metricsValue(Kind k, const Scalar* s, std::size_t offset) {
+    if (mapKey_ == "demandPeak" || mapKey_ == "residentPeak") {
+        const bool demand = mapKey_ == "demandPeak";
+        bool& seen = demand ? seenDemand_ : seenResident_;
+        if (seen) fail(offset, "the result's metrics: field \"" + mapKey_ + "\" appears twice", "metrics." + mapKey_);
+        if (k != Kind::Object)
+            fail(offset, "the result's metrics: field \"" + mapKey_ + "\" must be an object, got " + json::kindName(k),
+                 "metrics." + mapKey_);
+        seen = true;
+        if (demand) demand_.begin(offset);
+        return enter(demand ? Ctx::DemandPeak : Ctx::ResidentPeak);
+    }
+    if (k == Kind::Array || k == Kind::Object) metrics_.container(k, offset);
+    else metrics_.value(*s);
+    return false;
+}
+
+void ResultReader::finishAllocation() {
+    const std::string place = entry("allocations");
+    ErrorPlace base;
+    base.field = place;
+    FieldCheck f(t_, place, base, allocation_.offset());
+    Allocation a;
+    a.buf = static_cast<BufferId>(f.integer(allocation_["buf"], "buf", 0, limits::kMaxBufferId, "bufferId"));
+    a.type = f.name(allocation_["type"], "type");
+    a.offset = f.integer(allocation_["offset"], "offset", -limits::kMaxBytes, limits::kMaxBytes, "bytes");
+    a.size = f.integer(allocation_["size"], "size", 0, limits::kMaxBytes, "bytes");
+    r_.plan.allocations.push_back(std::move(a));
+}
+
+void ResultReader::finishSpill() {
+    const std::string place = entry("spills");
+    ErrorPlace base;
+    base.field = place;
+    FieldCheck f(t_, place, base, spill_.offset());
+    Spill s;
+    s.buf = static_cast<BufferId>(f.integer(spill_["buf"], "buf", 0, limits::kMaxBufferId, "bufferId"));
+    s.type = f.name(spill_["type"], "type");
+    s.size = f.integer(spill_["size"], "size", 0, limits::kMaxBytes, "bytes");
+    s.oldOffset = f.integer(spill_["oldOffset"], "oldOffset", -limits::kMaxBytes, limits::kMaxBytes, "bytes");
+    s.newOffset = f.integer(spill_["newOffset"], "newOffset", -limits::kMaxBytes, limits::kMaxBytes, "bytes");
+    s.outNode = static_cast<NodeId>(f.integer(spill_["outNode"], "outNode", 0, kMaxId));
+    s.inNode = static_cast<NodeId>(f.integer(spill_["inNode"], "inNode", 0, kMaxId));
+    s.outStep = static_cast<int>(f.integer(spill_["outStep"], "outStep", -1, kMaxId));
+    s.inStep = static_cast<int>(f.integer(spill_["inStep"], "inStep", -1, kMaxId));
+    r_.plan.spills.push_back(std::move(s));
+}
+
+void ResultReader::onEnd(Kind, std::size_t) {
+    const Ctx ended = stack_.back();
+    const std::int64_t entries = count_.back();
+    stack_.pop_back();
+    count_.pop_back();
+    switch (ended) {
+        case Ctx::Allocation:
+            finishAllocation();
+            ++count_.back();
+            break;
+        case Ctx::Spill:
+            finishSpill();
+            ++count_.back();
+            break;
+        case Ctx::AddedNode: r_.plan.addedNodes.push_back(node_.finish(uses_)); break;
+        case Ctx::AddedEdge:
+        case Ctx::TimingEntry: {
+            const bool edge = ended == Ctx::AddedEdge;
+            const std::size_t index = static_cast<std::size_t>(count_.back() - 1);
+            const std::string field = std::string(edge ? "addedEdges[" : "timing[") + std::to_string(index) + "]";
+            if (entries != (edge ? 2 : 3))
+                fail(tupleStart_, field + (edge ? " must be [src, dst]" : " must be [id, start, end]") + ", got " +
+                                      std::to_string(entries) + " entries",
+                     field);
+            if (!edge) {
+                r_.claims.timing.push_back({tuple_[0], tuple_[1], tuple_[2]});
+            } else if (tuple_[0] < std::numeric_limits<NodeId>::min() || tuple_[0] > kMaxId ||
+                       tuple_[1] < std::numeric_limits<NodeId>::min() || tuple_[1] > kMaxId) {
+                r_.claims.foreignEdges.push_back({index, tuple_[0], tuple_[1]});
+            } else {
+                r_.plan.addedEdges.emplace_back(static_cast<NodeId>(tuple_[0]), static_cast<NodeId>(tuple_[1]));
+            }
+            break;
+        }
+        default: break;
+    }
+}
+
+ResultFile ResultReader::finish() {
+    for (int f = 0; f < kRootFields; ++f)
+        if (!seen_[f] && kRoot[f].ctx != Ctx::Root)
+            fail(rootOffset_, std::string("the result: field \"") + kRoot[f].name + "\" is missing", kRoot[f].name);
+    if (!seen_[0]) fail(rootOffset_, "the result: field \"format\" is missing", "format");
+    ErrorPlace base;
+    base.field = "cost";
+    FieldCheck cost(t_, "the result's cost", base, cost_.offset());
+    r_.cost = json::costModelFrom(cost_, cost);
+    base.field = "metrics";
+    FieldCheck metrics(t_, "the result's metrics", base, metrics_.offset());
+    r_.claims.spills = metrics.integer(metrics_["spills"], "spills", kAnyMin, kAnyMax);
+    r_.claims.extraBytes = metrics.integer(metrics_["extraBytes"], "extraBytes", kAnyMin, kAnyMax);
+    r_.claims.totalCycles = metrics.integer(metrics_["totalCycles"], "totalCycles", kAnyMin, kAnyMax);
+    if (!seenDemand_) metrics.fail("demandPeak", metrics_.offset(), "is missing");
+    if (!seenResident_) metrics.fail("residentPeak", metrics_.offset(), "is missing");
+    base.field = "metrics.demandPeak";
+    FieldCheck demand(t_, "metrics.demandPeak", base, demand_.offset());
+    if (!seenByType_) demand.fail("byType", demand_.offset(), "is missing");
+    r_.claims.demandPeakTotal = demand.integer(demand_["total"], "total", kAnyMin, kAnyMax);
+    return std::move(r_);
+}
+
+}  // namespace
+
+ResultFile readResultFile(const std::string& text) {
+    const json::JsonText t(text, "result", "the result");
+    ResultReader reader(t);
+    json::readJson(t, reader);
+    return reader.finish();
+}
+
+}  // namespace spillway
