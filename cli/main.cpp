@@ -11,6 +11,10 @@
 #include "spillway/error.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
+#include "spillway/packing_graph.h"
+#include "spillway/packing_instances.h"
+#include "spillway/packing_io.h"
+#include "spillway/packing_validator.h"
 #include "spillway/verifier.h"
 
 namespace fs = std::filesystem;
@@ -26,6 +30,15 @@ constexpr const char* kUsage = R"(usage:
                                          median times of each stage, as a table
   spillway verify GRAPH.json RESULT.json [--caps ...]
                                          re-verify a result file (exit 1 on violations)
+  spillway pack FILE.csv --capacity N [options]
+                                         place buffers with fixed lifetimes (minimalloc's CSV:
+                                         id,lower,upper,size[,alignment][,gaps]); exit 0 when
+                                         they fit, 1 when they do not or the budget ran out
+  spillway pack-bench [FILE.csv ...] [--capacity N] [--instances N] [--budget N]
+                                         the packer on files, or on generated instances like
+                                         minimalloc's "challenging" ones; then the lifetime
+                                         policy on each as a graph; a table
+  spillway pack-instance SEED            print a generated instance (CSV, capacity 1048576)
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
   spillway --version | --help
@@ -47,7 +60,32 @@ plan options:
   --cycles-per-byte N          seed cost model: cycles per byte (default 1)
   -o RESULT.json               write the full result (docs/result-format.md)
   --export DIR                 write schedule.txt, memory.txt, spill.txt (the contest's files)
+
+pack options:
+  --capacity N                 bytes of the memory (required)
+  -o OUT.csv                   write minimalloc's output (the input columns plus offset)
+  --budget N                   search nodes before answering "unknown" (default 10000000)
+  --disable T,...              switch techniques off, to measure what each is worth:
+%TECHNIQUES%
+  --preorders K,...            static orders tried in turn (default WAT,TAW,TWA); keys:
+                               A area, C sections, L lower, O overlaps, T section total,
+                               U upper, W width, Z size (each descending)
+  --json -                     print the result as JSON (as the bindings' pack() returns it)
+  --graph OUT.json             write the problem as a graph with a fixed order, to plan
 )";
+
+// The help text, with the packing techniques listed from their registry.
+std::string usage() {
+    std::string names;
+    for (const packing::TechniqueInfo& t : packing::techniques()) {
+        std::string line = std::string(31, ' ') + t.name;
+        names += line + std::string(line.size() < 50 ? 50 - line.size() : 1, ' ') + t.what + "\n";
+    }
+    names.pop_back();
+    std::string text = kUsage;
+    const std::string slot = "%TECHNIQUES%";
+    return text.replace(text.find(slot), slot.size(), names);
+}
 
 std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -267,6 +305,115 @@ int commandCompare(int argc, char** argv) {
     return 0;
 }
 
+// Options shared by pack and pack-bench.
+packing::Options packOptionsFrom(const Args& a) {
+    packing::Options o;
+    if (a.options.count("--budget")) o.budget = parseCount("--budget", a.options.at("--budget"));
+    if (a.options.count("--disable")) o.disabled = packing::parseTechniques(a.options.at("--disable"));
+    if (a.options.count("--preorders")) o.preorders = packing::parsePreorders(a.options.at("--preorders"));
+    return o;
+}
+
+// Packs and checks the packing with the independent validator: a packing that fails it is
+// our bug (exit 3), never a result.
+packing::Result packVerified(const packing::Problem& problem, const packing::Options& options) {
+    packing::Result r = packing::pack(problem, options);
+    if (r.verdict == packing::Verdict::Fits) {
+        std::vector<packing::PackingViolation> v = packing::validatePacking(problem, r.offsets);
+        if (!v.empty()) throw InternalError("the packing failed validation: " + v.front().message);
+    }
+    return r;
+}
+
+int commandPack(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"--capacity", "-o", "--budget", "--disable", "--preorders", "--json", "--graph"});
+    if (a.positional.size() != 1) throw InputError("usage: spillway pack FILE.csv --capacity N [options] (see spillway --help)");
+    if (!a.options.count("--capacity")) throw InputError("pack needs --capacity N (the bytes of the memory)");
+    if (a.options.count("--json") && a.options.at("--json") != "-") throw InputError("--json takes - (print JSON on stdout)");
+    packing::CsvDocument doc = packing::parsePackingCsv(readFile(a.positional[0]));
+    doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"));
+    const packing::Options options = packOptionsFrom(a);
+    if (a.options.count("--graph")) writeFile(a.options.at("--graph"), graphToJson(packing::graphFromPacking(doc.problem)));
+    auto t0 = std::chrono::steady_clock::now();
+    const packing::Result r = packVerified(doc.problem, options);
+    const double ms = millisecondsSince(t0);
+    const bool fits = r.verdict == packing::Verdict::Fits;
+    if (fits && a.options.count("-o")) writeFile(a.options.at("-o"), packing::packingToCsv(doc, r.offsets));
+    if (a.options.count("--json")) {
+        std::fputs(packing::packResultToJson(doc, r).c_str(), stdout);
+        return fits ? 0 : 1;
+    }
+    std::printf("buffers: %zu (%s)\n", doc.ids.size(), a.positional[0].c_str());
+    std::printf("capacity: %lld   peak load: %lld (no packing needs less)\n", static_cast<long long>(doc.problem.capacity),
+                static_cast<long long>(r.stats.peakLoad));
+    if (fits)
+        std::printf("verdict: fits\nverified: yes (independent validator, 0 violations)\n");
+    else
+        std::printf("verdict: %s: %s\n", r.verdict == packing::Verdict::DoesNotFit ? "does not fit" : "unknown", r.reason.c_str());
+    std::printf("search: %lld nodes, %lld backtracks, %d partitions%s%s\n", static_cast<long long>(r.stats.nodes),
+                static_cast<long long>(r.stats.backtracks), r.stats.partitions, r.stats.preorder.empty() ? "" : ", preorder ",
+                r.stats.preorder.c_str());
+    if (fits && a.options.count("-o")) std::printf("written: %s\n", a.options.at("-o").c_str());
+    std::printf("time: %.1f ms\n", ms);
+    return fits ? 0 : 1;
+}
+
+int commandPackInstance(int argc, char** argv) {
+    if (argc != 3) throw InputError("usage: spillway pack-instance SEED");
+    const packing::KnownInstance k = packing::challengingLike(static_cast<std::uint64_t>(parseCount("SEED", argv[2])));
+    packing::CsvDocument doc;
+    doc.problem = k.problem;
+    for (size_t i = 0; i < k.problem.blocks.size(); ++i) doc.ids.push_back(std::to_string(i));
+    std::fputs(packing::packingToCsv(doc).c_str(), stdout);
+    return 0;
+}
+
+// The packer on each instance (files, or generated ones with a known packing), then the
+// lifetime policy on the instance as a graph with a fixed order: does it fall back to seed?
+int commandPackBench(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"--capacity", "--instances", "--budget", "--disable", "--preorders"});
+    const packing::Options options = packOptionsFrom(a);
+    std::vector<std::pair<std::string, packing::Problem>> inputs;
+    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity")) : 1048576;
+    for (const std::string& path : a.positional) {
+        packing::CsvDocument doc = packing::parsePackingCsv(readFile(path));
+        doc.problem.capacity = capacity;
+        inputs.emplace_back(fs::path(path).filename().string(), std::move(doc.problem));
+    }
+    if (inputs.empty()) {
+        const std::int64_t count = a.options.count("--instances") ? parseCount("--instances", a.options.at("--instances")) : 100;
+        for (std::int64_t seed = 1; seed <= count; ++seed) {
+            packing::KnownInstance k = packing::challengingLike(static_cast<std::uint64_t>(seed));
+            inputs.emplace_back(k.name, std::move(k.problem));
+        }
+    }
+    std::printf("%-16s %7s %8s %-12s %10s %9s | %-22s\n", "instance", "buffers", "peak %", "verdict", "nodes", "ms",
+                "lifetime: spills, plan");
+    std::vector<double> times;
+    int fits = 0, within10s = 0, fallbacks = 0;
+    for (const auto& [name, problem] : inputs) {
+        auto t0 = std::chrono::steady_clock::now();
+        const packing::Result r = packVerified(problem, options);
+        const double ms = millisecondsSince(t0);
+        times.push_back(ms);
+        fits += r.verdict == packing::Verdict::Fits;
+        within10s += r.verdict == packing::Verdict::Fits && ms <= 10000;
+        RunOptions lifetime;
+        lifetime.policy = "lifetime";
+        const Result plan = run(packing::graphFromPacking(problem), lifetime);
+        fallbacks += plan.plan.policy != "lifetime";
+        std::printf("%-16s %7zu %8.1f %-12s %10lld %9.1f | %6d, %s\n", name.c_str(), problem.blocks.size(),
+                    100.0 * static_cast<double>(r.stats.peakLoad) / static_cast<double>(problem.capacity),
+                    packing::verdictName(r.verdict), static_cast<long long>(r.stats.nodes), ms, plan.metrics.spills,
+                    plan.plan.policy.c_str());
+        std::fflush(stdout);  // a long run shows its progress
+    }
+    std::printf("packed: %d of %zu (%d within 10 s each); median %.1f ms, slowest %.1f ms\n", fits, inputs.size(),
+                within10s, median(times), *std::max_element(times.begin(), times.end()));
+    std::printf("lifetime policy fell back to seed on %d of %zu\n", fallbacks, inputs.size());
+    return 0;
+}
+
 int commandExamples() {
     for (const ExampleInfo& e : exampleList()) std::printf("%-22s %s\n", e.name.c_str(), e.title.c_str());
     return 0;
@@ -278,6 +425,9 @@ int dispatch(int argc, char** argv) {
     if (cmd == "bench") return commandBench(argc, argv);
     if (cmd == "verify") return commandVerify(argc, argv);
     if (cmd == "compare") return commandCompare(argc, argv);
+    if (cmd == "pack") return commandPack(argc, argv);
+    if (cmd == "pack-bench") return commandPackBench(argc, argv);
+    if (cmd == "pack-instance") return commandPackInstance(argc, argv);
     if (cmd == "examples") return commandExamples();
     if (cmd == "example") {
         if (argc != 3) throw InputError("usage: spillway example NAME (see spillway examples)");
@@ -289,7 +439,7 @@ int dispatch(int argc, char** argv) {
         return 0;
     }
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        std::fputs(kUsage, stdout);
+        std::fputs(usage().c_str(), stdout);
         return 0;
     }
     throw InputError("unknown command \"" + cmd + "\" (see spillway --help)");
