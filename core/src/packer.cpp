@@ -31,7 +31,7 @@ const std::vector<TechniqueInfo>& techniques() {
         {Technique::UnallocatedFloor, "unallocated-floor", "a section's floor is its unplaced blocks' lowest offset"},
         {Technique::StaticPreordering, "static-preordering", "rank blocks by the preorder keys before searching"},
         {Technique::Decomposition, "decomposition", "split the rest where no unplaced block spans a moment"},
-        {Technique::MonotonicFloor, "monotonic-floor", "unplaced blocks lie above the current offset"},
+        {Technique::MonotonicFloor, "monotonic-floor", "unplaced blocks lie above the current offset (with canonical)"},
         {Technique::HatlessPruning, "hatless-pruning", "no alternatives to a block no unplaced block overlaps"},
     };
     return all;
@@ -172,6 +172,8 @@ struct Sweep {
         std::vector<std::vector<Piece>> pieces(n);
         std::vector<Time> times, ends;
         for (size_t b = 0; b < n; ++b) {
+            // A block of size 0 fits at offset 0 beneath anything: it takes no part in the search.
+            if (p.blocks[b].size == 0) continue;
             pieces[b] = piecesOf(p.blocks[b]);
             for (const Piece& x : pieces[b]) {
                 times.push_back(x.from);
@@ -271,6 +273,12 @@ public:
         : p_(p), sw_(sweep), o_(o), offset_(p.blocks.size(), -1), minOffset_(p.blocks.size(), 0),
           solution_(p.blocks.size(), 0), floor_(sweep.from.size(), 0), total_(sweep.load),
           cut_(sweep.from.size(), 0), lowest_(sweep.from.size(), 0), stamp_(sweep.from.size(), 0) {
+        // Canonical placement (each block above the blocks it meets, in offset order) reaches
+        // every packing when every window starts at its block's offset and holds bytes. Other
+        // windows can ask for a block above another at a lower or equal offset.
+        for (const Block& b : p.blocks)
+            for (const Gap& g : b.gaps)
+                if (b.size > 0 && g.window && (g.window->lower > 0 || g.window->upper == 0)) exhaustive_ = false;
         for (size_t b = 0; b < p.blocks.size(); ++b)
             for (int s = sw_.first[b]; s + 1 < sw_.end[b]; ++s) ++cut_[s];
     }
@@ -290,8 +298,10 @@ public:
         // that whichever suits the problem finishes early.
         std::int64_t limit = std::max<std::int64_t>(2, static_cast<std::int64_t>(p_.blocks.size()));
         size_t failedPart = 0;
-        while (nodes_ < o_.budget) {
+        bool searchEnded = false;  // every preorder ran to the end without a packing
+        while (nodes_ < o_.budget && !searchEnded) {
             limit = preorders.size() > 1 ? std::min(limit * 2, o_.budget) : o_.budget;
+            size_t ended = 0;
             for (const std::string& preorder : preorders) {
                 nodesLeft_ = std::min(limit, o_.budget - nodes_);
                 if (nodesLeft_ <= 0) break;
@@ -310,19 +320,23 @@ public:
                     r.stats.preorder = preorder;
                     return finish(r);
                 }
-                if (st == Status::NotFound) {
+                if (st == Status::NotFound && exhaustive_) {
                     r.verdict = Verdict::DoesNotFit;
                     r.failing = regionOf(parts[failedPart]);
                     r.reason = "no placement exists: the search tried every canonical placement of the blocks live between times " +
                                std::to_string(r.failing->from) + " and " + std::to_string(r.failing->to);
                     return finish(r);
                 }
+                ended += st == Status::NotFound;
             }
+            searchEnded = ended == preorders.size();
         }
         r.verdict = Verdict::Unknown;
         r.failing = regionOf(parts[failedPart]);
-        r.reason = "the budget of " + std::to_string(o_.budget) + " search nodes ran out while placing the blocks live between times " +
-                   std::to_string(r.failing->from) + " and " + std::to_string(r.failing->to);
+        const std::string where = " the blocks live between times " + std::to_string(r.failing->from) + " and " + std::to_string(r.failing->to);
+        r.reason = searchEnded ? "the search found no placement of" + where +
+                                     ", but with gap windows that do not start at the block's offset or hold no bytes it does not try them all"
+                               : "the budget of " + std::to_string(o_.budget) + " search nodes ran out while placing" + where;
         return finish(r);
     }
 
@@ -450,9 +464,10 @@ private:
     // child or will try again); false when it is done, with its status in `result`.
     bool stepSearch(Frame& f, Status& result) {
         if (f.placed >= 0) {  // a child returned `result`
+            const bool hatless = f.hatless;
             unplace(f);
             if (result != Status::NotFound) return false;
-            if (f.hatless && o_.enabled(Technique::HatlessPruning)) return backtrack(result);
+            if (hatless) dropAfterHatless(f, f.candidates[f.next - 1]);
         } else if (!f.entered) {
             f.entered = true;
             if (nodesLeft_ <= 0) {
@@ -469,17 +484,30 @@ private:
         while (f.next < f.candidates.size()) {
             const Candidate c = f.candidates[f.next++];
             if (!mayFit(f, c)) {
-                if (hatlessAt(c.block) && o_.enabled(Technique::HatlessPruning)) break;
+                if (hatlessAt(c.block)) dropAfterHatless(f, c);
                 continue;
             }
             if (place(f, c)) {
                 pushChild(f, c);
                 return true;
             }
+            const bool hatless = f.hatless;
             unplace(f);
-            if (f.hatless && o_.enabled(Technique::HatlessPruning)) break;
+            if (hatless) dropAfterHatless(f, c);
         }
         return backtrack(result);
+    }
+
+    // A block that no unplaced block overlaps keeps its lowest offset whatever is placed next,
+    // so a canonical placement must place it before anything of a larger (offset, rank): once
+    // it failed, those candidates are dead too (with dynamic ordering, all the rest).
+    void dropAfterHatless(Frame& f, const Candidate& x) const {
+        if (!o_.enabled(Technique::HatlessPruning)) return;
+        // Without canonical order any completion can place it first: nothing else is worth trying.
+        const bool canonical = o_.enabled(Technique::CanonicalOnly);
+        auto later = [&](const Candidate& y) { return !canonical || (y.offset != x.offset ? y.offset > x.offset : y.rank > x.rank); };
+        f.candidates.erase(std::remove_if(f.candidates.begin() + static_cast<long>(f.next), f.candidates.end(), later),
+                           f.candidates.end());
     }
 
     bool backtrack(Status& result) {
@@ -581,7 +609,7 @@ private:
     // Sections c does not touch passed at the parent's placement; with c's offset as their new
     // floor they fail only where offset + total exceeds the capacity (the frame's `heavy`).
     bool mayFit(const Frame& f, const Candidate& c) const {
-        const bool monotonic = o_.enabled(Technique::MonotonicFloor), inference = o_.enabled(Technique::SectionInference);
+        const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
         const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
         const std::vector<Span>& spans = sw_.spans[c.block];
         auto spanAt = [&](int s) -> const Span* {
@@ -607,13 +635,16 @@ private:
     // The sections where the highest candidate offset plus the unplaced total would exceed
     // the capacity, most loaded first (mayFit's quick rejections).
     void findHeavy(Frame& f) const {
-        if (!o_.enabled(Technique::MonotonicFloor) || !o_.enabled(Technique::SectionInference) || f.candidates.empty()) return;
+        if (!monotonicFloor() || !o_.enabled(Technique::SectionInference) || f.candidates.empty()) return;
         Bytes highest = 0;
         for (const Candidate& c : f.candidates) highest = std::max(highest, c.offset);
         for (int s = f.part->from; s < f.part->to; ++s)
             if (highest + total_[s] > p_.capacity) f.heavy.push_back(s);
         std::sort(f.heavy.begin(), f.heavy.end(), [&](int a, int b) { return total_[a] != total_[b] ? total_[a] > total_[b] : a < b; });
     }
+
+    // Unplaced blocks lie above the current offset only when blocks are placed in offset order.
+    bool monotonicFloor() const { return o_.enabled(Technique::MonotonicFloor) && o_.enabled(Technique::CanonicalOnly); }
 
     // True when no unplaced block overlaps b: placing it constrains nothing else.
     bool hatlessAt(int b) const {
@@ -623,7 +654,7 @@ private:
     }
 
     bool sectionsFit(const Partition& part, Bytes offset) const {
-        const bool monotonic = o_.enabled(Technique::MonotonicFloor), inference = o_.enabled(Technique::SectionInference);
+        const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
         const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
         for (int s = part.from; s < part.to; ++s) {
             Bytes top = floor_[s];
@@ -713,6 +744,7 @@ private:
     int stampNow_ = 0;
     std::vector<int> stale_;
     std::vector<std::pair<int, Bytes>> offsetLog_, floorLog_, lowestLog_;
+    bool exhaustive_ = true;   // a search that ends without a packing proves there is none
     std::deque<Frame> stack_;  // references to frames stay valid while others are pushed
     std::int64_t nodes_ = 0, nodesLeft_ = 0, backtracks_ = 0;
 };
