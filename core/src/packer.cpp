@@ -17,6 +17,7 @@
 #include <deque>
 #include <numeric>
 
+#include "rng.h"
 #include "spillway/error.h"
 #include "spillway/packing.h"
 
@@ -163,6 +164,7 @@ struct Sweep {
     std::vector<Time> from, to;             // section s covers [from[s], to[s])
     std::vector<Bytes> load;                // sum of heights live in it
     std::vector<std::vector<int>> members;  // blocks live in it, ascending
+    std::vector<std::vector<int>> slot;     // per block, section by section: its index in members
     std::vector<std::vector<Span>> spans;   // per block, in time order
     std::vector<int> first, end;            // per block: sections [first, end) it spans (end 0: none)
     std::vector<std::vector<Overlap>> overlaps;
@@ -200,6 +202,7 @@ struct Sweep {
         }
         load.assign(from.size(), 0);
         members.resize(from.size());
+        slot.resize(n);
         spans.resize(n);
         first.assign(n, 0);
         end.assign(n, 0);
@@ -210,7 +213,10 @@ struct Sweep {
                 spans[b].push_back({s0, s1, x.upper, x.upper - x.lower});
                 loadDelta[s0] += x.upper - x.lower;
                 loadDelta[s1] -= x.upper - x.lower;
-                for (int s = s0; s < s1; ++s) members[s].push_back(static_cast<int>(b));
+                for (int s = s0; s < s1; ++s) {
+                    slot[b].push_back(static_cast<int>(members[s].size()));
+                    members[s].push_back(static_cast<int>(b));
+                }
             }
             if (!spans[b].empty()) {
                 first[b] = spans[b].front().from;
@@ -273,6 +279,13 @@ public:
         : p_(p), sw_(sweep), o_(o), offset_(p.blocks.size(), -1), minOffset_(p.blocks.size(), 0),
           solution_(p.blocks.size(), 0), floor_(sweep.from.size(), 0), total_(sweep.load),
           cut_(sweep.from.size(), 0), lowest_(sweep.from.size(), 0), stamp_(sweep.from.size(), 0) {
+        unplaced_.resize(sweep.members.size());
+        where_.resize(sweep.members.size());
+        for (size_t x = 0; x < sweep.members.size(); ++x) {
+            unplaced_[x].resize(sweep.members[x].size());
+            std::iota(unplaced_[x].begin(), unplaced_[x].end(), 0);
+            where_[x] = unplaced_[x];
+        }
         // Canonical placement (each block above the blocks it meets, in offset order) reaches
         // every packing when every window starts at its block's offset and holds bytes. Other
         // windows can ask for a block above another at a lower or equal offset.
@@ -303,6 +316,7 @@ public:
             limit = preorders.size() > 1 ? std::min(limit * 2, o_.budget) : o_.budget;
             size_t ended = 0;
             for (const std::string& preorder : preorders) {
+                ++draw_;
                 nodesLeft_ = std::min(limit, o_.budget - nodes_);
                 if (nodesLeft_ <= 0) break;
                 Status st = Status::Found;
@@ -407,6 +421,7 @@ private:
         struct Key {
             Area area;
             std::int64_t sections, lower, overlaps, total, upper, width, size;
+            std::uint64_t shuffle;
             int block;
         };
         std::vector<Key> keys;
@@ -416,7 +431,7 @@ private:
             for (const Span& sp : sw_.spans[b])
                 for (int s = sp.from; s < sp.to; ++s) total = std::max(total, total_[s]);
             keys.push_back({static_cast<Area>(x.size) * (x.upper - x.lower), sw_.end[b] - sw_.first[b], x.lower,
-                            static_cast<std::int64_t>(sw_.overlaps[b].size()), total, x.upper, x.upper - x.lower, x.size, b});
+                            static_cast<std::int64_t>(sw_.overlaps[b].size()), total, x.upper, x.upper - x.lower, x.size, Rng(static_cast<std::uint64_t>(b) ^ (draw_ << 32)).next(), b});
         }
         auto before = [&](const Key& a, const Key& b) {
             for (char c : preorder) {
@@ -429,6 +444,7 @@ private:
                     case 'U': if (a.upper != b.upper) return a.upper > b.upper; break;
                     case 'W': if (a.width != b.width) return a.width > b.width; break;
                     case 'Z': if (a.size != b.size) return a.size > b.size; break;
+                    case 'R': if (a.shuffle != b.shuffle) return a.shuffle > b.shuffle; break;
                 }
             }
             return a.block < b.block;
@@ -592,10 +608,11 @@ private:
             }
         // Offsets only rise: a section's new lowest is at least its old one, so the scan stops
         // at a block still there.
+        if (unallocated) leaveSections(b);
         for (int s : stale_) {
             Bytes now = kNone;
-            for (int j : sw_.members[s])
-                if (offset_[j] < 0 && (now = std::min(now, minOffset_[j])) == lowest_[s]) break;
+            for (int m : unplaced_[s])
+                if ((now = std::min(now, minOffset_[sw_.members[s][m]])) == lowest_[s]) break;
             if (now != lowest_[s]) {
                 lowestLog_.push_back({s, lowest_[s]});
                 lowest_[s] = now;
@@ -667,8 +684,38 @@ private:
         return true;
     }
 
+    // The unplaced members of each section, by index into members (order does not matter):
+    // removed by swapping with the last, put back in reverse (placements undo last first).
+    void leaveSections(int b) {
+        size_t k = 0;
+        for (const Span& sp : sw_.spans[b])
+            for (int s = sp.from; s < sp.to; ++s, ++k) {
+                std::vector<int>& list = unplaced_[s];
+                const int at = where_[s][sw_.slot[b][k]], last = list.back();
+                list[at] = last;
+                where_[s][last] = at;
+                list.pop_back();
+            }
+    }
+    void returnToSections(int b) {
+        size_t k = sw_.slot[b].size();
+        for (auto sp = sw_.spans[b].rbegin(); sp != sw_.spans[b].rend(); ++sp)
+            for (int s = sp->to; s-- > sp->from;) {
+                std::vector<int>& list = unplaced_[s];
+                const int mine = sw_.slot[b][--k], at = where_[s][mine];
+                if (at == static_cast<int>(list.size())) {
+                    list.push_back(mine);
+                } else {
+                    list.push_back(list[at]);
+                    where_[s][list[at]] = static_cast<int>(list.size()) - 1;
+                    list[at] = mine;
+                }
+            }
+    }
+
     void unplace(Frame& f) {
         const int b = f.placed;
+        if (o_.enabled(Technique::UnallocatedFloor)) returnToSections(b);
         for (size_t i = lowestLog_.size(); i-- > f.lowestMark;) lowest_[lowestLog_[i].first] = lowestLog_[i].second;
         lowestLog_.resize(f.lowestMark);
         for (size_t i = floorLog_.size(); i-- > f.floorMark;) floor_[floorLog_[i].first] = floorLog_[i].second;
@@ -740,6 +787,7 @@ private:
     std::vector<Bytes> floor_, total_;
     std::vector<int> cut_;
     std::vector<Bytes> lowest_;  // per section: the lowest offset of its unplaced blocks, kNone if none
+    std::vector<std::vector<int>> unplaced_, where_;  // per section: unplaced members; a member's place in it
     std::vector<int> stamp_;
     int stampNow_ = 0;
     std::vector<int> stale_;
@@ -747,6 +795,7 @@ private:
     bool exhaustive_ = true;   // a search that ends without a packing proves there is none
     std::deque<Frame> stack_;  // references to frames stay valid while others are pushed
     std::int64_t nodes_ = 0, nodesLeft_ = 0, backtracks_ = 0;
+    std::uint64_t draw_ = 0;  // counts the preorders tried: seeds the preorder key R
 };
 
 Result fromBound(Verdict v, std::string reason, Region where) {

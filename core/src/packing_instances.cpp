@@ -11,6 +11,7 @@ namespace {
 // A piece of the rectangle, in units: times [t0, t1), bytes [y0, y1).
 struct Piece {
     std::int64_t t0, t1, y0, y1;
+    bool hole = false;  // skyline: room left empty for a while, not a block
     std::int64_t area() const { return (t1 - t0) * (y1 - y0); }
 };
 
@@ -18,7 +19,7 @@ struct Piece {
 // probability proportional to its area, cut across time or space between 10% and 90% of its
 // extent. Even: the largest piece, across its relatively longer side, near the middle.
 std::vector<Piece> cutPieces(std::int64_t width, std::int64_t height, int count, bool even, Rng& rng) {
-    std::vector<Piece> pieces = {{0, width, 0, height}};
+    std::vector<Piece> pieces = {{0, width, 0, height, false}};
     while (static_cast<int>(pieces.size()) < count) {
         std::int64_t splittableArea = 0;
         for (const Piece& p : pieces)
@@ -57,8 +58,9 @@ std::vector<Piece> cutPieces(std::int64_t width, std::int64_t height, int count,
 }
 
 // Walks through time; whenever blocks end, fills every free hole with new blocks of random
-// size and duration (leaving some room empty now and then), like an allocator under churn.
-std::vector<Piece> skylinePieces(std::int64_t width, std::int64_t height, int count, Rng& rng) {
+// size and duration, like an allocator under churn; with probability skipPercent a piece stays
+// empty for its duration instead.
+std::vector<Piece> skylinePieces(std::int64_t width, std::int64_t height, int count, int skipPercent, Rng& rng) {
     // Aim at `count` blocks: each block covers about width * height / count units.
     const std::int64_t area = std::max<std::int64_t>(1, width * height / std::max(1, count));
     std::vector<Piece> done, live;
@@ -72,7 +74,7 @@ std::vector<Piece> skylinePieces(std::int64_t width, std::int64_t height, int co
                 // Sizes and durations of every scale: a random split of the typical area.
                 const std::int64_t size = std::min(to - from, rng.between(1, std::max<std::int64_t>(1, 2 * height / 16)));
                 const std::int64_t span = std::clamp<std::int64_t>(area / size * rng.between(50, 150) / 100, 1, width - t);
-                if (rng.below(100) >= 8) next.push_back({t, t + span, from, from + size});
+                next.push_back({t, t + span, from, from + size, rng.below(100) < skipPercent});
                 from += size;
             }
         };
@@ -89,6 +91,7 @@ std::vector<Piece> skylinePieces(std::int64_t width, std::int64_t height, int co
         t = soonest;
     }
     for (const Piece& p : live) done.push_back(p);
+    done.erase(std::remove_if(done.begin(), done.end(), [](const Piece& p) { return p.hole; }), done.end());
     return done;
 }
 
@@ -102,10 +105,11 @@ KnownInstance cutRectangle(const CutOptions& o) {
         throw InputError("cutRectangle: blocks must be between 1 and " + std::to_string(kMaxBlocks) + ", dropPercent between 0 and 100");
     Rng rng(o.seed);
     const std::int64_t width = o.horizon / o.unit, height = o.capacity / o.unit;
-    std::vector<Piece> pieces = o.style == CutStyle::Skyline ? skylinePieces(width, height, o.blocks, rng)
+    std::vector<Piece> pieces = o.style == CutStyle::Skyline ? skylinePieces(width, height, o.blocks, o.dropPercent, rng)
                                                              : cutPieces(width, height, o.blocks, o.style == CutStyle::Even, rng);
-    // Drop some pieces, then shuffle: the order of the blocks must not give the packing away.
-    for (size_t i = pieces.size(); i-- > 0;)
+    // Drop some pieces (skyline left its holes already), then shuffle: the order of the blocks
+    // must not give the packing away.
+    for (size_t i = pieces.size(); i-- > 0 && o.style != CutStyle::Skyline;)
         if (pieces.size() > 1 && rng.below(100) < o.dropPercent) pieces.erase(pieces.begin() + static_cast<long>(i));
     for (size_t i = pieces.size(); i > 1; --i) std::swap(pieces[i - 1], pieces[static_cast<size_t>(rng.below(static_cast<std::int64_t>(i)))]);
     KnownInstance k;
@@ -127,7 +131,7 @@ KnownInstance challengingLike(std::uint64_t seed) {
     o.blocks = static_cast<int>(rng.between(150, 460));
     // minimalloc's instances fill 57% to 98% of capacity x time; cuts fill all of it, so some
     // pieces go (a perfect tiling is a puzzle of another kind).
-    o.dropPercent = o.style == CutStyle::Skyline ? 0 : static_cast<int>(rng.between(2, 40));
+    o.dropPercent = static_cast<int>(o.style == CutStyle::Skyline ? rng.between(5, 25) : rng.between(2, 40));
     if (o.style != CutStyle::Skyline) o.blocks = o.blocks * 100 / (100 - o.dropPercent);
     return cutRectangle(o);
 }

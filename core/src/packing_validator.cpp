@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "spillway/error.h"
+
 namespace spillway::packing {
 namespace {
 
@@ -78,6 +80,14 @@ std::vector<PackingViolation> validatePacking(const Problem& problem, const std:
         }
     }
     return out;
+}
+
+Result packValidated(const Problem& problem, const Options& options) {
+    Result r = pack(problem, options);
+    if (r.verdict == Verdict::Fits)
+        if (std::vector<PackingViolation> v = validatePacking(problem, r.offsets, 1); !v.empty())
+            throw InternalError("the packing failed validation: " + v.front().message);
+    return r;
 }
 
 }  // namespace spillway::packing

@@ -1,5 +1,6 @@
 // Generated packing problems with a known packing, and problems as graphs with a fixed order
 // (packing_instances.h, packing_graph.h).
+#include <numeric>
 #include <set>
 
 #include "spillway/packing_graph.h"
@@ -56,7 +57,14 @@ TEST_CASE("packing graph: a problem becomes a graph whose demand at every step i
     const KnownInstance k = cutRectangle(o);
     const spillway::GraphDocument doc = graphFromPacking(k.problem);
     CHECK(doc.graph.buffers.size() == k.problem.blocks.size());
-    CHECK(doc.graph.nodes.size() == 4 * k.problem.blocks.size());
+    // Four nodes a block, and a TICK without buffers at every step of time (here 1024).
+    Time first = k.problem.blocks.front().lower, last = 0, tick = 0;
+    for (const Block& b : k.problem.blocks) {
+        first = std::min(first, b.lower);
+        last = std::max(last, b.upper);
+        tick = std::gcd(tick, std::gcd(b.lower, b.upper));
+    }
+    CHECK(doc.graph.nodes.size() == 4 * k.problem.blocks.size() + static_cast<size_t>((last - first) / tick));
     REQUIRE(doc.order);
     REQUIRE(doc.capacities);
     CHECK(doc.capacities->at("L1") == k.problem.capacity);

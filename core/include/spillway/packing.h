@@ -74,14 +74,17 @@ const std::vector<TechniqueInfo>& techniques();
 
 // Preorder keys, most significant first, each sorting descending: A area (size x lifetime),
 // C sections spanned, L lower, O overlapping blocks, T largest section total it is part of,
-// U upper, W lifetime width, Z size. Ties keep the input order.
-inline constexpr const char* kPreorderKeys = "ACLOTUWZ";
+// U upper, W lifetime width, Z size, R random (a new deterministic draw each time a preorder
+// is tried). Ties keep the input order.
+inline constexpr const char* kPreorderKeys = "ACLOTUWZR";
 
 struct Options {
     std::int64_t budget = 10000000;  // search nodes, over every preorder tried
     std::vector<Technique> disabled;
-    // Tried in turn with a doubling node limit (minimalloc's round robin) until one succeeds.
-    std::vector<std::string> preorders = {"WAT", "TAW", "TWA"};
+    // Tried in turn with a doubling node limit (minimalloc's round robin) until one succeeds:
+    // minimalloc's three, then three random orders among blocks of equal section total (each
+    // R draws anew), which rescue many problems whose search gets stuck (docs/benchmarks.md).
+    std::vector<std::string> preorders = {"WAT", "TAW", "TWA", "TR", "TR", "TR"};
 
     bool enabled(Technique t) const;
 };

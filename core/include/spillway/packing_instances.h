@@ -21,7 +21,7 @@ struct CutOptions {
     Bytes capacity = 1048576;
     Time horizon = 1048576;
     std::int64_t unit = 1024;  // sizes and times are multiples of it
-    int dropPercent = 0;   // pieces removed afterwards: the rest still fits, with slack
+    int dropPercent = 0;   // pieces removed afterwards (skyline: holes left): the rest fits, with slack
     std::uint64_t seed = 1;
 };
 

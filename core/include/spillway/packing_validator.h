@@ -20,4 +20,8 @@ struct PackingViolation {
 // free). Reports at most `limit` violations.
 std::vector<PackingViolation> validatePacking(const Problem& problem, const std::vector<Bytes>& offsets, size_t limit = 20);
 
+// pack(), with the packing (when it fits) checked here: InternalError when it breaks a rule, so
+// an unchecked packing never reaches a user. What the CLI and the bindings call.
+Result packValidated(const Problem& problem, const Options& options);
+
 }  // namespace spillway::packing
