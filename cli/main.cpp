@@ -14,6 +14,10 @@
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
 #include "spillway/limits.h"
+#include "spillway/packing_graph.h"
+#include "spillway/packing_instances.h"
+#include "spillway/packing_io.h"
+#include "spillway/packing_validator.h"
 #include "spillway/verifier.h"
 
 namespace fs = std::filesystem;
@@ -31,6 +35,15 @@ constexpr const char* kUsage = R"(usage:
                                          re-verify a result file: the plan and every claim
                                          (metrics, timing, spill cycles, added edges);
                                          exit 1 on violations
+  spillway pack FILE.csv --capacity N [options]
+                                         place buffers with fixed lifetimes (minimalloc's CSV:
+                                         id,lower,upper,size[,alignment][,gaps]); exit 0 when
+                                         they fit, 1 when they do not or the budget ran out
+  spillway pack-bench [FILE.csv ...] [--capacity N] [--instances N] [--budget N] [--lifetime on|off]
+                                         the packer on files, or on generated instances like
+                                         minimalloc's "challenging" ones; then the lifetime
+                                         policy on each as a graph; a table
+  spillway pack-instance SEED            print a generated instance (CSV, capacity 1048576)
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
   spillway generate matmul M N K | flash Q KV | conv GROUPS LAYERS | random OPERATIONS
@@ -58,7 +71,33 @@ plan options:
 
 limits (README.md, "Limits"): input files up to 1 GiB, JSON nesting 32 deep, 4,194,304 nodes,
 16,777,216 edges; bench --repeat 1..1000; --fixed-latency 0..2^32, --cycles-per-byte 0..2^20.
+
+pack options:
+  --capacity N                 bytes of the memory (required)
+  -o OUT.csv                   write minimalloc's output (the input columns plus offset)
+  --budget N                   search nodes before answering "unknown" (default 10000000)
+  --disable T,...              switch techniques off, to measure what each is worth:
+%TECHNIQUES%
+  --preorders K,...            static orders tried in turn (default WAT,TAW,TWA,TR,TR,TR); keys:
+                               A area, C sections, L lower, O overlaps, T section total,
+                               U upper, W width, Z size (each descending), R random
+  --json -                     print the result as JSON (as the bindings' pack() returns it)
+  --graph OUT.json             write the problem as a graph with a fixed order, to plan
 )";
+
+// The help text, with the packing techniques listed from their registry.
+std::string usage() {
+    std::string names;
+    for (const packing::TechniqueInfo& t : packing::techniques()) {
+        std::string line = std::string(31, ' ') + t.name;
+        names += line + std::string(line.size() < 50 ? 50 - line.size() : 1, ' ') + t.what + "\n";
+    }
+    names.pop_back();
+    std::string text = kUsage;
+    const std::string slot = "%TECHNIQUES%";
+    return text.replace(text.find(slot), slot.size(), names);
+}
+
 
 // Which file each kind of input came from, so that errors name it (ErrorPlace::source).
 std::map<std::string, std::string> sourceFiles;
@@ -379,6 +418,110 @@ int commandGenerate(int argc, char** argv) {
     return 0;
 }
 
+// Options shared by pack and pack-bench.
+packing::Options packOptionsFrom(const Args& a) {
+    packing::Options o;
+    if (a.options.count("--budget")) o.budget = parseCount("--budget", a.options.at("--budget"), 1, std::int64_t{1} << 40);
+    if (a.options.count("--disable")) o.disabled = packing::parseTechniques(a.options.at("--disable"));
+    if (a.options.count("--preorders")) o.preorders = packing::parsePreorders(a.options.at("--preorders"));
+    return o;
+}
+
+int commandPack(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"--capacity", "-o", "--budget", "--disable", "--preorders", "--json", "--graph"});
+    if (a.positional.size() != 1) throw InputError("usage: spillway pack FILE.csv --capacity N [options] (see spillway --help)");
+    if (!a.options.count("--capacity")) throw InputError("pack needs --capacity N (the bytes of the memory)");
+    if (a.options.count("--json") && a.options.at("--json") != "-") throw InputError("--json takes - (print JSON on stdout)");
+    packing::CsvDocument doc = packing::parsePackingCsv(readFile(a.positional[0], "csv"));
+    doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"), 1, limits::kMaxBytes, "capacity");
+    const packing::Options options = packOptionsFrom(a);
+    if (a.options.count("--graph")) writeFile(a.options.at("--graph"), graphToJson(packing::graphFromPacking(doc.problem)));
+    auto t0 = std::chrono::steady_clock::now();
+    const packing::Result r = packing::packValidated(doc.problem, options);
+    const double ms = millisecondsSince(t0);
+    const bool fits = r.verdict == packing::Verdict::Fits;
+    if (fits && a.options.count("-o")) writeFile(a.options.at("-o"), packing::packingToCsv(doc, r.offsets));
+    if (a.options.count("--json")) {
+        std::fputs(packing::packResultToJson(doc, r).c_str(), stdout);
+        return fits ? 0 : 1;
+    }
+    std::printf("buffers: %zu (%s)\n", doc.ids.size(), a.positional[0].c_str());
+    std::printf("capacity: %lld   peak load: %lld (no packing needs less)\n", static_cast<long long>(doc.problem.capacity),
+                static_cast<long long>(r.stats.peakLoad));
+    if (fits)
+        std::printf("verdict: fits\nverified: yes (independent validator, 0 violations)\n");
+    else
+        std::printf("verdict: %s: %s\n", r.verdict == packing::Verdict::DoesNotFit ? "does not fit" : "unknown", r.reason.c_str());
+    std::printf("search: %lld nodes, %lld backtracks, %d partitions%s%s\n", static_cast<long long>(r.stats.nodes),
+                static_cast<long long>(r.stats.backtracks), r.stats.partitions, r.stats.preorder.empty() ? "" : ", preorder ",
+                r.stats.preorder.c_str());
+    if (fits && a.options.count("-o")) std::printf("written: %s\n", a.options.at("-o").c_str());
+    std::printf("time: %.1f ms\n", ms);
+    return fits ? 0 : 1;
+}
+
+int commandPackInstance(int argc, char** argv) {
+    if (argc != 3) throw InputError("usage: spillway pack-instance SEED");
+    const packing::KnownInstance k = packing::challengingLike(static_cast<std::uint64_t>(parseCount("SEED", argv[2], 0, INT64_MAX)));
+    packing::CsvDocument doc;
+    doc.problem = k.problem;
+    for (size_t i = 0; i < k.problem.blocks.size(); ++i) doc.ids.push_back(std::to_string(i));
+    std::fputs(packing::packingToCsv(doc).c_str(), stdout);
+    return 0;
+}
+
+// The packer on each instance (files, or generated ones with a known packing), then the
+// lifetime policy on the instance as a graph with a fixed order: does it fall back to seed?
+int commandPackBench(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"--capacity", "--instances", "--budget", "--disable", "--preorders", "--lifetime"});
+    const std::string lifetimeOption = a.options.count("--lifetime") ? a.options.at("--lifetime") : "on";
+    if (lifetimeOption != "on" && lifetimeOption != "off") throw InputError("--lifetime takes on or off, got \"" + lifetimeOption + "\"");
+    const bool withLifetime = lifetimeOption == "on";
+    const packing::Options options = packOptionsFrom(a);
+    std::vector<std::pair<std::string, packing::Problem>> inputs;
+    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 1, limits::kMaxBytes, "capacity") : 1048576;
+    for (const std::string& path : a.positional) {
+        packing::CsvDocument doc = packing::parsePackingCsv(readFile(path, "csv"));
+        doc.problem.capacity = capacity;
+        inputs.emplace_back(fs::path(path).filename().string(), std::move(doc.problem));
+    }
+    if (inputs.empty()) {
+        const std::int64_t count = a.options.count("--instances") ? parseCount("--instances", a.options.at("--instances"), 1, 100000) : 100;
+        for (std::int64_t seed = 1; seed <= count; ++seed) {
+            packing::KnownInstance k = packing::challengingLike(static_cast<std::uint64_t>(seed));
+            inputs.emplace_back(k.name, std::move(k.problem));
+        }
+    }
+    std::printf("%-16s %7s %8s %-12s %10s %9s | %-22s\n", "instance", "buffers", "peak %", "verdict", "nodes", "ms",
+                "lifetime: spills, plan");
+    std::vector<double> times;
+    int fits = 0, within10s = 0, fallbacks = 0;
+    for (const auto& [name, problem] : inputs) {
+        auto t0 = std::chrono::steady_clock::now();
+        const packing::Result r = packing::packValidated(problem, options);
+        const double ms = millisecondsSince(t0);
+        times.push_back(ms);
+        fits += r.verdict == packing::Verdict::Fits;
+        within10s += r.verdict == packing::Verdict::Fits && ms <= 10000;
+        std::string lifetimeCell = "-";
+        if (withLifetime) {
+            RunOptions lifetime;
+            lifetime.policy = "lifetime";
+            const Result plan = run(packing::graphFromPacking(problem), lifetime);
+            fallbacks += plan.plan.policy != "lifetime";
+            lifetimeCell = std::to_string(plan.metrics.spills) + ", " + plan.plan.policy;
+        }
+        std::printf("%-16s %7zu %8.1f %-12s %10lld %9.1f | %s\n", name.c_str(), problem.blocks.size(),
+                    100.0 * static_cast<double>(r.stats.peakLoad) / static_cast<double>(problem.capacity),
+                    packing::verdictName(r.verdict), static_cast<long long>(r.stats.nodes), ms, lifetimeCell.c_str());
+        std::fflush(stdout);  // a long run shows its progress
+    }
+    std::printf("packed: %d of %zu (%d within 10 s each); median %.1f ms, slowest %.1f ms\n", fits, inputs.size(),
+                within10s, median(times), *std::max_element(times.begin(), times.end()));
+    if (withLifetime) std::printf("lifetime policy fell back to seed on %d of %zu\n", fallbacks, inputs.size());
+    return 0;
+}
+
 int commandExamples() {
     for (const ExampleInfo& e : exampleList()) std::printf("%-22s %s\n", e.name.c_str(), e.title.c_str());
     return 0;
@@ -390,6 +533,9 @@ int dispatch(int argc, char** argv) {
     if (cmd == "bench") return commandBench(argc, argv);
     if (cmd == "verify") return commandVerify(argc, argv);
     if (cmd == "compare") return commandCompare(argc, argv);
+    if (cmd == "pack") return commandPack(argc, argv);
+    if (cmd == "pack-bench") return commandPackBench(argc, argv);
+    if (cmd == "pack-instance") return commandPackInstance(argc, argv);
     if (cmd == "examples") return commandExamples();
     if (cmd == "generate") return commandGenerate(argc, argv);
     if (cmd == "example") {
@@ -402,7 +548,7 @@ int dispatch(int argc, char** argv) {
         return 0;
     }
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        std::fputs(kUsage, stdout);
+        std::fputs(usage().c_str(), stdout);
         return 0;
     }
     throw InputError("unknown command \"" + excerpt(cmd) + "\" (see spillway --help)");

@@ -20,4 +20,20 @@ build/native/spillway bench "${graphs[@]}" --policy seed --order id
 echo
 echo "== quality"
 node scripts/quality.mjs
+echo
+echo "== policy lifetime: orders on which it fell back to seed (spillway compare, every order)"
+for g in "${graphs[@]}"; do
+  build/native/spillway compare "$g" --json - | node -e '
+    let text = "";
+    process.stdin.on("data", (d) => (text += d)).on("end", () => {
+      const rows = JSON.parse(text).filter((r) => r.policy === "lifetime");
+      const fell = rows.filter((r) => r.planPolicy !== "lifetime").map((r) => r.order);
+      console.log(`${process.argv[1]}: ${fell.length} of ${rows.length}${fell.length ? " (" + fell.join(", ") + ")" : ""}`);
+    });' "$(basename "$g")"
+done
+echo
+echo "== exact packing: 100 instances generated like minimalloc's \"challenging\" ones (capacity"
+echo "   1048576, a packing known to exist), then policy lifetime on each as a graph with a fixed order"
+echo "   (minimalloc's own instances: build/native/spillway pack-bench DIR/*.csv)"
+build/native/spillway pack-bench --budget 500000
 rm -rf "$work"

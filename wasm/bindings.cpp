@@ -11,6 +11,8 @@
 #include "spillway/error.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
+#include "spillway/packing_io.h"
+#include "spillway/packing_validator.h"
 #include "spillway/verifier.h"
 
 using namespace spillway;
@@ -113,6 +115,23 @@ std::string compareAll(const std::string& graphJson, const std::string& optionsJ
     return guarded([&] { return comparisonToJson(compare(parseGraphDocument(graphJson), parseRunOptions(optionsJson))); });
 }
 
+// Packs minimalloc's CSV (packing_io.h): the JSON `spillway pack FILE --json -` prints.
+std::string pack(const std::string& csvText, const std::string& optionsJson) {
+    return guarded([&] {
+        const packing::PackRequest request = packing::parsePackOptions(optionsJson);
+        packing::CsvDocument doc = packing::parsePackingCsv(csvText);
+        doc.problem.capacity = request.capacity;
+        return packing::packResultToJson(doc, packing::packValidated(doc.problem, request.options));
+    });
+}
+
+// The packer's switchable techniques: [{"name", "what"}], in the order of `--disable`'s help.
+std::string packTechniques() {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const packing::TechniqueInfo& t : packing::techniques()) out.push_back({{"name", t.name}, {"what", t.what}});
+    return out.dump();
+}
+
 std::string examples() {
     Json out = Json::array();
     for (const ExampleInfo& e : exampleList())
@@ -136,6 +155,8 @@ EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("verify", &verify);
     emscripten::function("metrics", &metrics);
     emscripten::function("compare", &compareAll);
+    emscripten::function("pack", &pack);
+    emscripten::function("packTechniques", &packTechniques);
     emscripten::function("examples", &examples);
     emscripten::function("example", &example);
     emscripten::function("heapInUse", &heapInUse);

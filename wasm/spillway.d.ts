@@ -71,6 +71,45 @@ export interface CompareRow {
   ms: number;
 }
 
+/** Options for pack(). */
+export interface PackOptions {
+  /** Bytes of the memory (required). */
+  capacity: number;
+  /** Search nodes before the verdict "unknown" (default 10000000). Counted, never timed. */
+  budget?: number;
+  /** Techniques to switch off, by name (packTechniques()). */
+  disable?: string[];
+  /** Static orders tried in turn, e.g. ["WAT", "TAW", "TWA"] (the default); keys
+   *  A area, C sections, L lower, O overlaps, T section total, U upper, W width, Z size,
+   *  R random (a new draw each round). */
+  preorders?: string[];
+}
+
+/** What pack() returns: the same JSON as `spillway pack FILE.csv --json -`. */
+export interface PackResult {
+  verdict: "fits" | "does-not-fit" | "unknown";
+  capacity: number;
+  /** Why it does not fit, or why the answer is unknown; empty when it fits. */
+  reason: string;
+  /** Where packing fails: a span of time and the most bytes live at once in it. */
+  failing: { from: number; to: number; load: number } | null;
+  stats: {
+    /** Search nodes visited: what the budget counts. */
+    nodes: number;
+    backtracks: number;
+    /** Most bytes live at once: no packing needs less capacity. */
+    peakLoad: number;
+    /** Independent spans of time the problem splits into. */
+    partitions: number;
+    /** The preorder that found the packing ("" otherwise). */
+    preorder: string;
+  };
+  /** One per CSV row, in order; offset only when it fits. */
+  blocks: { id: string; lower: number; upper: number; size: number; offset?: number }[];
+  /** minimalloc's output CSV (the input columns plus offset) when it fits, else null. */
+  csv: string | null;
+}
+
 export interface ExampleInfo {
   name: string;
   title: string;
@@ -91,6 +130,11 @@ export interface SpillwayModule {
   metrics(graphJson: string, optionsJson: string): string;
   /** JSON array of CompareRow: every policy on every order source, each plan verified. */
   compare(graphJson: string, optionsJson: string): string;
+  /** PackResult JSON for minimalloc's CSV (id,lower,upper,size[,alignment][,gaps]) and PackOptions
+   *  JSON, or EngineError JSON (bad CSV: the line and column). Every packing is validated. */
+  pack(csvText: string, optionsJson: string): string;
+  /** JSON array of {name, what}: the packer's techniques that PackOptions.disable can switch off. */
+  packTechniques(): string;
   /** JSON array of ExampleInfo. */
   examples(): string;
   /** The example's graph JSON (with its "Capacities"), or EngineError JSON for an unknown name. */

@@ -7,9 +7,11 @@
 //   2. Placement. Pack the stretches into the memory, largest first (equal sizes in time
 //      order, which is optimal when all sizes are equal), each in the smallest gap
 //      left free over its whole stretch by those already placed (offline, so no fragmentation
-//      surprise). If packing fails, phase 1 runs again with a little less room over the steps
-//      of the stretch that found no gap, leaving slack for fragmentation there; if that keeps
-//      failing, the plan falls back to policy seed.
+//      surprise), in four orders. When they all fail and nothing was written out, the exact
+//      packer (packing.h) searches for a packing. Otherwise phase 1 runs again with less room
+//      over the steps of the stretch that found no gap, leaving slack for fragmentation there,
+//      cutting deeper at each repeat. Only if that cannot go on (and the exact packer finds
+//      nothing either) does the plan fall back to policy seed.
 // The PlanBuilder then replays the decisions as a plan.
 #include <algorithm>
 #include <map>
@@ -19,6 +21,7 @@
 #include "plan_builder.h"
 #include "policies.h"
 #include "spillway/error.h"
+#include "spillway/packing.h"
 
 namespace spillway {
 namespace {
@@ -26,6 +29,9 @@ namespace {
 // Event times within step s: write-outs at 4s, reloads at 4s+1, the node (and its ALLOC's
 // placement) at 4s+2, a FREE's release at 4s+3. A stretch occupies [from, to).
 using Time = std::int64_t;
+// Search nodes for the exact packer (about 20 microseconds each on the contest machines).
+constexpr std::int64_t kExactNodesWithoutSpills = 200000;
+constexpr std::int64_t kExactNodesLastTry = 20000;
 Time outTime(int s) { return 4 * Time{s}; }
 Time inTime(int s) { return 4 * Time{s} + 1; }
 Time nodeTime(int s) { return 4 * Time{s} + 2; }
@@ -46,6 +52,7 @@ struct Eviction {
 struct MemoryPlan {
     std::vector<Stretch> stretches;
     std::map<int, std::vector<Eviction>> evictionsAt;  // step -> in order
+    const char* placedBy = "ALLOC: offline packing, largest stretch first, smallest gap free over its whole stretch";
 };
 
 class LifetimePlanner {
@@ -81,10 +88,13 @@ private:
     }
 
     // Phase 1, then 2; where packing fails, phase 1 runs again with less room over the failed
-    // stretch's steps (never less than those steps' nodes need), up to kRetries times.
+    // stretch's steps (never less than those steps' nodes need). The cut is the same at every
+    // retry for the first kEvenRetries; after that it doubles at each repeat on a step, so that
+    // the loop ends before kRetries instead of falling back to seed.
     std::optional<MemoryPlan> planMemory(const std::string& type, Bytes capacity) {
         // Each retry replans and repacks the memory: bound the work on large graphs.
-        const int retries = builder_.steps() < 20000 ? 64 : 8;
+        const bool large = builder_.steps() >= 20000;
+        const int evenRetries = large ? 8 : 64, retries = 4 * evenRetries;
         std::vector<Bytes> floor(builder_.steps(), 0);
         Bytes smallest = capacity;
         for (int s = 0; s < builder_.steps(); ++s)
@@ -94,19 +104,32 @@ private:
             }
         const Bytes shrink = std::max(capacity / 64, smallest);
         std::vector<Bytes> budget(builder_.steps(), capacity);
-        for (int attempt = 0; attempt <= retries; ++attempt) {
+        std::vector<int> repeats(builder_.steps(), 0);  // cuts past the even ones, per step
+        for (int attempt = 0;; ++attempt) {
             MemoryPlan p = chooseResidency(type, budget);
             std::optional<Stretch> failed = pack(p.stretches, capacity);
             if (!failed) return p;
+            // Nothing written out: a packing means no spill at all, worth a long search. The
+            // last try gets a shorter one. (Elsewhere the greedy orders and the cuts do better
+            // for the time: measured on Conv_Case0, docs/benchmarks.md.)
+            const bool lastTry = attempt == retries, exact = p.evictionsAt.empty() || lastTry;
+            if (exact && packExactly(p, capacity, p.evictionsAt.empty() ? kExactNodesWithoutSpills : kExactNodesLastTry))
+                return p;
+            if (lastTry) return std::nullopt;
             bool tightened = false;
             for (int s = static_cast<int>(failed->from / 4); s <= static_cast<int>(std::min<Time>(failed->to / 4, builder_.steps() - 1)); ++s) {
-                const Bytes lower = std::max(floor[s], budget[s] - shrink);
-                tightened |= lower < budget[s];
+                const Bytes cut = attempt < evenRetries ? shrink : shrink << std::min(repeats[s], 20);
+                const Bytes lower = std::max(floor[s], budget[s] - cut);
+                if (lower == budget[s]) continue;
+                tightened = true;
                 budget[s] = lower;
+                if (attempt >= evenRetries) ++repeats[s];
             }
-            if (!tightened) return std::nullopt;
+            if (!tightened) {  // the failed stretch's steps hold only what their nodes need
+                if (!exact && packExactly(p, capacity, kExactNodesLastTry)) return p;
+                return std::nullopt;
+            }
         }
-        return std::nullopt;
     }
 
     // Phase 1 for one memory under a byte budget per step.
@@ -219,6 +242,22 @@ private:
         return firstFailure;
     }
 
+    // When the greedy orders fail: the exact packer (packing.h) within `nodes` search nodes.
+    // Sets every offset and returns true when it finds a packing.
+    static bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes) {
+        std::vector<Stretch>& stretches = plan.stretches;
+        packing::Problem problem;
+        problem.capacity = capacity;
+        for (const Stretch& s : stretches) problem.blocks.push_back({s.from, s.to, s.size, 1, {}});
+        packing::Options options;
+        options.budget = nodes;
+        const packing::Result r = packing::pack(problem, options);
+        if (r.verdict != packing::Verdict::Fits) return false;
+        for (size_t i = 0; i < stretches.size(); ++i) stretches[i].offset = r.offsets[i];
+        plan.placedBy = "ALLOC: exact packing, a search over placements of every resident stretch (the greedy orders found none)";
+        return true;
+    }
+
     template <typename Before>
     static std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before) {
         std::vector<int> byPriority(stretches.size());
@@ -301,8 +340,7 @@ private:
             const Node& node = builder_.nodeAt(s);
             for (int b : builder_.buffersAt(s)) {
                 if (node.isAlloc())
-                    builder_.place(b, offsetOf.at({b, nodeTime(s)}),
-                                   "ALLOC: offline packing, largest stretch first, smallest gap free over its whole stretch");
+                    builder_.place(b, offsetOf.at({b, nodeTime(s)}), plans.at(g_.buffers[b].type).placedBy);
                 else if (builder_.residency(b) == Residency::Spilled)
                     builder_.place(b, offsetOf.at({b, inTime(s)}), "SPILL_IN just before its next use, at its packed offset");
             }

@@ -2,6 +2,8 @@
 #include <algorithm>
 
 #include "spillway/examples.h"
+#include "spillway/packing_graph.h"
+#include "spillway/packing_instances.h"
 #include "support.h"
 
 using namespace spillway;
@@ -130,6 +132,45 @@ TEST_CASE("compare: every policy on every order source, each row as its own run"
     std::vector<ComparisonRow> withGraph = compare(withOrder, {});
     CHECK(withGraph.size() == 4 * policyNames().size());
     CHECK(withGraph.front().orderSource == "graph");
+}
+
+TEST_CASE("lifetime: when nothing needs writing out, the exact packer finds the packing the greedy orders miss") {
+    // Rectangles cut into pieces, as graphs with a fixed order: the demand never exceeds the
+    // capacity and a packing exists, so the plan must not spill.
+    int exact = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        packing::CutOptions o;
+        o.style = static_cast<packing::CutStyle>(seed % 3);
+        o.blocks = 12 + static_cast<int>(seed % 20);
+        o.capacity = 1024;
+        o.horizon = 1024;
+        o.unit = 16;
+        o.dropPercent = 10;
+        o.seed = seed;
+        RunOptions opts;
+        opts.policy = "lifetime";
+        const Result r = planVerified(packing::graphFromPacking(packing::cutRectangle(o).problem), opts);
+        CAPTURE(seed);
+        CHECK(r.plan.policy == "lifetime");
+        CHECK(r.metrics.spills == 0);
+        exact += std::any_of(r.plan.decisions.begin(), r.plan.decisions.end(),
+                             [](const Decision& d) { return d.reason.rfind("ALLOC: exact packing", 0) == 0; });
+    }
+    MESSAGE(exact << " of 40 plans needed the exact packer");
+    CHECK(exact >= 3);
+}
+
+TEST_CASE("lifetime: no fallback to seed on Conv_Case0, whose packings keep failing at first") {
+    auto text = test::sharedCase("Conv_Case0.json");
+    if (!text) return;
+    for (const char* order : {"schedule", "reuse"}) {
+        RunOptions opts;
+        opts.policy = "lifetime";
+        opts.orderSource = order;
+        const Result r = planVerified(parseGraphDocument(*text), opts);
+        CAPTURE(order);
+        CHECK(r.plan.policy == "lifetime");
+    }
 }
 
 TEST_CASE("property: random graphs plan and verify under lifetime and best") {

@@ -1,0 +1,139 @@
+#include "spillway/packing_instances.h"
+
+#include <algorithm>
+
+#include "rng.h"
+#include "spillway/error.h"
+
+namespace spillway::packing {
+namespace {
+
+// A piece of the rectangle, in units: times [t0, t1), bytes [y0, y1).
+struct Piece {
+    std::int64_t t0, t1, y0, y1;
+    bool hole = false;  // skyline: room left empty for a while, not a block
+    std::int64_t area() const { return (t1 - t0) * (y1 - y0); }
+};
+
+// Splits pieces until there are `count` or none can be split. Random: a piece drawn with
+// probability proportional to its area, cut across time or space between 10% and 90% of its
+// extent. Even: the largest piece, across its relatively longer side, near the middle.
+std::vector<Piece> cutPieces(std::int64_t width, std::int64_t height, int count, bool even, Rng& rng) {
+    std::vector<Piece> pieces = {{0, width, 0, height, false}};
+    while (static_cast<int>(pieces.size()) < count) {
+        std::int64_t splittableArea = 0;
+        for (const Piece& p : pieces)
+            if (p.area() > 1) splittableArea += p.area();
+        if (splittableArea == 0) break;
+        size_t pick = 0;
+        if (even) {
+            for (size_t i = 1; i < pieces.size(); ++i)
+                if (pieces[i].area() > pieces[pick].area()) pick = i;
+        } else {
+            std::int64_t at = rng.below(splittableArea);
+            while (pieces[pick].area() <= 1 || at >= pieces[pick].area()) {
+                if (pieces[pick].area() > 1) at -= pieces[pick].area();
+                ++pick;
+            }
+        }
+        Piece p = pieces[pick];
+        const std::int64_t across = p.t1 - p.t0, up = p.y1 - p.y0;
+        bool inTime = even ? across * height >= up * width : rng.below(2) == 0;
+        if (across < 2) inTime = false;
+        if (up < 2) inTime = true;
+        const std::int64_t extent = inTime ? across : up;
+        const std::int64_t at = std::clamp<std::int64_t>(extent * (even ? rng.between(35, 65) : rng.between(10, 90)) / 100, 1, extent - 1);
+        Piece q = p;
+        if (inTime) {
+            p.t1 = p.t0 + at;
+            q.t0 = p.t1;
+        } else {
+            p.y1 = p.y0 + at;
+            q.y0 = p.y1;
+        }
+        pieces[pick] = p;
+        pieces.push_back(q);
+    }
+    return pieces;
+}
+
+// Walks through time; whenever blocks end, fills every free hole with new blocks of random
+// size and duration, like an allocator under churn; with probability skipPercent a piece stays
+// empty for its duration instead.
+std::vector<Piece> skylinePieces(std::int64_t width, std::int64_t height, int count, int skipPercent, Rng& rng) {
+    // Aim at `count` blocks: each block covers about width * height / count units.
+    const std::int64_t area = std::max<std::int64_t>(1, width * height / std::max(1, count));
+    std::vector<Piece> done, live;
+    std::int64_t t = 0;
+    while (t < width) {
+        std::sort(live.begin(), live.end(), [](const Piece& a, const Piece& b) { return a.y0 < b.y0; });
+        std::vector<Piece> next;
+        std::int64_t y = 0;
+        auto fill = [&](std::int64_t from, std::int64_t to) {
+            while (from < to) {
+                // Sizes and durations of every scale: a random split of the typical area.
+                const std::int64_t size = std::min(to - from, rng.between(1, std::max<std::int64_t>(1, 2 * height / 16)));
+                const std::int64_t span = std::clamp<std::int64_t>(area / size * rng.between(50, 150) / 100, 1, width - t);
+                next.push_back({t, t + span, from, from + size, rng.below(100) < skipPercent});
+                from += size;
+            }
+        };
+        for (const Piece& p : live) {
+            fill(y, p.y0);
+            y = p.y1;
+            next.push_back(p);
+        }
+        fill(y, height);
+        live.clear();
+        std::int64_t soonest = width;
+        for (const Piece& p : next) soonest = std::min(soonest, p.t1);
+        for (const Piece& p : next) (p.t1 == soonest ? done : live).push_back(p);
+        t = soonest;
+    }
+    for (const Piece& p : live) done.push_back(p);
+    done.erase(std::remove_if(done.begin(), done.end(), [](const Piece& p) { return p.hole; }), done.end());
+    return done;
+}
+
+}  // namespace
+
+KnownInstance cutRectangle(const CutOptions& o) {
+    if (o.unit < 1 || o.capacity < o.unit || o.horizon < o.unit || o.capacity > kMaxValue || o.horizon > kMaxValue)
+        throw InputError("cutRectangle: capacity and horizon must be between unit (" + std::to_string(o.unit) + ") and " +
+                         std::to_string(kMaxValue));
+    if (o.blocks < 1 || static_cast<size_t>(o.blocks) > kMaxBlocks || o.dropPercent < 0 || o.dropPercent > 100)
+        throw InputError("cutRectangle: blocks must be between 1 and " + std::to_string(kMaxBlocks) + ", dropPercent between 0 and 100");
+    Rng rng(o.seed);
+    const std::int64_t width = o.horizon / o.unit, height = o.capacity / o.unit;
+    std::vector<Piece> pieces = o.style == CutStyle::Skyline ? skylinePieces(width, height, o.blocks, o.dropPercent, rng)
+                                                             : cutPieces(width, height, o.blocks, o.style == CutStyle::Even, rng);
+    // Drop some pieces (skyline left its holes already), then shuffle: the order of the blocks
+    // must not give the packing away.
+    for (size_t i = pieces.size(); i-- > 0 && o.style != CutStyle::Skyline;)
+        if (pieces.size() > 1 && rng.below(100) < o.dropPercent) pieces.erase(pieces.begin() + static_cast<long>(i));
+    for (size_t i = pieces.size(); i > 1; --i) std::swap(pieces[i - 1], pieces[static_cast<size_t>(rng.below(static_cast<std::int64_t>(i)))]);
+    KnownInstance k;
+    k.problem.capacity = o.capacity;
+    for (const Piece& p : pieces) {
+        k.problem.blocks.push_back({p.t0 * o.unit, p.t1 * o.unit, (p.y1 - p.y0) * o.unit, 1, {}});
+        k.offsets.push_back(p.y0 * o.unit);
+    }
+    const char* style = o.style == CutStyle::Guillotine ? "guillotine" : o.style == CutStyle::Even ? "even" : "skyline";
+    k.name = std::string(style) + "-" + std::to_string(o.seed);
+    return k;
+}
+
+KnownInstance challengingLike(std::uint64_t seed) {
+    Rng rng(seed * 0x2545F4914F6CDD1DULL + 17);
+    CutOptions o;
+    o.seed = seed;
+    o.style = static_cast<CutStyle>(rng.below(3));
+    o.blocks = static_cast<int>(rng.between(150, 460));
+    // minimalloc's instances fill 57% to 98% of capacity x time; cuts fill all of it, so some
+    // pieces go (a perfect tiling is a puzzle of another kind).
+    o.dropPercent = static_cast<int>(o.style == CutStyle::Skyline ? rng.between(5, 25) : rng.between(2, 40));
+    if (o.style != CutStyle::Skyline) o.blocks = o.blocks * 100 / (100 - o.dropPercent);
+    return cutRectangle(o);
+}
+
+}  // namespace spillway::packing

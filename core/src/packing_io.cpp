@@ -1,0 +1,260 @@
+#include "spillway/packing_io.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "spillway/error.h"
+
+namespace spillway::packing {
+namespace {
+
+const char* const kColumns[] = {"id", "lower", "upper", "size", "alignment", "gaps"};
+
+std::string trim(const std::string& s) {
+    const size_t a = s.find_first_not_of(" \t");
+    if (a == std::string::npos) return "";
+    return s.substr(a, s.find_last_not_of(" \t") - a + 1);
+}
+
+std::vector<std::string> splitOn(const std::string& s, char sep) {
+    std::vector<std::string> out(1);
+    for (char c : s) {
+        if (c == sep) out.emplace_back();
+        else out.back() += c;
+    }
+    return out;
+}
+
+// An integer as minimalloc reads one (optional sign, digits, surrounding blanks); nullopt
+// otherwise. Eighteen digits at most: no overflow, and far beyond kMaxValue anyway.
+std::optional<std::int64_t> integer(const std::string& text) {
+    const std::string t = trim(text);
+    size_t i = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
+    if (i == t.size() || t.size() - i > 18) return std::nullopt;
+    std::int64_t v = 0;
+    for (size_t k = i; k < t.size(); ++k) {
+        if (t[k] < '0' || t[k] > '9') return std::nullopt;
+        v = v * 10 + (t[k] - '0');
+    }
+    return t[0] == '-' ? -v : v;
+}
+
+// The columns of the header row: canonical name -> field index.
+struct Header {
+    std::map<std::string, size_t> column;
+    size_t fields = 0;
+    bool inclusiveEnd = false;  // an `end` column: upper bounds are inclusive
+
+    bool has(const char* name) const { return column.count(name) > 0; }
+};
+
+Header parseHeader(const std::string& line, int lineNo) {
+    Header h;
+    const std::vector<std::string> names = splitOn(line, ',');
+    h.fields = names.size();
+    const std::string at = "line " + std::to_string(lineNo);
+    for (size_t i = 0; i < names.size(); ++i) {
+        std::string name = trim(names[i]);
+        const std::string where = at + ", column " + std::to_string(i + 1) + " (\"" + name + "\"): ";
+        if (name == "start" || name == "begin") name = "lower";
+        if (name == "buffer" || name == "buffer_id") name = "id";
+        if (name == "end") {
+            name = "upper";
+            h.inclusiveEnd = true;
+        }
+        if (name == "offset" || name == "hint")
+            throw InputError(where + "fixed offsets and hints are not supported: spillway pack chooses every offset");
+        if (std::find(std::begin(kColumns), std::end(kColumns), name) == std::end(kColumns))
+            throw InputError(where + "unknown column (known: id, lower, upper, size, alignment, gaps)");
+        if (h.column.count(name))
+            throw InputError(where + "the column " + name + " appears twice (columns " + std::to_string(h.column[name] + 1) +
+                             " and " + std::to_string(i + 1) + ")");
+        h.column[name] = i;
+    }
+    for (const char* required : {"id", "lower", "upper", "size"})
+        if (!h.has(required))
+            throw InputError(at + ": the header has no column \"" + required + "\" (required: id, lower, upper, size)");
+    return h;
+}
+
+std::vector<Gap> parseGaps(const std::string& text, bool inclusiveEnd, const std::string& where) {
+    std::vector<Gap> gaps;
+    for (const std::string& item : splitOn(text, ' ')) {
+        if (trim(item).empty()) continue;
+        const std::string bad = where + "\"" + item + "\" is not a gap (expected LOWER-UPPER or LOWER-UPPER@WINDOWLOWER:WINDOWUPPER)";
+        const std::vector<std::string> at = splitOn(item, '@');
+        const std::vector<std::string> span = splitOn(at[0], '-');
+        if (at.size() > 2 || span.size() != 2) throw InputError(bad);
+        std::optional<std::int64_t> lo = integer(span[0]), hi = integer(span[1]);
+        if (!lo || !hi) throw InputError(bad);
+        Gap g{*lo, *hi + (inclusiveEnd ? 1 : 0), std::nullopt};
+        if (at.size() == 2) {
+            const std::vector<std::string> window = splitOn(at[1], ':');
+            std::optional<std::int64_t> wlo = window.size() == 2 ? integer(window[0]) : std::nullopt;
+            std::optional<std::int64_t> whi = window.size() == 2 ? integer(window[1]) : std::nullopt;
+            if (!wlo || !whi) throw InputError(bad);
+            g.window = Window{*wlo, *whi};
+        }
+        gaps.push_back(g);
+    }
+    return gaps;
+}
+
+}  // namespace
+
+CsvDocument parsePackingCsv(const std::string& text) {
+    CsvDocument doc;
+    std::optional<Header> header;
+    std::map<std::string, int> lineOfId;
+    const std::vector<std::string> lines = splitOn(text, '\n');
+    for (size_t k = 0; k < lines.size(); ++k) {
+        std::string line = lines[k];
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (trim(line).empty()) continue;  // blank lines carry nothing
+        const int lineNo = static_cast<int>(k + 1);
+        const std::string at = "line " + std::to_string(lineNo);
+        if (!header) {
+            header = parseHeader(line, lineNo);
+            continue;
+        }
+        const std::vector<std::string> fields = splitOn(line, ',');
+        if (fields.size() != header->fields)
+            throw InputError(at + ": " + std::to_string(fields.size()) + " fields, but the header has " +
+                             std::to_string(header->fields));
+        if (doc.ids.size() == kMaxBlocks) throw InputError(at + ": more than " + std::to_string(kMaxBlocks) + " buffers");
+        auto field = [&](const char* name) -> const std::string& { return fields[header->column.at(name)]; };
+        auto where = [&](const char* name) {
+            return at + ", column " + std::to_string(header->column.at(name) + 1) + " (" + name + "): ";
+        };
+        auto number = [&](const char* name) {
+            std::optional<std::int64_t> v = integer(field(name));
+            if (!v) throw InputError(where(name) + "\"" + field(name) + "\" is not an integer");
+            return *v;
+        };
+        const std::string id = trim(field("id"));
+        if (id.empty()) throw InputError(where("id") + "the id is empty");
+        if (auto seen = lineOfId.find(id); seen != lineOfId.end())
+            throw InputError(where("id") + "the id \"" + id + "\" was already used on line " + std::to_string(seen->second));
+        lineOfId[id] = lineNo;
+        Block b;
+        b.lower = number("lower");
+        b.upper = number("upper") + (header->inclusiveEnd ? 1 : 0);
+        b.size = number("size");
+        if (header->has("alignment")) b.alignment = number("alignment");
+        if (header->has("gaps")) b.gaps = parseGaps(field("gaps"), header->inclusiveEnd, where("gaps"));
+        if (std::string e = blockError(b); !e.empty()) throw InputError(at + " (id \"" + id + "\"): " + e);
+        doc.ids.push_back(id);
+        doc.problem.blocks.push_back(std::move(b));
+    }
+    if (!header) throw InputError("line 1: the header row is missing (expected id,lower,upper,size)");
+    return doc;
+}
+
+std::string packingToCsv(const CsvDocument& doc, const std::vector<Bytes>& offsets) {
+    const auto& blocks = doc.problem.blocks;
+    const bool alignment = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) { return b.alignment != 1; });
+    const bool gaps = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) { return !b.gaps.empty(); });
+    std::string out = "id,lower,upper,size";
+    if (alignment) out += ",alignment";
+    if (gaps) out += ",gaps";
+    if (!offsets.empty()) out += ",offset";
+    out += "\n";
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        const Block& b = blocks[i];
+        out += doc.ids[i] + "," + std::to_string(b.lower) + "," + std::to_string(b.upper) + "," + std::to_string(b.size);
+        if (alignment) out += "," + std::to_string(b.alignment);
+        if (gaps) {
+            out += ",";
+            for (size_t g = 0; g < b.gaps.size(); ++g) {
+                out += (g ? " " : "") + std::to_string(b.gaps[g].lower) + "-" + std::to_string(b.gaps[g].upper);
+                if (b.gaps[g].window)
+                    out += "@" + std::to_string(b.gaps[g].window->lower) + ":" + std::to_string(b.gaps[g].window->upper);
+            }
+        }
+        if (!offsets.empty()) out += "," + std::to_string(offsets.at(i));
+        out += "\n";
+    }
+    return out;
+}
+
+}  // namespace spillway::packing
+
+namespace spillway::packing {
+namespace {
+
+using Json = nlohmann::json;
+
+[[noreturn]] void badOption(const std::string& field, const std::string& problem) {
+    throw InputError("options: field \"" + field + "\" " + problem);
+}
+
+std::int64_t integerOption(const Json& v, const std::string& field, std::int64_t lo, std::int64_t hi) {
+    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) ||
+        v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+        badOption(field, "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + v.dump());
+    return v.get<std::int64_t>();
+}
+
+// A JSON array of strings, joined by commas for the CLI's parsers.
+std::string stringList(const Json& v, const std::string& field) {
+    if (!v.is_array()) badOption(field, "must be an array of strings, got " + v.dump());
+    std::string joined;
+    for (const Json& item : v) {
+        if (!item.is_string() || item.get<std::string>().find(',') != std::string::npos)
+            badOption(field, "must be an array of names, got " + item.dump());
+        joined += (joined.empty() ? "" : ",") + item.get<std::string>();
+    }
+    return joined;
+}
+
+}  // namespace
+
+PackRequest parsePackOptions(const std::string& json) {
+    Json root;
+    try {
+        root = Json::parse(json);
+    } catch (const Json::exception& e) {
+        const std::string what = e.what();
+        throw InputError("the options are not valid JSON: " + what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+    }
+    if (!root.is_object()) throw InputError("the options must be a JSON object like {\"capacity\": 1048576}");
+    PackRequest r;
+    for (const auto& [key, value] : root.items()) {
+        if (key == "capacity") r.capacity = integerOption(value, key, 1, kMaxValue);
+        else if (key == "budget") r.options.budget = integerOption(value, key, 0, std::int64_t{1} << 50);
+        else if (key == "disable") r.options.disabled = parseTechniques(stringList(value, key));
+        else if (key == "preorders") r.options.preorders = parsePreorders(stringList(value, key));
+        else badOption(key, "is unknown (known: capacity, budget, disable, preorders)");
+    }
+    if (r.capacity == 0) badOption("capacity", "is missing");
+    return r;
+}
+
+std::string packResultToJson(const CsvDocument& doc, const Result& result) {
+    nlohmann::ordered_json j;
+    const bool fits = result.verdict == Verdict::Fits;
+    j["verdict"] = verdictName(result.verdict);
+    j["capacity"] = doc.problem.capacity;
+    j["reason"] = result.reason;
+    if (result.failing)
+        j["failing"] = {{"from", result.failing->from}, {"to", result.failing->to}, {"load", result.failing->load}};
+    else
+        j["failing"] = nullptr;
+    j["stats"] = {{"nodes", result.stats.nodes},
+                  {"backtracks", result.stats.backtracks},
+                  {"peakLoad", result.stats.peakLoad},
+                  {"partitions", result.stats.partitions},
+                  {"preorder", result.stats.preorder}};
+    j["blocks"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < doc.ids.size(); ++i) {
+        const Block& b = doc.problem.blocks[i];
+        nlohmann::ordered_json block = {{"id", doc.ids[i]}, {"lower", b.lower}, {"upper", b.upper}, {"size", b.size}};
+        if (fits) block["offset"] = result.offsets.at(i);
+        j["blocks"].push_back(std::move(block));
+    }
+    j["csv"] = fits ? nlohmann::ordered_json(packingToCsv(doc, result.offsets)) : nlohmann::ordered_json(nullptr);
+    return j.dump();
+}
+
+}  // namespace spillway::packing

@@ -1,0 +1,26 @@
+// Internal: the seeded generators' PRNG (random graphs, packing instances). SplitMix64: tiny,
+// fast, and the same sequence everywhere (never <random>'s distributions, which differ between
+// standard libraries).
+#pragma once
+#include <cstdint>
+
+namespace spillway {
+
+class Rng {
+public:
+    explicit Rng(std::uint64_t seed) : state_(seed) {}
+    std::uint64_t next() {
+        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    // Uniform enough in [0, n) for n far below 2^64.
+    std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
+    std::int64_t between(std::int64_t lo, std::int64_t hi) { return lo + below(hi - lo + 1); }
+
+private:
+    std::uint64_t state_;
+};
+
+}  // namespace spillway

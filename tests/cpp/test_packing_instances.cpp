@@ -1,0 +1,73 @@
+// Generated packing problems with a known packing, and problems as graphs with a fixed order
+// (packing_instances.h, packing_graph.h).
+#include <numeric>
+#include <set>
+
+#include "spillway/packing_graph.h"
+#include "spillway/packing_instances.h"
+#include "spillway/packing_validator.h"
+#include "spillway/schedule.h"
+#include "support.h"
+
+using namespace spillway::packing;
+using spillway::Bytes;
+
+TEST_CASE("packing instances: the known packing is valid, in every style, and the same for a seed") {
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        const KnownInstance k = challengingLike(seed);
+        CHECK(validatePacking(k.problem, k.offsets).empty());
+        CHECK(k.problem.capacity == 1048576);
+        CHECK(k.problem.blocks.size() >= 100);
+        CHECK(k.problem.blocks.size() <= 800);
+        for (const Block& b : k.problem.blocks) {
+            CHECK(b.size % 1024 == 0);
+            CHECK(b.lower % 1024 == 0);
+            CHECK(b.upper <= 1048576);
+        }
+        CHECK(peakLoad(k.problem).load <= 1048576);
+        const KnownInstance again = challengingLike(seed);
+        CHECK(again.offsets == k.offsets);
+        CHECK(again.name == k.name);
+    }
+    std::set<std::string> styles;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) styles.insert(challengingLike(seed).name.substr(0, 4));
+    CHECK(styles == std::set<std::string>{"even", "guil", "skyl"});
+}
+
+TEST_CASE("packing instances: a cut with nothing dropped fills the rectangle exactly") {
+    for (CutStyle style : {CutStyle::Guillotine, CutStyle::Even}) {
+        CutOptions o;
+        o.style = style;
+        o.blocks = 50;
+        o.seed = 7;
+        const KnownInstance k = cutRectangle(o);
+        CHECK(k.problem.blocks.size() == 50);
+        __extension__ unsigned __int128 area = 0;
+        for (const Block& b : k.problem.blocks) area += static_cast<unsigned __int128>(b.size) * (b.upper - b.lower);
+        CHECK(area == static_cast<unsigned __int128>(o.capacity) * o.horizon);
+    }
+    CHECK(spillway::test::inputErrorOf([] { cutRectangle(CutOptions{CutStyle::Even, 0}); }).rfind("cutRectangle: blocks must be", 0) == 0);
+}
+
+TEST_CASE("packing graph: a problem becomes a graph whose demand at every step is the load, in a fixed order") {
+    CutOptions o;
+    o.blocks = 40;
+    o.seed = 3;
+    o.dropPercent = 20;
+    const KnownInstance k = cutRectangle(o);
+    const spillway::GraphDocument doc = graphFromPacking(k.problem);
+    CHECK(doc.graph.buffers.size() == k.problem.blocks.size());
+    // Four nodes a block, and a TICK without buffers at every step of time (here 1024).
+    Time first = k.problem.blocks.front().lower, last = 0, tick = 0;
+    for (const Block& b : k.problem.blocks) {
+        first = std::min(first, b.lower);
+        last = std::max(last, b.upper);
+        tick = std::gcd(tick, std::gcd(b.lower, b.upper));
+    }
+    CHECK(doc.graph.nodes.size() == 4 * k.problem.blocks.size() + static_cast<size_t>((last - first) / tick));
+    REQUIRE(doc.order);
+    REQUIRE(doc.capacities);
+    CHECK(doc.capacities->at("L1") == k.problem.capacity);
+    const spillway::ResidencyPeaks peaks = spillway::peakResidency(doc.graph, *doc.order);
+    CHECK(peaks.byType.at("L1") == peakLoad(k.problem).load);
+}
