@@ -112,6 +112,7 @@ private:
 constexpr std::int64_t kMaxId = 2147483647 / 2;  // leaves room for the spill ids after them
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxCycles = std::int64_t{1} << 40;
+constexpr std::int64_t kMaxEffort = 100'000'000;  // evaluations of the order search
 
 Node parseNode(const Json& v, size_t index) {
     const std::string at = "Nodes[" + std::to_string(index) + "]";
@@ -265,15 +266,15 @@ RunOptions parseRunOptions(const std::string& json) {
     if (const Json* order = f.find("order")) {
         if (order->is_string()) {
             opts.orderSource = order->get<std::string>();
-            const std::vector<std::string> named = {"graph", "id", "schedule", "reuse", "best"};
-            if (std::find(named.begin(), named.end(), opts.orderSource) == named.end())
-                f.fail("order", "must be \"graph\", \"id\", \"schedule\", \"reuse\", \"best\" or an array of node ids");
+            if (!isOrderSource(opts.orderSource))
+                f.fail("order", "must be one of " + orderSourceNames() + ", or an array of node ids");
         } else {
             opts.orderSource = "given";
             opts.order = parseOrderArray(*order, "options.order");
         }
     }
     if (f.find("policy")) opts.policy = f.string("policy");
+    if (f.find("effort")) opts.effort = f.integer("effort", 0, kMaxEffort);
     if (const Json* cost = f.find("cost")) {
         if (!cost->is_object()) f.fail("cost", "must be an object like {\"model\": \"contest\"}");
         Fields c(*cost, "options.cost");
@@ -312,6 +313,13 @@ const char* decisionKind(Decision::Kind k) {
     return "?";
 }
 
+OrderedJson boundJson(const TrafficBound& b) {
+    OrderedJson j;
+    j["total"] = b.total;
+    j["byType"] = b.byType;
+    return j;
+}
+
 OrderedJson costJson(const CostModel& c) {
     OrderedJson j;
     j["model"] = c.name();
@@ -333,6 +341,8 @@ std::string resultToJson(const Graph&, const Result& r) {
     j["cost"] = costJson(r.cost);
     j["capacities"] = r.capacities;
     j["orderSource"] = r.orderSource;
+    if (r.search)
+        j["search"] = {{"evaluations", r.search->evaluations}, {"effort", r.search->effort}, {"start", r.search->start}};
     j["inputOrder"] = r.inputOrder;
 
     OrderedJson m;
@@ -342,6 +352,7 @@ std::string resultToJson(const Graph&, const Result& r) {
     m["demandPeak"]["total"] = r.metrics.demandPeaks.total;
     m["residentPeak"] = r.metrics.residentPeaks;
     m["totalCycles"] = r.metrics.totalCycles;
+    m["bound"] = boundJson(r.metrics.bound);
     j["metrics"] = std::move(m);
 
     const Plan& p = r.plan;
@@ -450,6 +461,7 @@ std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {
         j["demandPeak"]["byType"] = r.metrics.demandPeaks.byType;
         j["demandPeak"]["total"] = r.metrics.demandPeaks.total;
         j["totalCycles"] = r.metrics.totalCycles;
+        j["bound"] = boundJson(r.metrics.bound);
         j["ms"] = std::round(r.milliseconds * 10) / 10;
         out.push_back(std::move(j));
     }

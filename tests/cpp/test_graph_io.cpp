@@ -179,7 +179,10 @@ TEST_CASE("run options from JSON (the bindings' format)") {
     CHECK(inputErrorOf([] { parseRunOptions(R"({"cost":{"model":"cheap"}})"); }) ==
           "unknown cost model \"cheap\": expected seed or contest");
     CHECK(inputErrorOf([] { parseRunOptions(R"({"order":"random"})"); }) ==
-          "options: field \"order\" must be \"graph\", \"id\", \"schedule\", \"reuse\", \"best\" or an array of node ids");
+          "options: field \"order\" must be one of graph, best, schedule, reuse, search, min-peak, id, or an array of node ids");
+    CHECK(parseRunOptions(R"({"order":"search","effort":250})").effort == 250);
+    CHECK(parseRunOptions("{}").effort == -1);
+    CHECK(inputErrorOf([] { parseRunOptions(R"({"effort":-1})"); }).find("options: field \"effort\"") == 0);
     CHECK(errorOfRun(good(), parseRunOptions(R"({"policy":"magic"})")).find("unknown policy \"magic\"") == 0);
 }
 
