@@ -49,7 +49,9 @@ bool MinCostFlow::shortestDistances(int source, int sink) {
     while (!heap.empty()) {
         auto [d0, v] = heap.top();
         heap.pop();
+        ++work_;
         if (d0 != dist_[v]) continue;
+        work_ += static_cast<std::int64_t>(out_[v].size());
         for (int a : out_[v]) {
             const Arc& arc = arcs_[a];
             if (arc.residual <= 0) continue;
@@ -119,7 +121,7 @@ MinCostFlow::Amount MinCostFlow::blockingFlow(int source, int sink, Amount limit
             continue;
         }
         bool advanced = false;
-        for (; current_[v] < out_[v].size(); ++current_[v]) {
+        for (; current_[v] < out_[v].size(); ++current_[v], ++work_) {
             const int a = out_[v][current_[v]];
             if (admissible(v, arcs_[a])) {
                 path.push_back(a);

@@ -26,6 +26,8 @@ public:
     Amount run(int source, int sink, Amount limit);
 
     Amount cost() const { return cost_; }
+    // Arcs scanned and heap entries popped so far: a deterministic measure of the time spent.
+    std::int64_t work() const { return work_; }
     Amount flowOn(int arc) const { return arcs_[2 * arc + 1].residual; }
 
 private:
@@ -46,6 +48,7 @@ private:
     enum : char { kOpen, kOnPath, kDead };
     std::vector<char> state_;               // per node, during a blocking flow
     Amount cost_ = 0;
+    std::int64_t work_ = 0;
 };
 
 }  // namespace spillway

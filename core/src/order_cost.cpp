@@ -46,6 +46,7 @@ OrderCost::OrderCost(const Graph& g, const Capacities& caps)
 
 Bytes OrderCost::traffic(const std::vector<int>& order) {
     order_ = &order;
+    work_ += static_cast<std::int64_t>(order.size() + g_.buffers.size());
     for (auto& u : uses_) u.clear();
     for (auto& steps : stepsOf_) steps.clear();
     for (int t = 0; t < static_cast<int>(order.size()); ++t) {
@@ -69,8 +70,11 @@ Bytes OrderCost::traffic(const std::vector<int>& order) {
         } else {
             // One size: the relaxation is integral, so exact. Sizes that differ: the greedy.
             const Capacities one = {{m.type, m.capacity}};
-            for (const ResidencyProblem& p : residencyProblemsAt(g_, stepOf_, one))
-                total += chooseResidency(p, {}, {m.oneSize, 0}).traffic;
+            for (const ResidencyProblem& p : residencyProblemsAt(g_, stepOf_, one)) {
+                const ResidencyChoice choice = chooseResidency(p, {}, {m.oneSize, 0, 1});
+                total += choice.traffic;
+                work_ += choice.work + static_cast<std::int64_t>(p.gaps.size());
+            }
         }
     }
     return total;
@@ -102,6 +106,7 @@ Bytes OrderCost::belady(const Memory& m, int memory) {
     std::priority_queue<std::pair<int, int>> furthest;  // (next use, buffer)
     std::int64_t count = 0;
     Bytes traffic = 0;
+    work_ += static_cast<std::int64_t>(stepsOf_[memory].size());
     for (int t : stepsOf_[memory]) {
         const auto& here = buffersOf_[order[t]];
         for (int b : here) {
@@ -113,6 +118,7 @@ Bytes OrderCost::belady(const Memory& m, int memory) {
         while (count > slots && !furthest.empty()) {
             const auto [use, b] = furthest.top();
             furthest.pop();
+            ++work_;
             if (!resident_[b] || uses_[b][nextUse_[b]] != use || use == t) continue;
             resident_[b] = 0;
             --count;

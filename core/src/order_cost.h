@@ -28,6 +28,9 @@ public:
     };
     Peaks peaks(const std::vector<int>& order) const;
 
+    // Operations spent in traffic() so far: a deterministic measure of time.
+    std::int64_t work() const { return work_; }
+
 private:
     struct Memory {
         std::string type;
@@ -53,6 +56,7 @@ private:
     std::vector<std::vector<int>> stepsOf_;     // per memory: steps whose node uses it
     std::vector<Bytes> live_;
     const std::vector<int>* order_ = nullptr;
+    std::int64_t work_ = 0;
 };
 
 }  // namespace spillway

@@ -39,6 +39,7 @@ struct Score {
 constexpr int kMaxRun = 8;       // slots moved together
 constexpr int kMaxReverse = 32;  // slots reversed together
 constexpr std::int64_t kMinPatience = 50;  // evaluations without progress before giving up
+constexpr std::int64_t kDefaultWork = 40'000'000;  // operations of scoring the default effort allows
 
 // Unit models, coarse to fine: every chain links its operations; then only chains of buffers of
 // at least 1/64, and 1/16, of their memory (see findUnits).
@@ -48,20 +49,20 @@ const std::pair<Bytes, const char*> kGranularities[] = {
     {16, "chains of 1/16 memory"},
 };
 
-std::int64_t defaultEffort(size_t nodes, size_t units);
-
 class Search {
 public:
     Search(const Graph& g, const Order& hint, const SearchOptions& opts)
         : g_(g), hint_(hint), opts_(opts), cost_(g, opts.capacities) {
         levels_.reserve(std::size(kGranularities));  // builders refer to their level's model: no moves
-        size_t units = 0;
         for (const auto& [divisor, name] : kGranularities) {
-            levels_.push_back({name, findUnits(g, hint, opts.capacities, divisor), nullptr, std::nullopt, {}});
+            UnitModel model = findUnits(g, hint, opts.capacities, divisor);
+            const bool same = std::any_of(levels_.begin(), levels_.end(),
+                                          [&](const Level& l) { return l.model.unitOf == model.unitOf; });
+            if (same) continue;  // no chain of that size: the same units as a coarser model
+            levels_.push_back({name, std::move(model), nullptr, std::nullopt, {}});
             levels_.back().builder = std::make_unique<OrderBuilder>(g, hint, levels_.back().model);
-            units = std::max(units, levels_.back().model.units.size());
+            units_ = std::max(units_, levels_.back().model.units.size());
         }
-        budget_ = opts.effort >= 0 ? opts.effort : defaultEffort(g.nodes.size(), units);
     }
 
     SearchResult run() {
@@ -73,10 +74,21 @@ public:
         }
         for (level_ = 0; level_ < levels_.size(); ++level_) constructions();
         constructionCount_ = evaluations_;
-        // The effort is shared between the unit models, each improving its own best start.
-        const std::int64_t share = budget_ / static_cast<std::int64_t>(levels_.size());
-        for (level_ = 0; level_ < levels_.size() && !stopped_; ++level_)
+        budget_ = opts_.effort >= 0 ? opts_.effort : defaultEffort();
+        // The unit models improve their best starts, the best start first with half the effort,
+        // then the others sharing what is left (including what an early stop did not use).
+        std::vector<size_t> byStart(levels_.size());
+        for (size_t i = 0; i < byStart.size(); ++i) byStart[i] = i;
+        std::stable_sort(byStart.begin(), byStart.end(), [&](size_t a, size_t b) {
+            return levels_[a].start && (!levels_[b].start || levels_[a].startScore < levels_[b].startScore);
+        });
+        const std::int64_t end = evaluations_ + budget_;
+        for (size_t k = 0; k < byStart.size() && !stopped_; ++k) {
+            level_ = byStart[k];
+            const std::int64_t left = end - evaluations_;
+            const std::int64_t share = k == 0 ? left / 2 : left / static_cast<std::int64_t>(byStart.size() - k);
             if (!model().units.empty()) improve(share);
+        }
         report();
         SearchResult r;
         r.order = std::move(bestOrder_);
@@ -91,6 +103,7 @@ private:
     // ---- scoring ----
     Score scoreOf(const std::vector<int>& nodes) {
         ++evaluations_;
+        work_ += 2 * static_cast<std::int64_t>(nodes.size());  // building the order
         const OrderCost::Peaks peaks = cost_.peaks(nodes);
         Score s;
         if (opts_.objective == SearchOptions::Objective::Peak) {
@@ -288,6 +301,15 @@ private:
         return slots;
     }
 
+    // The default effort: about kDefaultWork operations of scoring (counted, so deterministic;
+    // the constructions tell what one evaluation costs on this graph), at most a hundred
+    // evaluations per unit to order, and between 50 and 5000.
+    std::int64_t defaultEffort() const {
+        const std::int64_t perEvaluation = std::max<std::int64_t>(1, (work_ + cost_.work()) / std::max<std::int64_t>(1, evaluations_));
+        const std::int64_t byUnits = 100 * static_cast<std::int64_t>(units_);
+        return std::clamp<std::int64_t>(std::min(kDefaultWork / perEvaluation, byUnits), 50, 5000);
+    }
+
     // ---- local search ----
     void improve(std::int64_t budget) {
         Slots current = *levels_[level_].start;
@@ -300,7 +322,7 @@ private:
         // Stops early after a quarter of the budget without a better order (a larger effort
         // waits longer, so it never ends worse). Moves that do not apply (a pair that does not
         // fit) cost no evaluation; bound them too.
-        const std::int64_t patience = std::max<std::int64_t>(kMinPatience, budget / 4);
+        const std::int64_t patience = std::max<std::int64_t>(kMinPatience, budget_ / 4);
         std::int64_t lastImprovement = evaluations_;
         for (std::int64_t tries = 0; evaluations_ < end && !stopped_ && tries < 16 * budget; ++tries) {
             if (evaluations_ - lastImprovement > patience) break;
@@ -308,7 +330,7 @@ private:
             if (!mutate(candidate, rng)) continue;
             const Score s = evaluate(candidate);
             tick();
-            if (s < currentScore) lastImprovement = evaluations_;
+            if (s.primary < currentScore.primary) lastImprovement = evaluations_;
             if (s <= currentScore) {  // sideways moves too: plateaus are wide
                 current.swap(candidate);
                 currentScore = s;
@@ -395,15 +417,9 @@ private:
     Score best_;
     Order bestOrder_;
     std::string bestStart_;
+    size_t units_ = 0;           // of the largest unit model
+    std::int64_t work_ = 0;      // building orders (scoring counts its own)
 };
-
-// The default effort: evaluations in proportion to the units to order (a hundred moves per
-// unit), within a work budget of about 8 million node visits, and 50 to 5000 evaluations.
-std::int64_t defaultEffort(size_t nodes, size_t units) {
-    const std::int64_t byWork = 8'000'000 / std::max<std::int64_t>(1, static_cast<std::int64_t>(nodes));
-    const std::int64_t byUnits = 100 * static_cast<std::int64_t>(units);
-    return std::clamp<std::int64_t>(std::min(byWork, byUnits), 50, 5000);
-}
 
 }  // namespace
 

@@ -71,6 +71,7 @@ std::vector<Bytes> availability(const ResidencyProblem& p, const std::vector<Byt
 struct FlowResult {
     Bytes saved = 0;
     std::vector<Bytes> kept;  // per entry of `which`
+    std::int64_t work = 0;
 };
 FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which, const std::vector<Bytes>& avail) {
     FlowResult r;
@@ -116,6 +117,7 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
         arcs.push_back(flow.addArc(from + 1, to + 1, gap.size / unit, -(gap.traffic * unit / gap.size)));
     }
     flow.run(source, sink, supply);
+    r.work = flow.work() + points.back() - points.front();
     r.saved = -flow.cost();
     for (size_t i = 0; i < which.size(); ++i) r.kept[i] = flow.flowOn(arcs[i]) * unit;
     return r;
@@ -193,10 +195,15 @@ public:
     }
 
     const std::vector<char>& keep() const { return keep_; }
+    std::int64_t work() const { return work_; }
 
 private:
-    bool fits(int i) const { return slack_.min(gaps_[i].from + 1, gaps_[i].to) >= gaps_[i].size; }
+    bool fits(int i) {
+        ++work_;
+        return slack_.min(gaps_[i].from + 1, gaps_[i].to) >= gaps_[i].size;
+    }
     void set(int i, bool kept) {
+        ++work_;
         keep_[i] = kept;
         slack_.add(gaps_[i].from + 1, gaps_[i].to, kept ? -gaps_[i].size : gaps_[i].size);
     }
@@ -212,15 +219,17 @@ private:
         const Gap& in = gaps_[i];
         std::vector<int> overlapping;
         ++stamp_;
-        for (int b = (in.from + 1) / width_; b <= (in.to - 1) / width_; ++b)
+        for (int b = (in.from + 1) / width_; b <= (in.to - 1) / width_; ++b) {
+            work_ += static_cast<std::int64_t>(buckets_[b].size());
             for (int j : buckets_[b])
                 if (seen_[j] != stamp_ && keep_[j] && gaps_[j].from + 1 < in.to && in.from + 1 < gaps_[j].to) {
                     seen_[j] = stamp_;
                     overlapping.push_back(j);
                 }
-        std::sort(overlapping.begin(), overlapping.end());
-        std::stable_sort(overlapping.begin(), overlapping.end(), [&](int a, int b) {
-            return gaps_[a].traffic * gaps_[b].size < gaps_[b].traffic * gaps_[a].size;
+        }
+        std::sort(overlapping.begin(), overlapping.end(), [&](int a, int b) {
+            const Bytes x = gaps_[a].traffic * gaps_[b].size, y = gaps_[b].traffic * gaps_[a].size;
+            return x != y ? x < y : a < b;
         });
         std::vector<int> out;
         Bytes lost = 0;
@@ -249,6 +258,7 @@ private:
     std::vector<std::vector<int>> buckets_;
     std::vector<int> seen_;
     int stamp_ = 0;
+    std::int64_t work_ = 0;
 };
 
 // Depth-first branch and bound over the contested gaps, each node bounded by the relaxation of
@@ -397,7 +407,8 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
         });
         GreedyChoice choose(p.gaps, contested, free);
         choose.keepInOrder(preference);
-        choose.improveBySwaps(2);
+        choose.improveBySwaps(effort.swapPasses);
+        choice.work += choose.work() + static_cast<std::int64_t>(preference.size());
         Bytes traffic = 0;
         for (int i : contested) {
             keep[i] = choose.keep()[i];
@@ -409,6 +420,7 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
     if (!effort.relaxation) return choice;
     // The relaxation: integral means optimal; else its fractions guide a second greedy.
     const FlowResult lp = relaxGaps(p.gaps, contested, free);
+    choice.work += lp.work;
     const Bytes bound = totalTraffic(p.gaps, contested) - lp.saved;
     bool integral = true;
     for (size_t k = 0; k < contested.size(); ++k) {

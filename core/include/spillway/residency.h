@@ -56,10 +56,12 @@ struct ResidencyChoice {
     std::vector<char> keep;  // per gap
     Bytes traffic = 0;       // of the gaps written out
     bool optimal = false;    // proven optimal for this budget (fragmentation aside)
+    std::int64_t work = 0;   // operations spent: a deterministic measure of time (branch and bound aside)
 };
 struct ResidencyEffort {
     bool relaxation = true;  // solve the relaxation too (exact when integral; guides the greedy)
     int exactNodes = 5000;   // branch-and-bound nodes allowed on small problems
+    int swapPasses = 2;      // passes of improving swaps after the greedy
 };
 // Without the relaxation only the greedy and its swaps run: fast, for scoring many orders.
 ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {},
