@@ -28,6 +28,7 @@ constexpr const char* kUsageHead = R"(usage:
                                          re-verify a result file (exit 1 on violations)
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
+  spillway orders                        list the order sources (--order)
   spillway --version | --help
 
 plan options:
@@ -319,6 +320,11 @@ int commandExamples() {
     return 0;
 }
 
+int commandOrders() {
+    for (const OrderSourceInfo& o : orderSourceList()) std::printf("%-10s %s\n", o.name.c_str(), o.title.c_str());
+    return 0;
+}
+
 int dispatch(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "--help";
     if (cmd == "plan") return commandPlan(argc, argv);
@@ -326,6 +332,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "verify") return commandVerify(argc, argv);
     if (cmd == "compare") return commandCompare(argc, argv);
     if (cmd == "examples") return commandExamples();
+    if (cmd == "orders") return commandOrders();
     if (cmd == "example") {
         if (argc != 3) throw InputError("usage: spillway example NAME (see spillway examples)");
         std::fputs(exampleGraphJson(argv[2]).c_str(), stdout);

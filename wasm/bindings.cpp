@@ -36,10 +36,35 @@ std::string version() { return std::string("spillway ") + SPILLWAY_VERSION; }
 
 std::string policies() { return nlohmann::json(policyNames()).dump(); }
 
+// The order sources, default first: [{"name", "title", "description"}].
+std::string orders() {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const OrderSourceInfo& o : orderSourceList())
+        out.push_back({{"name", o.name}, {"title", o.title}, {"description", o.description}});
+    return out.dump();
+}
+
 std::string plan(const std::string& graphJson, const std::string& optionsJson) {
     return guarded([&] {
         GraphDocument doc = parseGraphDocument(graphJson);
         return resultToJson(doc.graph, run(doc, parseRunOptions(optionsJson)));
+    });
+}
+
+// plan() with the order search's progress: `onProgress` gets {"evaluations", "budget", "best"}
+// every so often and returns false to stop the search, which then plans its best order so far.
+std::string planWithProgress(const std::string& graphJson, const std::string& optionsJson, emscripten::val onProgress) {
+    return guarded([&] {
+        GraphDocument doc = parseGraphDocument(graphJson);
+        RunOptions opts = parseRunOptions(optionsJson);
+        opts.progress = [&](const SearchProgress& p) {
+            nlohmann::ordered_json j;
+            j["evaluations"] = p.evaluations;
+            j["budget"] = p.budget;
+            j["best"] = p.best;
+            return onProgress(j.dump()).as<bool>();
+        };
+        return resultToJson(doc.graph, run(doc, opts));
     });
 }
 
@@ -91,7 +116,9 @@ std::string example(const std::string& name) {
 EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("version", &version);
     emscripten::function("policies", &policies);
+    emscripten::function("orders", &orders);
     emscripten::function("plan", &plan);
+    emscripten::function("planWithProgress", &planWithProgress);
     emscripten::function("verify", &verify);
     emscripten::function("metrics", &metrics);
     emscripten::function("compare", &compareAll);
