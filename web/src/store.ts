@@ -3,8 +3,8 @@
 import type { CompareRow, EngineInfo, PlanView, RunOptions } from './engine/types';
 
 export type CostModel = 'seed' | 'contest';
-export type OrderSource = 'graph' | 'id' | 'schedule' | 'reuse' | 'best' | 'file';
-const NAMED_ORDERS: readonly string[] = ['id', 'schedule', 'reuse', 'best'];
+export type OrderSource = 'graph' | 'id' | 'schedule' | 'reuse' | 'best' | 'search' | 'min-peak' | 'file';
+const NAMED_ORDERS: readonly string[] = ['id', 'schedule', 'reuse', 'best', 'search', 'min-peak'];
 
 export interface Settings {
   capacities: [string, number][]; // in display order
@@ -75,7 +75,7 @@ export function defaultSettings(): Settings {
 export function runOptions(s: Settings): RunOptions {
   const opts: RunOptions = { capacities: Object.fromEntries(s.capacities) };
   if (s.orderSource === 'file' && s.orderFile) opts.order = s.orderFile.ids;
-  else opts.order = NAMED_ORDERS.includes(s.orderSource) ? (s.orderSource as 'id' | 'schedule' | 'reuse' | 'best') : 'graph';
+  else opts.order = NAMED_ORDERS.includes(s.orderSource) ? (s.orderSource as Exclude<OrderSource, 'file'>) : 'graph';
   if (s.policy) opts.policy = s.policy;
   opts.cost = s.costModel === 'seed'
     ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
