@@ -29,6 +29,10 @@ constexpr const char* kUsageHead = R"(usage:
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
   spillway orders                        list the order sources (--order)
+  spillway generate matmul|flash-attention|conv [KEY=N ...]
+                                         print a generated look-alike with every FREE at the end,
+                                         as the contest's files: matmul m= n= k=, flash-attention
+                                         queries= kvs=, conv groups= (defaults: the Case0 sizes)
   spillway --version | --help
 
 plan options:
@@ -320,6 +324,51 @@ int commandExamples() {
     return 0;
 }
 
+// Generated look-alikes of other sizes (examples.h), e.g. Matmul_Case1's shape: matmul m=16 n=16 k=16.
+int commandGenerate(int argc, char** argv) {
+    if (argc < 3) throw InputError("usage: spillway generate matmul|flash-attention|conv [KEY=N ...]");
+    const std::string kind = argv[2];
+    std::map<std::string, int> values;
+    for (int i = 3; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const auto eq = arg.find('=');
+        if (eq == std::string::npos) throw InputError("generate: \"" + arg + "\" must look like KEY=N");
+        values[arg.substr(0, eq)] = static_cast<int>(std::min<std::int64_t>(parseCount(arg.substr(0, eq), arg.substr(eq + 1)), 1 << 20));
+    }
+    auto take = [&](const char* key, int& into) {
+        auto it = values.find(key);
+        if (it == values.end()) return;
+        into = it->second;
+        values.erase(it);
+    };
+    std::string graph;
+    if (kind == "matmul") {
+        MatmulParams p;
+        p.m = p.n = p.k = 8;
+        p.freesAtEnd = true;
+        take("m", p.m);
+        take("n", p.n);
+        take("k", p.k);
+        if (values.empty()) graph = generateTiledMatmul(p);
+    } else if (kind == "flash-attention") {
+        FlashAttentionParams p;
+        p.freesAtEnd = true;
+        take("queries", p.queryBlocks);
+        take("kvs", p.kvBlocks);
+        if (values.empty()) graph = generateFlashAttentionLike(p);
+    } else if (kind == "conv") {
+        ConvParams p;
+        p.freesAtEnd = true;
+        take("groups", p.groups);
+        if (values.empty()) graph = generateConvLike(p);
+    } else {
+        throw InputError("generate: unknown kind \"" + kind + "\": expected matmul, flash-attention or conv");
+    }
+    if (!values.empty()) throw InputError("generate " + kind + ": unknown key \"" + values.begin()->first + "\"");
+    std::fputs(graph.c_str(), stdout);
+    return 0;
+}
+
 int commandOrders() {
     for (const OrderSourceInfo& o : orderSourceList()) std::printf("%-10s %s\n", o.name.c_str(), o.title.c_str());
     return 0;
@@ -333,6 +382,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "compare") return commandCompare(argc, argv);
     if (cmd == "examples") return commandExamples();
     if (cmd == "orders") return commandOrders();
+    if (cmd == "generate") return commandGenerate(argc, argv);
     if (cmd == "example") {
         if (argc != 3) throw InputError("usage: spillway example NAME (see spillway examples)");
         std::fputs(exampleGraphJson(argv[2]).c_str(), stdout);
