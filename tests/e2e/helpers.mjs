@@ -4,6 +4,9 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -72,14 +75,148 @@ export async function text(page, testid) {
   return (await page.locator(`[data-testid="${testid}"]`).first().textContent())?.trim();
 }
 
-/** Replaces the editor's text the way a user would: select all, then paste. */
-export async function pasteGraph(page, content) {
+/** Puts `content` where the next pasteClipboard() takes it from (for a large text, sending it to
+ * the page is the test's own work, not the page's). */
+export const stashClipboard = (page, content) => page.evaluate((t) => { window.__clipboard = t; }, content);
+
+/** Selects all of the editor's text and pastes the stashed text over it, as a user would. */
+export async function pasteClipboard(page) {
   await page.locator('[data-testid=graph-input] .cm-content').click();
   await page.keyboard.press('Control+A');
-  await page.evaluate((t) => {
+  await page.evaluate(() => new Promise((resolve) => setTimeout(() => {
     const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    const ev = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
-    document.querySelector('[data-testid=graph-input] .cm-content').dispatchEvent(ev);
-  }, content);
+    dt.setData('text/plain', window.__clipboard);
+    delete window.__clipboard;
+    document.querySelector('[data-testid=graph-input] .cm-content').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    resolve();
+  }, 0)));
+}
+
+/** Replaces the editor's text the way a user would: select all, then paste. */
+export async function pasteGraph(page, content) {
+  await stashClipboard(page, content);
+  await pasteClipboard(page);
+}
+
+/** A large graph in the contest files' layout (tab-indented JSON): copies of the built-in
+ * `tiled-matmul` example side by side (ids and BufIds shifted, no edges between copies) until the
+ * text is at least `minBytes` long. Made with the WebAssembly engine, so it needs no ../shared. */
+export async function largeGraphText(minBytes) {
+  const generated = path.join(ROOT, 'web/src/engine/generated');
+  const { default: createSpillway } = await import(path.join(generated, 'spillway.mjs'));
+  const engine = await createSpillway({ wasmBinary: fs.readFileSync(path.join(generated, 'spillway.wasm')) });
+  const g = JSON.parse(engine.example('tiled-matmul'));
+  const n = g.Nodes.length;
+  const bufs = 1 + Math.max(...g.Nodes.filter((x) => typeof x.BufId === 'number').map((x) => x.BufId));
+  const big = { Nodes: [], Edges: [] };
+  for (let k = 0; ; k++) {
+    for (const x of g.Nodes) {
+      const y = { ...x, Id: x.Id + k * n };
+      if (typeof x.BufId === 'number') y.BufId = x.BufId + k * bufs;
+      if (Array.isArray(x.Bufs)) y.Bufs = x.Bufs.map((b) => b + k * bufs);
+      big.Nodes.push(y);
+    }
+    for (const [a, b] of g.Edges) big.Edges.push([a + k * n, b + k * n]);
+    const text = JSON.stringify(big, null, '\t');
+    if (text.length >= minBytes) return text;
+  }
+}
+
+/** The page sizes every layout-sensitive test runs at: a desktop, and a phone (390×844, touch). */
+export const SIZES = [
+  { name: 'desktop', opts: { viewport: { width: 1440, height: 960 } } },
+  { name: 'phone 390×844', opts: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+];
+
+/** A number as the page writes it ("12,345"). */
+export const num = async (page, testid) => Number((await text(page, testid)).replace(/,/g, ''));
+export const resultText = (page) => page.evaluate(() => window.spillway.resultText());
+export const graphText = (page) => page.evaluate(() => window.spillway.getGraphText());
+
+/** Waits for a run that gives a different result than `before` (a result text), on screen and
+ * not marked out of date. */
+export async function waitForNewResult(page, before, timeout = 30000) {
+  await page.waitForFunction((b) => {
+    const t = window.spillway.resultText();
+    return t && t !== b && document.querySelector('#summary-card')?.dataset.stale !== 'true';
+  }, before, { timeout });
+}
+
+/** Waits until the results on screen match the editor and the settings. */
+export async function waitForFresh(page, timeout = 30000) {
+  await page.waitForFunction(() => document.querySelector('#summary-card')?.dataset.stale === 'false' && document.querySelector('[data-testid=progress]').hidden, null, { timeout });
+}
+
+/** Chooses an example in the menu and waits for its result. */
+export async function selectExample(page, name) {
+  await page.locator('[data-testid=example-select]').selectOption(name);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=graph-source]')?.textContent.startsWith('Example:') && document.querySelector('[data-testid=example-select]').value === n, name);
+  await waitForFresh(page);
+}
+
+/** Opens a graph file through the page's file input and waits for its result. */
+export async function openGraphFile(page, file) {
+  const before = await resultText(page);
+  await page.locator('#open-input').setInputFiles(file);
+  await waitForNewResult(page, before);
+}
+
+/** The localStorage of the page's origin, as an object. */
+export const storedState = (page) => page.evaluate(() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])));
+
+/** A scratch folder for one test file, removed after its tests. */
+export function scratch() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spillway-e2e-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Runs the CLI on a graph text (in `dir`); returns the result JSON text and the export dir. */
+export function cliPlan(dir, graphText, args = []) {
+  const g = path.join(dir, `g-${Math.random().toString(36).slice(2)}.json`);
+  const out = g.replace(/\.json$/, '-out.json');
+  const exp = g.replace(/\.json$/, '-export');
+  fs.writeFileSync(g, graphText);
+  execFileSync(CLI, ['plan', g, '-o', out, '--export', exp, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return { text: fs.readFileSync(out, 'utf8'), dir: exp };
+}
+export const haveCli = () => fs.existsSync(CLI);
+
+/** Starts collecting the page's long tasks (PerformanceObserver 'longtask'). */
+export const watchLongTasks = (page) => page.evaluate(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+});
+export const longTasks = (page) => page.evaluate(() => window.__longTasks.slice());
+
+/** WCAG contrast of an element's text colour against the background of `bgSelector` (closest). */
+export const contrast = (page, selector, bgSelector) => page.evaluate(([sel, bgSel]) => {
+  const el = document.querySelector(sel);
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const fg = lum(getComputedStyle(el).color);
+  const bg = lum(getComputedStyle(el.closest(bgSel)).backgroundColor);
+  return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+}, [selector, bgSelector]);
+
+/** For a test file: serves the page and launches Chromium before its tests, closes both after.
+ * Returns an object whose `url` and `browser` are set once the tests run. */
+export function usePlayground() {
+  const env = { url: '', browser: null };
+  let server, close;
+  before(async () => {
+    server = await serveDist();
+    env.url = server.url;
+    ({ browser: env.browser, close } = await launch());
+  });
+  after(async () => {
+    await close?.();
+    await server?.close();
+  });
+  return env;
 }

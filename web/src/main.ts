@@ -1,55 +1,32 @@
-// Wires the page: store <-> components, the engine client, files, links and storage.
+// Wires the page: store <-> components, the two workers (engine, text tasks), files, examples,
+// links and storage. Nothing from a link or a file reaches the store (and so the storage) before
+// the text worker has checked it against every limit.
 import './styles.css';
-import { store, runOptions, compareOptions, parseSettings, PRESETS, type Settings, type Notice } from './store';
-import { EngineClient, EngineError } from './engine/client';
-import { createEditor } from './components/editor';
+import { store, notify, notifyBriefly } from './store';
+import { checkSettings } from './lib/settings';
+import { CASE_PREFIX, caseJson, type Case } from './lib/share';
+import { EngineClient } from './engine/client';
+import { TextClient } from './text/client';
+import { createDocument } from './app/document';
+import { createRunner } from './app/runner';
+import { storage, KEY_SETTINGS, KEY_THEME, KEY_GRAPH } from './app/storage';
+import { mountNotice } from './components/notice';
 import { mountSettings } from './components/settings';
 import { mountSummary, mountOrderTable, mountSpillTable, mountDecisions } from './components/results';
 import { mountChart } from './components/chart';
 import { mountCompare } from './components/compare';
-import type { CompareRow } from './engine/types';
 import { mountShare } from './components/share';
-import { caseJson, decodeCaseFragment, isCaseObject, parseCase } from './lib/share';
-import { locateError } from './lib/errors';
-import { download, fullResult, memoryTxt, scheduleTxt, spillTxt } from './lib/files';
-import { fmtMs, h } from './lib/format';
+import { mountSource } from './components/source';
+import { mountStale } from './components/stale';
+import { mountErrorPanel } from './components/errorpanel';
+import { download, fullResult, memoryTxt, resultText, scheduleTxt, spillTxt } from './lib/files';
+import { fmtInt, fmtMs, h } from './lib/format';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const KEY_GRAPH = 'spillway.graph';
-const KEY_SETTINGS = 'spillway.settings';
-const KEY_THEME = 'spillway.theme';
+/** The example a newcomer sees first: one that spills, so the first screen shows spilling. */
+const FIRST_EXAMPLE = 'one-spill';
 
-// ---- storage ---------------------------------------------------------------------------------
-const storage = {
-  get(k: string): string | null {
-    try { return localStorage.getItem(k); } catch { return null; }
-  },
-  set(k: string, v: string): boolean {
-    try { localStorage.setItem(k, v); return true; } catch { return false; }
-  },
-};
-
-// ---- notices ---------------------------------------------------------------------------------
-const noticeEl = $('notice');
-function notify(message: string, level: Notice['level'] = 'info', action?: Notice['action']) {
-  store.set({ notice: { message, level, action } });
-}
-store.subscribe((s, p) => {
-  if (s.notice === p.notice) return;
-  const n = s.notice;
-  noticeEl.hidden = !n;
-  if (!n) return;
-  noticeEl.className = `notice ${n.level}`;
-  const close = h('button', { class: 'icon-btn', type: 'button', 'aria-label': 'Dismiss' }, '×');
-  close.addEventListener('click', () => store.set({ notice: null }));
-  const parts: (Node | string)[] = [h('span', { class: 'notice-text' }, n.message)];
-  if (n.action) {
-    const b = h('button', { class: 'btn small', type: 'button' }, n.action.label);
-    b.addEventListener('click', n.action.run);
-    parts.push(b);
-  }
-  noticeEl.replaceChildren(...parts, close);
-});
+mountNotice($('notice'), store);
 
 // ---- platform: the Run shortcut reads ⌘ on Apple keyboards ------------------------------------
 if (/Mac|iPhone|iPad/.test(navigator.platform)) {
@@ -72,262 +49,62 @@ $('theme').addEventListener('click', () => {
 const applyTheme = () => { document.documentElement.dataset.theme = store.get().theme; };
 applyTheme();
 
-// ---- settings from storage -------------------------------------------------------------------
+// ---- settings from storage (checked like a link's; anything odd gives the defaults) ------------
 try {
   const raw = storage.get(KEY_SETTINGS);
-  if (raw) store.set({ settings: parseSettings(JSON.parse(raw)) });
-} catch { /* ignore bad stored settings */ }
+  const checked = raw ? checkSettings(JSON.parse(raw), null) : null;
+  if (checked?.ok) store.set({ settings: checked.settings });
+} catch { /* ignore unreadable stored settings */ }
+store.subscribe((s, p) => { if (s.settings !== p.settings) storage.set(KEY_SETTINGS, JSON.stringify(s.settings)); });
 
-// ---- editor ----------------------------------------------------------------------------------
-let saveTimer = 0;
-let storageWarned = false;
-let dirty = false;
-const editorStatus = $('editor-status');
-const editor = createEditor($('editor'), {
-  initial: '',
-  onRun: () => void run(),
-  onChange(text) {
-    if (!dirty) { dirty = true; editorStatus.textContent = 'edited · Ctrl/⌘+Enter to run'; }
-    clearTimeout(saveTimer);
-    saveTimer = window.setTimeout(saveGraph, 300);
+// ---- workers, document, runner -----------------------------------------------------------------
+const engine = new EngineClient();
+const text = new TextClient();
+const doc = createDocument($('editor'), text, () => void runner.run());
+const runner = createRunner(engine, doc, {
+  show(t) {
+    $('progress').hidden = t === null;
+    if (t !== null) $('progress-text').textContent = t;
   },
 });
-function saveGraph() {
-  clearTimeout(saveTimer);
-  saveTimer = 0;
-  if (!storage.set(KEY_GRAPH, editor.getText()) && !storageWarned) {
-    storageWarned = true;
-    notify('This graph is too large for the browser storage: it will not survive a reload. Download it or copy a link to keep it.', 'warn');
-  }
-}
-// never lose typing to a reload or a closed tab
-window.addEventListener('pagehide', () => { if (saveTimer) saveGraph(); });
-document.addEventListener('visibilitychange', () => { if (document.hidden && saveTimer) saveGraph(); });
-editor.setDark(store.get().theme === 'dark');
+doc.editor.setDark(store.get().theme === 'dark');
 store.subscribe((s, p) => {
-  if (s.theme !== p.theme) { applyTheme(); editor.setDark(s.theme === 'dark'); }
+  if (s.theme !== p.theme) { applyTheme(); doc.editor.setDark(s.theme === 'dark'); }
+  // a "cannot run yet" error goes once every field is usable again
+  if (s.error?.kind === 'settings' && !s.fieldErrors.length && p.fieldErrors.length) store.set({ error: null });
 });
-/** A line above the editor saying where the graph came from (an example teaches its lesson). */
-function setSource(title: string, description = '') {
-  const el = $('graph-source');
-  el.hidden = !title;
-  el.replaceChildren(h('strong', {}, title), description ? h('span', { class: 'muted' }, ` — ${description}`) : '');
-  el.title = description;
-}
-
-function setGraphText(text: string) {
-  editor.setText(text);
-  clearTimeout(saveTimer);
-  saveTimer = 0;
-  storage.set(KEY_GRAPH, text);
-  dirty = false;
-  editorStatus.textContent = '';
-}
-
-// ---- engine + run ----------------------------------------------------------------------------
-const engine = new EngineClient();
-let runToken = 0;
-let progressTimer = 0;
-let lastRunKey = '';
-
-function runKey(graph: string, s: Settings) {
-  return `${graph.length}|${JSON.stringify(runOptions(s))}`;
-}
-
-// ---- compare: every policy on every order, in a second worker, after the plan is on screen ----
-// Its own worker, so a long comparison never holds up the next Run's plan; cancelling it (or a
-// run whose graph / capacities / cost differ) terminates that worker only.
-let comparer: EngineClient | null = null;
-let compareGraph = ''; // the graph text the compare state is for (the key holds its length only)
-const compareKey = (graph: string, s: Settings) => `${graph.length}|${JSON.stringify(compareOptions(s))}`;
-const compareIsFor = (graph: string, s: Settings) => {
-  const c = store.get().compare;
-  return !!c && c.key === compareKey(graph, s) && compareGraph === graph;
-};
-
-function cancelCompare(status: 'cancelled' | null = 'cancelled') {
-  const c = store.get().compare;
-  if (compareInFlight) {
-    compareToken++;
-    compareInFlight = false;
-    comparer?.cancel();
-  }
-  if (c?.status === 'running') store.set({ compare: status ? { ...c, status } : null });
-}
-
-let compareToken = 0;
-let compareInFlight = false;
-let lastRun: { graph: string; settings: Settings } | null = null;
-
-/** Starts the comparison for this graph and settings unless it is already there (or on its way). */
-async function startCompare(graph: string, settings: Settings, force = false) {
-  const c = store.get().compare;
-  if (!force && c && compareIsFor(graph, settings) && (c.status === 'done' || (c.status === 'running' && compareInFlight))) return;
-  if (compareInFlight) comparer?.cancel();
-  const key = compareKey(graph, settings);
-  const keep = c?.rows ?? []; // shown dimmed until the new rows arrive (no jump in the layout)
-  compareGraph = graph;
-  store.set({ compare: { key, status: 'running', rows: keep } });
-  comparer ??= new EngineClient();
-  const token = ++compareToken;
-  compareInFlight = true;
-  try {
-    const rows = await comparer.compare(graph, compareOptions(settings));
-    if (token === compareToken) store.set({ compare: { key, status: 'done', rows } });
-  } catch (e) {
-    const err = e as EngineError;
-    // cancelled: cancelCompare() already set the state
-    if (token === compareToken && err.kind !== 'cancelled') store.set({ compare: { key, status: 'error', rows: [], message: err.message } });
-  } finally {
-    if (token === compareToken) compareInFlight = false;
-  }
-}
-
-/** A compare row's plan: its policy and order become the settings, and it runs now. */
-function openCompareRow(row: CompareRow) {
-  const pols = store.get().engine?.policies ?? [];
-  store.setSettings({ policy: row.policy === pols[0] ? '' : row.policy, orderSource: row.order });
-  void run();
-}
-
-async function run(): Promise<void> {
-  if (saveTimer) saveGraph();
-  const graph = editor.getText();
-  const settings = store.get().settings;
-  const token = ++runToken;
-  const t0 = performance.now();
-  lastRunKey = runKey(graph, settings);
-  // a comparison for another graph / capacities / cost is out of date: stop it, dim the table
-  if (!compareIsFor(graph, settings)) {
-    cancelCompare(null);
-    const c = store.get().compare;
-    if (c) store.set({ compare: { ...c, status: 'running' } });
-  }
-  store.set({ running: { startedAt: t0, phase: 'planning' } });
-  clearInterval(progressTimer);
-  progressTimer = window.setInterval(() => {
-    const r = store.get().running;
-    if (!r) return;
-    const ms = performance.now() - r.startedAt;
-    if (ms > 300) {
-      $('progress').hidden = false;
-      $('progress-text').textContent = `${r.phase[0].toUpperCase()}${r.phase.slice(1)}… ${(ms / 1000).toFixed(1)} s`;
-    }
-  }, 100);
-  try {
-    const view = await engine.plan(graph, runOptions(settings), (phase) => {
-      if (token === runToken && store.get().running) store.set({ running: { startedAt: t0, phase } });
-    });
-    if (token !== runToken) return;
-    const tReceived = performance.now();
-    dirty = false;
-    editorStatus.textContent = '';
-    editor.showError(null);
-    store.set({ view, error: null, selectedBuf: null, selectedSpill: null, running: null });
-    const tRendered = performance.now();
-    (window as unknown as { __spillwayTimes: unknown }).__spillwayTimes = {
-      engine: view.engineMs, prepare: view.prepareMs, receive: tReceived - t0 - view.engineMs - view.prepareMs, render: tRendered - tReceived,
-    };
-    requestAnimationFrame(() => setTimeout(() => {
-      if (token !== runToken) return;
-      store.set({ totalMs: performance.now() - t0 });
-      lastRun = { graph, settings };
-      void startCompare(graph, settings); // after the plan is painted
-    }, 0));
-  } catch (e) {
-    if (token !== runToken) return;
-    const err = e instanceof EngineError ? e : new EngineError('internal', String(e));
-    if (err.kind === 'cancelled') {
-      store.set({ running: null });
-      lastRunKey = '';
-      notify('Run cancelled. The engine was restarted.', 'info');
-      return;
-    }
-    const info = locateError(err.kind, err.message);
-    cancelCompare(null);
-    if (!compareIsFor(graph, settings)) store.set({ compare: null });
-    store.set({ error: info, running: null });
-    editor.showError(info);
-  } finally {
-    if (token === runToken) {
-      clearInterval(progressTimer);
-      $('progress').hidden = true;
-    }
-  }
-}
-
-$('run').addEventListener('click', () => void run());
-$('cancel').addEventListener('click', () => { engine.cancel(); cancelCompare(); });
+$('run').addEventListener('click', () => void runner.run());
+$('cancel').addEventListener('click', () => runner.cancel());
 document.addEventListener('keydown', (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !e.defaultPrevented) {
     e.preventDefault();
-    void run();
+    void runner.run();
   }
-});
-
-// settings: save, and re-run (debounced) when they change what a run would do
-let autoTimer = 0;
-store.subscribe((s, p) => {
-  if (s.settings === p.settings) return;
-  storage.set(KEY_SETTINGS, JSON.stringify(s.settings));
-  clearTimeout(autoTimer);
-  autoTimer = window.setTimeout(() => {
-    if (!store.get().view && !store.get().error) return;
-    if (runKey(editor.getText(), store.get().settings) !== lastRunKey) void run();
-  }, 350);
-});
-
-// ---- error panel -----------------------------------------------------------------------------
-const errorEl = $('error');
-store.subscribe((s, p) => {
-  if (s.error === p.error) return;
-  const e = s.error;
-  errorEl.hidden = !e;
-  if (!e) return;
-  const where: string[] = [];
-  if (e.line) where.push(`line ${e.line}${e.column ? `, column ${e.column}` : ''}`);
-  if (e.node !== undefined) where.push(`node ${e.node}`);
-  const go = h('button', { class: 'btn small', type: 'button' }, `Go to ${where[0] ?? ''}`);
-  go.addEventListener('click', () => editor.reveal(e));
-  // a memory type without a capacity: offer to add it with the seed's default size
-  const missing = /Type "([A-Za-z_]\w*)", which has no capacity/.exec(e.message);
-  let fix: HTMLElement | null = null;
-  if (missing && !store.get().settings.capacities.some(([t]) => t === missing[1])) {
-    const type = missing[1];
-    const size = PRESETS['seed defaults'].find(([t]) => t === type)?.[1] ?? 4096;
-    fix = h('button', { class: 'btn small', type: 'button', 'data-testid': 'error-fix' }, `Add ${type} = ${size} bytes and run`);
-    fix.addEventListener('click', () => store.setSettings({ capacities: [...store.get().settings.capacities, [type, size]] }));
-  }
-  errorEl.replaceChildren(...[
-    h('div', { class: 'error-head' }, h('strong', {}, e.kind === 'input' ? 'Input error' : e.kind === 'internal' ? 'Engine error' : 'Error'),
-      where.length ? h('span', { class: 'error-where', 'data-testid': 'error-where' }, where.join(' · ')) : null,
-      where.length ? go : null),
-    h('div', { class: 'error-msg', 'data-testid': 'error-message' }, e.message),
-    fix ? h('div', {}, fix) : null,
-    h('div', { class: 'muted small' }, store.get().view
-      ? 'Your text is unchanged; the results show the last successful run.'
-      : 'Your text is unchanged.'),
-  ].filter((x): x is HTMLDivElement => x !== null));
 });
 
 // ---- components ------------------------------------------------------------------------------
+const exampleSelect = $('example-select') as HTMLSelectElement;
 mountSettings($('settings'), store, (m, l) => notify(m, l));
+mountSource($('graph-source'), exampleSelect, store);
+mountErrorPanel($('error'), store, { editor: doc.editor, locate: (where) => text.locate(doc.text(), where), run: () => void runner.run() });
 mountSummary($('summary'), store);
 mountChart($('chart'), store);
 mountCompare($('compare'), $('compare-status'), store, {
-  open: openCompareRow,
-  cancel: () => cancelCompare(),
-  retry: () => { if (lastRun) void startCompare(lastRun.graph, lastRun.settings, true); },
+  open: (row) => runner.openCompareRow(row),
+  cancel: () => runner.cancelCompare(),
+  retry: () => runner.retryCompare(),
 });
 mountOrderTable($('order'), store);
 mountSpillTable($('spills'), store);
 mountDecisions($('decisions'), store);
-mountShare($('share') as HTMLButtonElement, $('share-popover'), store, () => editor.getText());
+mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text());
+mountStale($('stale-bar'), ['summary-card', 'chart-card', 'order-card', 'spills-card', 'decisions-card'].map((id) => $(id)), $('compare-card'),
+  $('editor-status'), store, () => void runner.run());
 store.subscribe((s, p) => {
   if (s.view === p.view) return;
   const v = s.view;
-  $('order-info').textContent = v ? `${v.order.length.toLocaleString('en-US')} steps · ${v.addedCount} spill nodes` : '';
-  $('spill-info').textContent = v ? (v.spills.length ? `${v.spills.length} · click one for the decision` : '') : '';
+  $('order-info').textContent = v ? `${fmtInt(v.order.length)} steps · ${fmtInt(v.addedCount)} spill nodes` : '';
+  $('spill-info').textContent = v ? (v.spills.length ? `${fmtInt(v.spills.length)} · select one for the decision` : '') : '';
 });
 
 // ---- downloads -------------------------------------------------------------------------------
@@ -338,55 +115,39 @@ dlMenu.addEventListener('click', (e) => {
   dlMenu.open = false;
   const file = b.dataset.file!;
   if (file === 'case.json') {
-    download('spillway-case.json', caseJson(editor.getText(), store.get().settings), 'application/json');
+    download('spillway-case.json', caseJson(doc.text(), store.get().settings), 'application/json');
     return;
   }
   const view = store.get().view;
   if (!view) return notify('Run the planner first: there is no result to download yet.', 'warn');
   const r = fullResult(view);
-  if (file === 'result.json') download('result.json', view.resultText, 'application/json');
+  if (file === 'result.json') download('result.json', resultText(view), 'application/json');
   if (file === 'schedule.txt') download('schedule.txt', scheduleTxt(r));
   if (file === 'memory.txt') download('memory.txt', memoryTxt(r));
   if (file === 'spill.txt') download('spill.txt', spillTxt(r));
 });
 document.addEventListener('click', (e) => { if (dlMenu.open && !dlMenu.contains(e.target as Node)) dlMenu.open = false; });
+dlMenu.addEventListener('keydown', (e) => { if (e.key === 'Escape') { dlMenu.open = false; dlMenu.querySelector('summary')?.focus(); } });
 
-// ---- opening files ---------------------------------------------------------------------------
-function applyCase(graph: string, settings: Settings) {
-  setGraphText(graph);
-  store.set({ settings });
-  void run();
+// ---- opening cases, files, examples, links -----------------------------------------------------
+const policies = () => store.get().engine?.policies ?? null;
+
+/** A checked case (link, case file): its settings, then its graph, then a run. */
+async function applyCase(c: Case, title: string) {
+  store.set({ settings: c.settings });
+  await doc.load(c.graph, { title, edited: false }, true);
+  void runner.run();
 }
 
 async function openFile(file: File) {
-  const text = await file.text();
-  let raw: unknown = undefined;
-  try { raw = JSON.parse(text); } catch { /* not JSON: the engine will say where */ }
-  if (isCaseObject(raw)) {
-    const c = parseCase(raw);
-    if (!c.ok) return notify(`${file.name}: ${c.message.replace('This link', 'This case file')}`, 'error');
-    applyCase(c.case.graph, c.case.settings);
-    setSource(`Case file: ${file.name}`);
-  } else {
-    setGraphText(text);
-    setSource(`File: ${file.name}`);
-    adoptGraphCapacities(raw, true);
-    void run();
+  const [content, c] = await Promise.all([file.text(), text.openFile(file, policies())]);
+  if (c && !c.ok) return notify(`${file.name}: ${c.message}`, 'error');
+  if (c) await applyCase(c.case, `Case file: ${file.name}`);
+  else {
+    await doc.load(content, { title: `File: ${file.name}`, edited: false });
+    void runner.run();
   }
-  notify(`Opened ${file.name}`, 'info');
-  setTimeout(() => { if (store.get().notice?.message === `Opened ${file.name}`) store.set({ notice: null }); }, 2500);
-}
-
-/** A graph that names its own capacities ("Capacities") sets the capacity settings; a graph file
- * without them gets the seed's defaults (as the CLI does). */
-function adoptGraphCapacities(raw: unknown, orDefaults = false) {
-  const caps = raw && typeof raw === 'object' ? (raw as { Capacities?: unknown }).Capacities : undefined;
-  if (!caps || typeof caps !== 'object') {
-    if (orDefaults && raw && typeof raw === 'object') store.setSettings({ capacities: PRESETS['seed defaults'].map(([k, v]) => [k, v]) });
-    return;
-  }
-  const entries = Object.entries(caps as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number');
-  if (entries.length) store.setSettings({ capacities: entries });
+  notifyBriefly(`Opened ${file.name}`);
 }
 
 const openInput = $('open-input') as HTMLInputElement;
@@ -405,80 +166,75 @@ window.addEventListener('drop', (e) => {
   if (f) void openFile(f);
 });
 
-// ---- examples --------------------------------------------------------------------------------
-const exampleSelect = $('example-select') as HTMLSelectElement;
 async function loadExample(name: string) {
   try {
-    const text = await engine.example(name);
-    setGraphText(text);
-    store.set({ exampleName: name });
+    const t = await engine.example(name);
     const info = store.get().engine?.examples.find((e) => e.name === name);
-    setSource(`Example: ${info?.title ?? name}`, info?.description);
-    let raw: unknown;
-    try { raw = JSON.parse(text); } catch { raw = undefined; }
-    adoptGraphCapacities(raw);
-    await run();
+    await doc.load(t, { title: `Example: ${info?.title ?? name}`, description: info?.description, example: name, edited: false });
+    await runner.run();
   } catch (e) {
     notify(`Could not load the example "${name}": ${(e as Error).message}`, 'error');
   }
 }
-exampleSelect.addEventListener('change', () => {
-  const name = exampleSelect.value;
-  exampleSelect.value = '';
-  if (name) void loadExample(name);
-});
+exampleSelect.addEventListener('change', () => { if (exampleSelect.value) void loadExample(exampleSelect.value); });
 
-// ---- links -----------------------------------------------------------------------------------
-/** Applies a "#case=" fragment. Returns true if it opened a case. */
-function openFragment(): boolean {
-  const hash = location.hash.slice(1);
-  const decoded = decodeCaseFragment(hash);
-  if (!decoded) return false;
-  history.replaceState(null, '', location.pathname + location.search); // edits must not be undone by a reload
-  if (!decoded.ok) {
-    notify(`${decoded.message} The page shows your last graph instead.`, 'error');
+/** Opens a "#case=" fragment once it passed every check; true if it opened a case. */
+async function openLink(hash: string): Promise<boolean> {
+  history.replaceState(null, '', location.pathname + location.search); // a reload keeps later edits
+  notify('Opening the case from the link…', 'info');
+  const decoded = await text.decodeLink(hash, policies());
+  if (!decoded || !decoded.ok) {
+    notify(`${decoded?.message ?? 'This link holds no case.'} The page shows your last graph instead.`, 'error');
     return false;
   }
-  applyCase(decoded.case.graph, decoded.case.settings);
-  setSource('From a shared link');
-  notify('Opened the case from the link.', 'info');
-  setTimeout(() => { if (store.get().notice?.message === 'Opened the case from the link.') store.set({ notice: null }); }, 2500);
+  await applyCase(decoded.case, 'From a shared link');
+  notifyBriefly('Opened the case from the link.');
   return true;
 }
-window.addEventListener('hashchange', () => { openFragment(); });
+window.addEventListener('hashchange', () => {
+  const hash = location.hash.slice(1);
+  if (hash.startsWith(CASE_PREFIX)) void openLink(hash);
+});
 
 // ---- start -----------------------------------------------------------------------------------
 async function start() {
-  const fromLink = openFragment();
-  const stored = storage.get(KEY_GRAPH);
-  if (!fromLink && stored) {
-    editor.setText(stored);
-    void run();
-  }
+  const hash = location.hash.slice(1);
   try {
     const info = await engine.init();
     store.set({ engine: info, engineFailed: null });
     $('engine-version').textContent = info.version;
     exampleSelect.replaceChildren(h('option', { value: '' }, 'Examples…'),
-      ...info.examples.map((ex) => h('option', { value: ex.name, title: ex.description }, ex.title || ex.name)));
-    if (!fromLink && !stored && info.examples.length) await loadExample(info.examples[0].name);
+      ...info.examples.map((ex) => h('option', { value: ex.name }, ex.title || ex.name)));
+    const policy = store.get().settings.policy;
+    if (policy && !info.policies.includes(policy)) store.setSettings({ policy: '' });
   } catch (e) {
     const msg = (e as Error).message;
     store.set({ engineFailed: msg });
     $('engine-version').textContent = 'engine unavailable';
     notify(`The engine could not be loaded: ${msg}`, 'error');
+    return;
   }
+  if (hash.startsWith(CASE_PREFIX) && (await openLink(hash))) return;
+  const stored = storage.get(KEY_GRAPH);
+  if (stored) {
+    await doc.load(stored, null, true);
+    await runner.run();
+    return;
+  }
+  const examples = store.get().engine?.examples ?? [];
+  const first = examples.find((e) => e.name === FIRST_EXAMPLE) ?? examples[0];
+  if (first) await loadExample(first.name);
 }
 void start();
 
 // Small scripting hook (tests, console): read or replace the graph text, run, read the result.
 Object.assign(window, {
   spillway: {
-    getGraphText: () => editor.getText(),
-    setGraphText: (t: string) => setGraphText(t),
-    run: () => run(),
+    getGraphText: () => doc.text(),
+    setGraphText: (t: string) => doc.load(t, null),
+    run: () => runner.run(),
     result: () => { const v = store.get().view; return v ? fullResult(v) : null; },
-    resultText: () => store.get().view?.resultText ?? null,
+    resultText: () => { const v = store.get().view; return v ? resultText(v) : null; },
     fmtMs,
   },
 });

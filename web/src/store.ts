@@ -1,27 +1,39 @@
 // All page state in one place. Components read with get(), change with set(), and re-render in
 // subscribe() callbacks, comparing the slices they care about.
-import type { CompareRow, EngineInfo, PlanView, RunOptions } from './engine/types';
+import type { CompareRow, EngineInfo, PlanView } from './engine/types';
+import { defaultSettings, settingsKeys, type Settings } from './lib/settings';
 
-export type CostModel = 'seed' | 'contest';
-export type OrderSource = 'graph' | 'id' | 'schedule' | 'reuse' | 'best' | 'search' | 'min-peak' | 'file';
-const NAMED_ORDERS: readonly string[] = ['id', 'schedule', 'reuse', 'best', 'search', 'min-peak'];
+export type { Settings };
 
-export interface Settings {
-  capacities: [string, number][]; // in display order
-  costModel: CostModel;
-  fixedLatency: number;
-  cyclesPerByte: number;
-  policy: string; // '' = the engine's default (first of policies())
-  orderSource: OrderSource;
-  orderFile: { name: string; ids: number[] } | null;
-}
-
-export interface ErrorInfo {
-  kind: string;
-  message: string;
+/** Where an engine error is (docs/result-format.md, "Errors"): every member optional. */
+export interface ErrorWhere {
+  source?: 'graph' | 'options' | 'order' | 'result' | 'csv';
   line?: number;
   column?: number;
   node?: number;
+  nodeIndex?: number;
+  field?: string;
+  buffer?: number;
+  edge?: number;
+  step?: number;
+  cycle?: number[];
+  memory?: string;
+  limit?: { name: string; max: number };
+}
+
+export interface ErrorInfo {
+  kind: 'input' | 'internal' | 'settings' | string;
+  message: string;
+  where?: ErrorWhere;
+  /** A settings field of the page (its data-testid) the error is about. */
+  pageField?: string;
+}
+
+/** A settings field whose text cannot be used: Run refuses to start while there is one. */
+export interface FieldError {
+  field: string; // data-testid of the input
+  message: string; // names the field: "UB capacity: the field is empty"
+  memory?: string; // a memory the graph uses that has no capacity
 }
 
 export interface Notice {
@@ -30,11 +42,33 @@ export interface Notice {
   action?: { label: string; run: () => void };
 }
 
+/** What the editor's text holds, as the text worker read it (for one docVersion). */
+export interface GraphInfo {
+  version: number;
+  json: boolean; // the text is valid JSON
+  /** The graph's "Capacities" (null: it names none), when usable. */
+  capacities: [string, number][] | null;
+  /** Why the graph's "Capacities" cannot be used (too many rows, a bad value). */
+  capacitiesProblem?: string;
+  hasOrder: boolean;
+  /** Each memory type the graph's buffers use, with the most bytes one node needs in it. */
+  memories: Record<string, number>;
+}
+
+/** Where the editor's graph came from: the caption above the editor. */
+export interface Source {
+  title: string;
+  description?: string;
+  example?: string; // the example's name
+  edited: boolean;
+}
+
 /** The compare table: every policy on every order source for one graph + capacities + cost. */
 export interface CompareState {
-  key: string; // compareKey() of what the rows are for
+  key: string; // compareKey() of what is being (or was) computed
   status: 'running' | 'done' | 'error' | 'cancelled';
   rows: CompareRow[];
+  rowsKey: string; // compareKey() of what the rows are for ('' when there are none)
   message?: string;
 }
 
@@ -42,84 +76,39 @@ export interface State {
   engine: EngineInfo | null;
   engineFailed: string | null;
   settings: Settings;
+  fieldErrors: FieldError[];
+  docVersion: number; // bumps on every change of the editor's text
+  graphInfo: GraphInfo | null;
+  source: Source | null;
   running: { startedAt: number; phase: string } | null;
   view: PlanView | null;
+  viewKey: string; // runKey() of what the view is for
   totalMs: number; // Run pressed -> result on screen
   error: ErrorInfo | null;
   selectedBuf: number | null;
   selectedSpill: number | null;
   notice: Notice | null;
   theme: 'light' | 'dark';
-  exampleName: string;
   compare: CompareState | null;
 }
 
-export const PRESETS: Record<string, [string, number][]> = {
-  'seed defaults': [['L1', 4096], ['UB', 1024], ['L0A', 256], ['L0B', 256], ['L0C', 512]],
-  contest: [['L1', 4096], ['UB', 1024], ['L0A', 256], ['L0B', 256], ['L0C', 512]],
-  'Ascend-like': [['L1', 1048576], ['UB', 262144], ['L0A', 65536], ['L0B', 65536], ['L0C', 131072]],
-};
+export const runKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settings).run}`;
+export const compareKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settings).compare}`;
 
-export function defaultSettings(): Settings {
-  return {
-    capacities: PRESETS['seed defaults'].map(([k, v]) => [k, v]),
-    costModel: 'contest',
-    fixedLatency: 0,
-    cyclesPerByte: 1,
-    policy: '',
-    orderSource: 'graph',
-    orderFile: null,
-  };
+/** Why the plan on screen no longer matches the editor and settings, or null when it does. */
+export function resultStale(s: State): string | null {
+  if (!s.view) return null;
+  if (s.running) return 'A new run is on its way; this is the previous result.';
+  if (s.fieldErrors.length) return 'A setting is invalid; this is the last result.';
+  if (s.viewKey === runKey(s)) return null;
+  if (!s.viewKey.startsWith(`${s.docVersion}|`)) return 'The graph changed since this result; Run to update it.';
+  return 'The settings changed since this result; Run to update it.';
 }
 
-export function runOptions(s: Settings): RunOptions {
-  const opts: RunOptions = { capacities: Object.fromEntries(s.capacities) };
-  if (s.orderSource === 'file' && s.orderFile) opts.order = s.orderFile.ids;
-  else opts.order = NAMED_ORDERS.includes(s.orderSource) ? (s.orderSource as Exclude<OrderSource, 'file'>) : 'graph';
-  if (s.policy) opts.policy = s.policy;
-  opts.cost = s.costModel === 'seed'
-    ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
-    : { model: 'contest' };
-  return opts;
-}
-
-/** Options for compare(): what a run uses except policy and order (compare tries them all). */
-export function compareOptions(s: Settings): RunOptions {
-  const { capacities, cost } = runOptions(s);
-  return { capacities, cost };
-}
-
-/** Checks and normalises settings from storage or a link; throws on anything malformed. */
-export function parseSettings(raw: unknown): Settings {
-  if (!raw || typeof raw !== 'object') throw new Error('settings missing');
-  const r = raw as Record<string, unknown>;
-  const d = defaultSettings();
-  const caps: [string, number][] = [];
-  if (Array.isArray(r.capacities)) {
-    for (const e of r.capacities) {
-      if (!Array.isArray(e) || typeof e[0] !== 'string' || typeof e[1] !== 'number' || !Number.isFinite(e[1]))
-        throw new Error('bad capacity');
-      caps.push([e[0], e[1]]);
-    }
-  } else if (r.capacities !== undefined) throw new Error('bad capacities');
-  const num = (v: unknown, dflt: number) => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
-  let orderFile: Settings['orderFile'] = null;
-  if (r.orderFile && typeof r.orderFile === 'object') {
-    const o = r.orderFile as { name?: unknown; ids?: unknown };
-    if (!Array.isArray(o.ids) || !o.ids.every((x) => Number.isInteger(x))) throw new Error('bad order');
-    orderFile = { name: typeof o.name === 'string' ? o.name : 'order.txt', ids: o.ids as number[] };
-  }
-  const orderSource = typeof r.orderSource === 'string' && (NAMED_ORDERS.includes(r.orderSource) || r.orderSource === 'file')
-    ? (r.orderSource as OrderSource) : 'graph';
-  return {
-    capacities: r.capacities === undefined ? d.capacities : caps,
-    costModel: r.costModel === 'seed' ? 'seed' : 'contest',
-    fixedLatency: num(r.fixedLatency, d.fixedLatency),
-    cyclesPerByte: num(r.cyclesPerByte, d.cyclesPerByte),
-    policy: typeof r.policy === 'string' ? r.policy : '',
-    orderSource: orderSource === 'file' && !orderFile ? 'graph' : orderSource,
-    orderFile,
-  };
+/** True when the compare rows are not for the editor's graph and the current capacities/cost. */
+export function compareStale(s: State): boolean {
+  const c = s.compare;
+  return !!c && c.rows.length > 0 && (c.status === 'running' || c.rowsKey !== compareKey(s) || !!s.fieldErrors.length);
 }
 
 type Listener = (s: State, prev: State) => void;
@@ -150,15 +139,39 @@ export const store = createStore({
   engine: null,
   engineFailed: null,
   settings: defaultSettings(),
+  fieldErrors: [],
+  docVersion: 0,
+  graphInfo: null,
+  source: null,
   running: null,
   view: null,
+  viewKey: '',
   totalMs: 0,
   error: null,
   selectedBuf: null,
   selectedSpill: null,
   notice: null,
   theme: prefersDark ? 'dark' : 'light',
-  exampleName: '',
   compare: null,
 });
 export type Store = typeof store;
+
+/** Sets (or, with null, clears) the error of one settings field. */
+export function setFieldError(field: string, message: string | null, memory?: string) {
+  const all = store.get().fieldErrors;
+  const old = all.find((e) => e.field === field);
+  if (old?.message === (message ?? undefined) && old?.memory === memory) return;
+  if (!old && !message) return;
+  const rest = all.filter((e) => e.field !== field);
+  store.set({ fieldErrors: message ? [...rest, { field, message, memory }] : rest });
+}
+
+export function notify(message: string, level: Notice['level'] = 'info', action?: Notice['action']) {
+  store.set({ notice: { message, level, action } });
+}
+
+/** A notice that goes away by itself after a while (unless another replaced it). */
+export function notifyBriefly(message: string, ms = 2500) {
+  notify(message, 'info');
+  setTimeout(() => { if (store.get().notice?.message === message) store.set({ notice: null }); }, ms);
+}

@@ -1,19 +1,28 @@
 // Memory layout chart: one lane per memory type, x = step in the new order, y = offset
 // (0 at the bottom, capacity at the top). One rectangle per stretch a buffer is resident; the
-// stretch while it is spilled is drawn dashed and hatched at the place it left. Canvas, with
-// drag to pan, wheel to zoom, hover for details and click to highlight the buffer's uses.
+// stretch while it is spilled is drawn dashed and hatched at the place it left.
+// Mouse: drag to pan, wheel to zoom, hover for details, click to highlight a buffer's uses.
+// Touch: a tap shows the details of what is under the finger (and highlights it), a sideways drag
+// pans; the page still scrolls vertically over the chart.
+// Keyboard (the chart is one tab stop): ←/→ pan, +/− zoom, Home shows everything, [ and ] step
+// through the spills (showing each one's details), Esc clears. A text description (the chart's
+// accessible name and description) says what it shows.
+// Many thousands of stretches on screen are painted straight into pixels: per-rectangle canvas
+// calls would hold the page for a frame of hundreds of milliseconds.
 import type { Store } from '../store';
 import type { PlanView, StretchTable } from '../engine/types';
-import { bufferColor } from '../lib/color';
-import { fmtBytes, h } from '../lib/format';
+import { bufferColor, bufferRgb, cssRgb } from '../lib/color';
+import { fmtBytes, fmtInt, h } from '../lib/format';
 
-const GUTTER = 68;
+const GUTTER = 76;
 const RIGHT = 10;
 const LANE_H = 84;
 const LANE_GAP = 10;
 const AXIS_H = 22;
+/** Visible stretches in a lane above which the lane is painted as pixels. */
+const PIXELS_ABOVE = 400;
 
-interface Lane { type: string; capacity: number; used: number; st: StretchTable; top: number; height: number }
+interface Lane { type: string; capacity: number; used: number; st: StretchTable; top: number; height: number; spills: number }
 interface Hit { lane: Lane; i: number }
 
 export function mountChart(root: HTMLElement, store: Store) {
@@ -22,16 +31,21 @@ export function mountChart(root: HTMLElement, store: Store) {
   const fit = h('label', { class: 'chart-fit', title: 'Scale each lane to the bytes actually used instead of the capacity' },
     h('input', { type: 'checkbox', 'data-testid': 'chart-fit' }), 'fit height to used bytes');
   const hint = h('div', { class: 'chart-hint' },
-    h('span', {}, 'drag to pan · wheel to zoom · click a buffer to highlight its uses · double-click to reset'), fit);
+    h('span', {}, 'drag or ←/→ to pan · wheel or +/− to zoom · click or tap a buffer for details · [ ] step through spills · Home resets'), fit);
   fit.querySelector('input')!.addEventListener('change', (e) => {
     fitY = (e.target as HTMLInputElement).checked;
     requestDraw();
   });
-  const canvas = h('canvas', { class: 'chart-canvas', 'aria-label': 'Memory layout chart' });
-  const tip = h('div', { class: 'chart-tip', role: 'tooltip' });
+  const describe = h('p', { class: 'visually-hidden', id: 'chart-description', 'data-testid': 'chart-description' });
+  const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'chart-live' });
+  const canvas = h('canvas', {
+    class: 'chart-canvas', tabindex: 0, role: 'img', 'aria-roledescription': 'interactive chart',
+    'aria-describedby': 'chart-description', 'data-testid': 'chart-canvas',
+  });
+  const tip = h('div', { class: 'chart-tip', role: 'tooltip', id: 'chart-tip', 'data-testid': 'chart-tip' });
   const wrap = h('div', { class: 'chart-wrap' }, canvas, tip);
   const empty = h('div', { class: 'placeholder' }, 'The memory layout appears here after a run.');
-  root.append(hint, wrap, empty);
+  root.append(hint, wrap, describe, live, empty);
   const ctx = canvas.getContext('2d')!;
 
   let view: PlanView | null = null;
@@ -41,6 +55,7 @@ export function mountChart(root: HTMLElement, store: Store) {
   let cssW = 0, cssH = 0;
   let colors = readColors();
   let frame = 0;
+  let tipFor: { buf: number; pinned: boolean } | null = null;
 
   function readColors() {
     const cs = getComputedStyle(document.documentElement);
@@ -51,6 +66,7 @@ export function mountChart(root: HTMLElement, store: Store) {
   function setView(v: PlanView | null) {
     view = v;
     lanes = [];
+    hideTip();
     if (v) {
       const caps = v.meta.capacities;
       // lanes in the settings' order (L1, UB, L0A, ...), then any other type the result has
@@ -61,8 +77,12 @@ export function mountChart(root: HTMLElement, store: Store) {
       types.forEach((type, i) => {
         const st = v.stretches[type];
         let top = 1;
-        for (let j = 0; j < st.count; j++) top = Math.max(top, st.offset[j] + st.size[j]);
-        lanes.push({ type, capacity: caps[type] ?? top, used: top, st, top: i * (LANE_H + LANE_GAP) + 8, height: LANE_H });
+        let spills = 0;
+        for (let j = 0; j < st.count; j++) {
+          top = Math.max(top, st.offset[j] + st.size[j]);
+          spills += st.spilled[j];
+        }
+        lanes.push({ type, capacity: caps[type] ?? top, used: top, st, top: i * (LANE_H + LANE_GAP) + 8, height: LANE_H, spills });
       });
       steps = Math.max(1, v.order.length);
     }
@@ -71,7 +91,7 @@ export function mountChart(root: HTMLElement, store: Store) {
     let total = 0, spilled = 0;
     for (const l of lanes) {
       total += l.st.count;
-      for (let j = 0; j < l.st.count; j++) spilled += l.st.spilled[j];
+      spilled += l.spills;
     }
     root.dataset.lanes = lanes.map((l) => l.type).join(',');
     root.dataset.stretches = String(total);
@@ -79,7 +99,13 @@ export function mountChart(root: HTMLElement, store: Store) {
     wrap.style.display = lanes.length ? '' : 'none';
     hint.style.display = lanes.length ? '' : 'none';
     empty.style.display = lanes.length ? 'none' : '';
-    resize();
+    canvas.setAttribute('aria-label', lanes.length
+      ? `Memory layout over ${fmtInt(steps)} steps of the new order: ${lanes.map((l) => l.type).join(', ')}; ${fmtInt(v?.spills.length ?? 0)} spills`
+      : 'Memory layout: no result yet');
+    describe.textContent = lanes.map((l) =>
+      `${l.type}: capacity ${fmtBytes(l.capacity)}, highest byte used ${fmtBytes(l.used)}, ${fmtInt(l.st.count - 2 * l.spills)} buffers, ${fmtInt(l.spills)} spills.`).join(' ') +
+      ' Keys: left and right arrows pan, plus and minus zoom, Home shows all steps, ] and [ go to the next and previous spill.';
+    requestAnimationFrame(resize); // reading the layout now would force it
   }
 
   function resize() {
@@ -106,20 +132,64 @@ export function mountChart(root: HTMLElement, store: Store) {
     if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
   }
 
+  /** Paints a lane's stretches as pixels: resident ones opaque, spilled ones faint. */
+  function paintPixels(lane: Lane, visible: number[], dark: boolean, sel: number | null) {
+    const dpr = window.devicePixelRatio || 1;
+    const W = Math.max(1, Math.round(plotW() * dpr)), H = Math.max(1, Math.round(lane.height * dpr));
+    const img = ctx.createImageData(W, H);
+    const px = new Uint32Array(img.data.buffer);
+    const bg = cssRgb(colors.bg);
+    const bR = (bg >> 16) & 255, bG = (bg >> 8) & 255, bB = bg & 255;
+    /** colour c at opacity a over the background, as little-endian RGBA */
+    const mix = (c: number, a: number) =>
+      (0xff000000 | (Math.round(bB + (((c & 255) - bB) * a)) << 16) | (Math.round(bG + ((((c >> 8) & 255) - bG) * a)) << 8)
+        | Math.round(bR + ((((c >> 16) & 255) - bR) * a))) >>> 0;
+    px.fill(mix(bg, 0));
+    const st = lane.st;
+    const scaleX = W / (x1 - x0);
+    const scaleY = H / yMax(lane);
+    for (const spilledPass of [1, 0]) {
+      for (const i of visible) {
+        if (st.spilled[i] !== spilledPass) continue;
+        const buf = st.buf[i];
+        const dim = sel !== null && buf !== sel;
+        const c = mix(bufferRgb(buf, dark), spilledPass ? (dim ? 0.06 : 0.22) : dim ? 0.4 : 0.95);
+        const xa = Math.max(0, Math.floor((st.start[i] - x0) * scaleX));
+        const xb = Math.min(W, Math.max(xa + 1, Math.floor((st.end[i] - x0) * scaleX)));
+        const yb = Math.min(H, H - Math.floor(st.offset[i] * scaleY));
+        const ya = Math.max(0, Math.min(yb - 1, H - Math.ceil((st.offset[i] + st.size[i]) * scaleY)));
+        // short runs pixel by pixel (a fill() call costs more), long ones with fill()
+        if (xb - xa > 24) for (let y = ya; y < yb; y++) px.fill(c, y * W + xa, y * W + xb);
+        else for (let y = ya; y < yb; y++) for (let o = y * W + xa, end = y * W + xb; o < end; o++) px[o] = c;
+      }
+    }
+    ctx.putImageData(img, Math.round(GUTTER * dpr), Math.round(lane.top * dpr));
+  }
+
   function draw() {
     const dpr = window.devicePixelRatio || 1;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, cssW, cssH);
+    root.dataset.view = `${Math.round(x0)}-${Math.round(x1)}`;
     if (!view || !lanes.length) return;
     const dark = store.get().theme === 'dark';
     const sel = store.get().selectedBuf;
     const pw = plotW();
-    ctx.font = '11px ui-sans-serif, system-ui, sans-serif';
     ctx.textBaseline = 'middle';
+    let painted = 0;
     for (const lane of lanes) {
-      // frame and labels
-      ctx.fillStyle = colors.bg;
-      ctx.fillRect(GUTTER, lane.top, pw, lane.height);
+      const st = lane.st;
+      const visible: number[] = [];
+      for (let i = 0; i < st.count; i++) if (st.end[i] > x0 && st.start[i] < x1) visible.push(i);
+      const pixels = visible.length > PIXELS_ABOVE;
+      if (pixels) {
+        painted++;
+        paintPixels(lane, visible, dark, sel);
+      } else {
+        ctx.fillStyle = colors.bg;
+        ctx.fillRect(GUTTER, lane.top, pw, lane.height);
+      }
+      // grid, frame and labels
       ctx.strokeStyle = colors.grid;
       ctx.lineWidth = 1;
       for (const f of [0.25, 0.5, 0.75]) {
@@ -137,79 +207,20 @@ export function mountChart(root: HTMLElement, store: Store) {
       if (fitY) ctx.fillText(`y to ${fmtBytes(yMax(lane))}`, 8, lane.top + 41);
       ctx.textAlign = 'right';
       ctx.fillText('0', GUTTER - 5, lane.top + lane.height - 5);
-
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(GUTTER, lane.top, pw, lane.height);
-      ctx.clip();
-      const pxPerStep = pw / (x1 - x0);
-      const st = lane.st;
-      const selected: number[] = [];
-      const spilledRects: number[] = []; // xa, ya, w, h, buf
-      const resident: number[] = [];
-      // 1. spilled stretches underneath: faint fill + hatching at the place the buffer left
-      for (let i = 0; i < st.count; i++) {
-        const start = st.start[i], end = st.end[i];
-        if (end <= x0 || start >= x1) continue;
-        const buf = st.buf[i];
-        if (buf === sel) selected.push(i);
-        if (!st.spilled[i]) {
-          resident.push(i);
-          continue;
-        }
-        const xa = sx(start), xb = sx(end);
-        const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
-        const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
-        const dim = sel !== null && buf !== sel;
-        ctx.fillStyle = bufferColor(buf, dark, dim ? 0.06 : 0.22);
-        ctx.fillRect(xa, ya, w, hh);
-        if (w > 3 && hh > 3 && !dim) spilledRects.push(xa, ya, w, hh, buf);
+      if (!pixels) drawShapes(lane, visible, dark, sel);
+      else {
+        // the selected buffer's outline on top of the pixels
+        ctx.save();
+        ctx.beginPath(); ctx.rect(GUTTER, lane.top, pw, lane.height); ctx.clip();
+        for (const i of visible) if (st.buf[i] === sel) outline(lane, i);
+        ctx.restore();
       }
-      if (spilledRects.length) {
-        ctx.beginPath();
-        for (let k = 0; k < spilledRects.length; k += 5) ctx.rect(spilledRects[k], spilledRects[k + 1], spilledRects[k + 2], spilledRects[k + 3]);
-        ctx.fillStyle = hatchPattern(dark);
-        ctx.fill();
-      }
-      // 2. resident stretches
-      for (const i of resident) {
-        const buf = st.buf[i];
-        const xa = sx(st.start[i]), xb = sx(st.end[i]);
-        const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
-        const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
-        ctx.fillStyle = bufferColor(buf, dark, sel !== null && buf !== sel ? 0.4 : 0.95);
-        ctx.fillRect(xa, ya, w, hh);
-        if (pxPerStep > 2 && w > 4 && hh > 4) {
-          ctx.strokeStyle = colors.panel;
-          ctx.strokeRect(xa + 0.5, ya + 0.5, w - 1, hh - 1);
-        }
-      }
-      // 3. the old place's outline stays visible over whatever took the space meanwhile
-      if (spilledRects.length && pxPerStep > 0.5) {
-        ctx.lineWidth = 1;
-        const dashed = spilledRects.length < 5 * 400;
-        if (dashed) ctx.setLineDash([4, 3]);
-        for (let k = 0; k < spilledRects.length; k += 5) {
-          ctx.strokeStyle = bufferColor(spilledRects[k + 4], dark, 0.95);
-          ctx.strokeRect(spilledRects[k] + 0.5, spilledRects[k + 1] + 0.5, spilledRects[k + 2] - 1, spilledRects[k + 3] - 1);
-        }
-        ctx.setLineDash([]);
-      }
-      for (const i of selected) {
-        const xa = sx(st.start[i]), xb = sx(st.end[i]);
-        const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
-        ctx.strokeStyle = colors.strong;
-        ctx.lineWidth = 2;
-        if (st.spilled[i]) ctx.setLineDash([4, 3]);
-        ctx.strokeRect(xa, ya, Math.max(2, xb - xa), Math.max(2, yb - ya));
-        ctx.setLineDash([]);
-        ctx.lineWidth = 1;
-      }
-      ctx.restore();
     }
+    root.dataset.pixels = String(painted);
     // spill markers along the top of each lane: ▼ SPILL_OUT, ▲ SPILL_IN
+    const laneOf = new Map(lanes.map((l) => [l.type, l]));
     for (const sp of view.spills) {
-      const lane = lanes.find((l) => l.type === sp.type);
+      const lane = laneOf.get(sp.type);
       if (!lane) continue;
       for (const [step, up] of [[sp.outStep, false], [sp.inStep, true]] as const) {
         if (step < x0 || step > x1) continue;
@@ -241,6 +252,73 @@ export function mountChart(root: HTMLElement, store: Store) {
     ctx.fillText('step', GUTTER - 5, axisY + 9);
   }
 
+  function outline(lane: Lane, i: number) {
+    const st = lane.st;
+    const xa = sx(st.start[i]), xb = sx(st.end[i]);
+    const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
+    ctx.strokeStyle = colors.strong;
+    ctx.lineWidth = 2;
+    if (st.spilled[i]) ctx.setLineDash([4, 3]);
+    ctx.strokeRect(xa, ya, Math.max(2, xb - xa), Math.max(2, yb - ya));
+    ctx.setLineDash([]);
+    ctx.lineWidth = 1;
+  }
+
+  /** A lane with few stretches on screen: rectangles with outlines, hatched spilled places. */
+  function drawShapes(lane: Lane, visible: number[], dark: boolean, sel: number | null) {
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(GUTTER, lane.top, plotW(), lane.height);
+    ctx.clip();
+    const pxPerStep = plotW() / (x1 - x0);
+    const st = lane.st;
+    const spilledRects: number[] = []; // xa, ya, w, h, buf
+    // 1. spilled stretches underneath: faint fill + hatching at the place the buffer left
+    for (const i of visible) {
+      if (!st.spilled[i]) continue;
+      const buf = st.buf[i];
+      const xa = sx(st.start[i]), xb = sx(st.end[i]);
+      const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
+      const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
+      const dim = sel !== null && buf !== sel;
+      ctx.fillStyle = bufferColor(buf, dark, dim ? 0.06 : 0.22);
+      ctx.fillRect(xa, ya, w, hh);
+      if (w > 3 && hh > 3 && !dim) spilledRects.push(xa, ya, w, hh, buf);
+    }
+    if (spilledRects.length) {
+      ctx.beginPath();
+      for (let k = 0; k < spilledRects.length; k += 5) ctx.rect(spilledRects[k], spilledRects[k + 1], spilledRects[k + 2], spilledRects[k + 3]);
+      ctx.fillStyle = hatchPattern(dark);
+      ctx.fill();
+    }
+    // 2. resident stretches
+    for (const i of visible) {
+      if (st.spilled[i]) continue;
+      const buf = st.buf[i];
+      const xa = sx(st.start[i]), xb = sx(st.end[i]);
+      const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
+      const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
+      ctx.fillStyle = bufferColor(buf, dark, sel !== null && buf !== sel ? 0.4 : 0.95);
+      ctx.fillRect(xa, ya, w, hh);
+      if (pxPerStep > 2 && w > 4 && hh > 4) {
+        ctx.strokeStyle = colors.panel;
+        ctx.strokeRect(xa + 0.5, ya + 0.5, w - 1, hh - 1);
+      }
+    }
+    // 3. the old place's outline stays visible over whatever took the space meanwhile
+    if (spilledRects.length && pxPerStep > 0.5) {
+      ctx.lineWidth = 1;
+      ctx.setLineDash([4, 3]);
+      for (let k = 0; k < spilledRects.length; k += 5) {
+        ctx.strokeStyle = bufferColor(spilledRects[k + 4], dark, 0.95);
+        ctx.strokeRect(spilledRects[k] + 0.5, spilledRects[k + 1] + 0.5, spilledRects[k + 2] - 1, spilledRects[k + 3] - 1);
+      }
+      ctx.setLineDash([]);
+    }
+    for (const i of visible) if (st.buf[i] === sel) outline(lane, i);
+    ctx.restore();
+  }
+
   const patterns: Record<string, CanvasPattern> = {};
   function hatchPattern(dark: boolean): CanvasPattern {
     const key = dark ? 'dark' : 'light';
@@ -260,16 +338,17 @@ export function mountChart(root: HTMLElement, store: Store) {
     return patterns[key];
   }
 
-  function hit(mx: number, my: number): Hit | null {
+  function hit(mx: number, my: number, tolPx = 2): Hit | null {
     const lane = lanes.find((l) => my >= l.top && my <= l.top + l.height);
     if (!lane || mx < GUTTER || mx > GUTTER + plotW()) return null;
     const step = toStep(mx);
-    const tol = ((x1 - x0) / plotW()) * 2; // 2 px
+    const tol = ((x1 - x0) / plotW()) * tolPx;
+    const offTol = (tolPx / lane.height) * yMax(lane);
     const off = ((lane.top + lane.height - my) / lane.height) * yMax(lane);
     const st = lane.st;
     let best = -1;
     for (let i = st.count - 1; i >= 0; i--) {
-      if (step >= st.start[i] - tol && step < st.end[i] + tol && off >= st.offset[i] && off < st.offset[i] + st.size[i]) {
+      if (step >= st.start[i] - tol && step < st.end[i] + tol && off >= st.offset[i] - offTol && off < st.offset[i] + st.size[i] + offTol) {
         if (!st.spilled[i]) return { lane, i };
         if (best < 0) best = i;
       }
@@ -277,14 +356,14 @@ export function mountChart(root: HTMLElement, store: Store) {
     return best >= 0 ? { lane, i: best } : null;
   }
 
-  function showTip(mx: number, my: number) {
-    const r = hit(mx, my);
-    if (!r) {
-      tip.style.display = 'none';
-      canvas.style.cursor = dragging ? 'grabbing' : 'grab';
-      return;
-    }
-    canvas.style.cursor = 'pointer';
+  function hideTip() {
+    tip.style.display = 'none';
+    tipFor = null;
+    canvas.setAttribute('aria-describedby', 'chart-description');
+  }
+
+  /** The details of stretch `r` in the tooltip, placed near (mx, my). */
+  function showTipFor(r: Hit, mx: number, my: number, pinned: boolean) {
     const { lane, i } = r;
     const st = lane.st;
     const buf = st.buf[i];
@@ -292,50 +371,63 @@ export function mountChart(root: HTMLElement, store: Store) {
     const nUses = B.usesStart[buf + 1] - B.usesStart[buf];
     tip.replaceChildren(
       h('div', { class: 'tip-title' }, h('span', { class: 'swatch', style: `background:${bufferColor(buf, store.get().theme === 'dark')}` }), `Buffer ${buf}`),
-      h('div', {}, `${lane.type} · ${st.size[i]} B at offset ${st.offset[i]}`),
+      h('div', {}, `${lane.type} · ${fmtBytes(st.size[i])} at offset ${st.offset[i]}`),
       h('div', {}, st.spilled[i]
         ? `spilled out after step ${st.start[i] - 1}, back at step ${st.end[i]} (this is its old place)`
         : `resident: steps ${st.start[i]}–${st.end[i] - 1}`),
       h('div', { class: 'muted' }, `ALLOC @ ${B.allocStep[buf]} · FREE @ ${B.freeStep[buf]} · ${nUses} steps name it`),
     );
     tip.style.display = 'block';
+    tipFor = { buf, pinned };
+    canvas.setAttribute('aria-describedby', 'chart-description chart-tip');
     const tw = tip.offsetWidth, th = tip.offsetHeight;
-    tip.style.left = `${Math.min(mx + 14, cssW - tw - 4)}px`;
-    tip.style.top = `${my + 14 + th > cssH ? my - th - 10 : my + 14}px`;
+    tip.style.left = `${Math.max(0, Math.min(mx + 14, cssW - tw - 4))}px`;
+    tip.style.top = `${my + 14 + th > cssH ? Math.max(0, my - th - 10) : my + 14}px`;
   }
 
-  // interaction
+  function hover(mx: number, my: number) {
+    if (tipFor?.pinned) return;
+    const r = hit(mx, my);
+    if (!r) {
+      hideTip();
+      canvas.style.cursor = dragging ? 'grabbing' : 'grab';
+      return;
+    }
+    canvas.style.cursor = 'pointer';
+    showTipFor(r, mx, my, false);
+  }
+
+  // pointer: mouse drag pans, a click (or a tap) selects and shows details
   let dragging = false, moved = 0, lastX = 0, downX = 0;
   canvas.addEventListener('pointerdown', (e) => {
     dragging = true; moved = 0; lastX = downX = e.offsetX;
-    canvas.setPointerCapture(e.pointerId);
+    if (e.pointerType === 'mouse') canvas.setPointerCapture(e.pointerId);
   });
   canvas.addEventListener('pointermove', (e) => {
     if (dragging) {
       const dx = e.offsetX - lastX;
       lastX = e.offsetX;
       moved = Math.max(moved, Math.abs(e.offsetX - downX));
-      if (dx) {
-        const d = (dx / plotW()) * (x1 - x0);
-        pan(-d);
-      }
-      tip.style.display = 'none';
+      if (dx) pan(-(dx / plotW()) * (x1 - x0));
+      if (moved >= 4) hideTip();
       canvas.style.cursor = 'grabbing';
       return;
     }
-    showTip(e.offsetX, e.offsetY);
+    if (e.pointerType === 'mouse') hover(e.offsetX, e.offsetY);
   });
   canvas.addEventListener('pointerup', (e) => {
     dragging = false;
-    if (moved < 4) {
-      const r = hit(e.offsetX, e.offsetY);
-      const cur = store.get().selectedBuf;
-      const buf = r ? r.lane.st.buf[r.i] : null;
-      store.set({ selectedBuf: buf !== null && cur !== buf ? buf : null, selectedSpill: null });
-    }
-    showTip(e.offsetX, e.offsetY);
+    if (moved >= 4) return;
+    const touch = e.pointerType !== 'mouse';
+    const r = hit(e.offsetX, e.offsetY, touch ? 8 : 2);
+    const cur = store.get().selectedBuf;
+    const buf = r ? r.lane.st.buf[r.i] : null;
+    store.set({ selectedBuf: buf !== null && (touch || cur !== buf) ? buf : null, selectedSpill: null });
+    if (r) showTipFor(r, e.offsetX, e.offsetY, touch);
+    else hideTip();
   });
-  canvas.addEventListener('pointerleave', () => { if (!dragging) tip.style.display = 'none'; });
+  canvas.addEventListener('pointercancel', () => { dragging = false; });
+  canvas.addEventListener('pointerleave', (e) => { if (!dragging && e.pointerType === 'mouse' && !tipFor?.pinned) hideTip(); });
   canvas.addEventListener('wheel', (e) => {
     if (!view) return;
     e.preventDefault();
@@ -344,17 +436,73 @@ export function mountChart(root: HTMLElement, store: Store) {
       pan((e.deltaX / plotW()) * (x1 - x0));
       return;
     }
-    const at = Math.min(x1, Math.max(x0, toStep(e.offsetX)));
-    const f = Math.exp(delta * 0.0015);
-    let span = Math.min(steps * 1.02, Math.max(8, (x1 - x0) * f));
+    zoom(Math.exp(delta * 0.0015), Math.min(x1, Math.max(x0, toStep(e.offsetX))));
+  }, { passive: false });
+  canvas.addEventListener('dblclick', () => reset());
+
+  // keyboard
+  const announce = () => { live.textContent = `Steps ${fmtInt(Math.max(0, Math.round(x0)))} to ${fmtInt(Math.min(steps, Math.round(x1)))} of ${fmtInt(steps)}.`; };
+  function stepSpill(dir: 1 | -1) {
+    const v = view;
+    if (!v || !v.spills.length) {
+      live.textContent = 'This plan has no spills.';
+      return;
+    }
+    const cur = store.get().selectedSpill;
+    const next = cur === null ? (dir > 0 ? 0 : v.spills.length - 1) : (cur + dir + v.spills.length) % v.spills.length;
+    const sp = v.spills[next];
+    store.set({ selectedSpill: next, selectedBuf: sp.buf });
+    // centre the spill's stretch and show its details
+    const span = Math.min(x1 - x0, Math.max(8, (sp.inStep - sp.outStep) * 3));
+    x0 = (sp.outStep + sp.inStep) / 2 - span / 2;
+    x1 = x0 + span;
+    clamp();
+    draw();
+    const lane = lanes.find((l) => l.type === sp.type);
+    if (lane) {
+      const st = lane.st;
+      for (let i = 0; i < st.count; i++) {
+        if (st.buf[i] === sp.buf && st.spilled[i] && st.start[i] === sp.outStep + 1) {
+          showTipFor({ lane, i }, sx((st.start[i] + st.end[i]) / 2), sy(lane, st.offset[i] + st.size[i] / 2), true);
+          break;
+        }
+      }
+    }
+    live.textContent = `Spill ${next + 1} of ${v.spills.length}: buffer ${sp.buf} (${sp.type}, ${fmtBytes(sp.size)}) leaves offset ${sp.oldOffset} at step ${sp.outStep} and comes back at offset ${sp.newOffset} at step ${sp.inStep}.`;
+  }
+  canvas.addEventListener('keydown', (e) => {
+    if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
+    const span = x1 - x0;
+    const keys: Record<string, () => void> = {
+      ArrowLeft: () => pan(-span * 0.1),
+      ArrowRight: () => pan(span * 0.1),
+      '+': () => zoom(1 / 1.5, (x0 + x1) / 2),
+      '=': () => zoom(1 / 1.5, (x0 + x1) / 2),
+      '-': () => zoom(1.5, (x0 + x1) / 2),
+      Home: () => reset(),
+      ']': () => stepSpill(1),
+      '[': () => stepSpill(-1),
+      Escape: () => { hideTip(); store.set({ selectedBuf: null, selectedSpill: null }); },
+    };
+    const act = keys[e.key];
+    if (!act) return;
+    e.preventDefault();
+    act();
+    if (e.key !== ']' && e.key !== '[' && e.key !== 'Escape') {
+      hideTip();
+      announce();
+    }
+  });
+
+  function zoom(f: number, at: number) {
+    const span = Math.min(steps * 1.02, Math.max(8, (x1 - x0) * f));
     const ratio = (at - x0) / (x1 - x0);
     x0 = at - ratio * span;
     x1 = x0 + span;
     clamp();
     requestDraw();
-  }, { passive: false });
-  canvas.addEventListener('dblclick', () => { x0 = 0; x1 = steps; requestDraw(); });
-
+  }
+  function reset() { x0 = 0; x1 = steps; requestDraw(); }
   function pan(d: number) { x0 += d; x1 += d; clamp(); requestDraw(); }
   function clamp() {
     const span = x1 - x0;
@@ -374,6 +522,7 @@ export function mountChart(root: HTMLElement, store: Store) {
         const span = x1 - x0;
         x0 = Math.max(0, B.allocStep[b] - span * 0.1); x1 = x0 + span; clamp();
       }
+      if (tipFor && tipFor.buf !== b) hideTip();
       requestDraw();
     } else if (s.theme !== p.theme) { colors = readColors(); requestDraw(); }
   });

@@ -3,7 +3,7 @@
 // the least extra data moved is marked, and a row opens its plan (sets policy + order and runs).
 import { fmtInt, fmtMs, h } from '../lib/format';
 import { ORDER_TEXT, POLICY_TEXT, orderLabel, type OrderName } from '../lib/explanations';
-import type { Store } from '../store';
+import { compareStale, type Store } from '../store';
 import type { CompareRow } from '../engine/types';
 
 export interface CompareHandlers {
@@ -32,7 +32,8 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
   const orderTitle = Object.entries(ORDER_TEXT).map(([o, t]) => `${o} (${orderLabel(o)}): ${t}`).join('\n\n');
 
   const render = () => {
-    const { compare: c, view, running } = store.get();
+    const { compare: c, view } = store.get();
+    const stale = compareStale(store.get());
     // status line (in the card's title row)
     status.replaceChildren();
     if (c?.status === 'running') {
@@ -43,6 +44,8 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
       const again = h('button', { class: 'btn small', type: 'button' }, 'Compare again');
       again.addEventListener('click', () => on.retry());
       status.append(c.status === 'cancelled' ? 'cancelled ' : 'failed ', again);
+    } else if (c?.status === 'done' && c.rows.length && stale) {
+      status.append('out of date: for an earlier graph or capacities');
     } else if (c?.status === 'done' && c.rows.length) {
       const total = c.rows.reduce((a, r) => a + r.ms, 0);
       status.append(`${c.rows.length} plans, all verified · ${fmtMs(total)}`);
@@ -66,7 +69,7 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
     const capOrder = view ? Object.keys(view.meta.capacities) : [];
     types.sort((a, b) => (capOrder.indexOf(a) + 1 || 99) - (capOrder.indexOf(b) + 1 || 99));
     const minExtra = Math.min(...rows.map((r) => r.extraBytes));
-    const cur = view ? currentRowIndex(rows, view.meta.policy, view.meta.orderSource) : -1;
+    const cur = view && !stale ? currentRowIndex(rows, view.meta.policy, view.meta.orderSource) : -1;
 
     const th = (label: string, attrs: Record<string, string | number> = {}) => h('th', attrs, label);
     const thead = h('thead', {},
@@ -109,11 +112,11 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
       tr.addEventListener('click', () => { if (i !== cur) on.open(r); });
       tbody.append(tr);
     });
-    const table = h('table', { class: `compare${c.status !== 'done' || running ? ' stale' : ''}`, 'data-testid': 'compare-table', 'data-rows': rows.length }, thead, tbody);
+    const table = h('table', { class: `compare${stale ? ' stale' : ''}`, 'data-testid': 'compare-table', 'data-rows': rows.length }, thead, tbody);
     host.append(h('div', { class: 'compare-scroll' }, table));
   };
   store.subscribe((s, p) => {
-    if (s.compare !== p.compare || s.view !== p.view || !!s.running !== !!p.running) render();
+    if (s.compare !== p.compare || s.view !== p.view || compareStale(s) !== compareStale(p)) render();
   });
   render();
 }

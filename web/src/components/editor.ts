@@ -1,77 +1,125 @@
-// The graph editor (CodeMirror 6). Its text is the source of truth for the graph; it is saved to
-// localStorage (debounced) so a reload keeps it, and an engine error is shown as a diagnostic.
+// The graph editor (CodeMirror 6). Its text is the source of truth for the graph. It reports
+// each change with its kind (a load by the page, a paste that replaced everything, an edit)
+// without turning the document into a string, which costs milliseconds for a 4 MB graph.
 import { EditorView, basicSetup } from 'codemirror';
 import { json } from '@codemirror/lang-json';
-import { EditorState, Compartment, Prec } from '@codemirror/state';
+import { EditorState, Compartment, Prec, Transaction } from '@codemirror/state';
 import { keymap } from '@codemirror/view';
 import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { oneDarkHighlight } from './theme-cm';
-import { findNodeInText } from '../lib/errors';
-import type { ErrorInfo } from '../store';
+
+const USER_EVENTS = ['input', 'delete', 'undo', 'redo', 'move'];
+
+export type ChangeKind = 'load' | 'paste-all' | 'edit';
+
+/** Above this size the editor loads a text in slices (one slice per task) and without JSON
+ * highlighting, whose background parse works in 100 ms slices: the page never stops answering. */
+export const LARGE_TEXT = 1_000_000;
+const SLICE = 200_000;
 
 export interface GraphEditor {
   view: EditorView;
   getText(): string;
-  setText(text: string): void;
-  showError(err: ErrorInfo | null): void;
-  reveal(err: ErrorInfo): void;
+  /** Replaces the whole text; resolves once all of it is in (a large text takes several tasks). */
+  setText(text: string): Promise<void>;
+  /** Marks [from, to) as the error (null clears it). */
+  showError(range: { from: number; to: number; message: string } | null): void;
+  reveal(from: number, to: number): void;
   setDark(dark: boolean): void;
 }
 
-export function createEditor(parent: HTMLElement, opts: { initial: string; onRun: () => void; onChange: (text: string) => void }): GraphEditor {
+/** onChange gets the whole new text when it has it anyway (a large load or paste), so that nobody
+ * has to turn the document back into a string. */
+export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onChange: (kind: ChangeKind, text?: string) => void }): GraphEditor {
   const themeSlot = new Compartment();
+  const languageSlot = new Compartment();
+  const readOnlySlot = new Compartment();
+  let loading = false;
   const view = new EditorView({
     parent,
     state: EditorState.create({
-      doc: opts.initial,
+      doc: '',
       extensions: [
         Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (opts.onRun(), true) }])),
         basicSetup,
-        json(),
+        languageSlot.of(json()),
+        readOnlySlot.of([]),
         themeSlot.of([]),
         EditorView.contentAttributes.of({ 'aria-label': 'Graph JSON' }),
         EditorView.updateListener.of((u) => {
-          if (u.docChanged) opts.onChange(u.state.doc.toString());
+          if (!u.docChanged || loading) return;
+          if ((u.state.doc.length > LARGE_TEXT) !== large) setTimeout(() => view.dispatch({ effects: setLanguage(view.state.doc.length > LARGE_TEXT) }), 0);
+          const user = u.transactions.find((tr) => USER_EVENTS.some((e) => tr.isUserEvent(e)));
+          if (!user) return opts.onChange('load');
+          let all = false;
+          if (user.isUserEvent('input.paste')) {
+            user.changes.iterChangedRanges((fromA, toA) => { if (fromA === 0 && toA === u.startState.doc.length) all = true; });
+          }
+          opts.onChange(all ? 'paste-all' : 'edit');
         }),
       ],
     }),
   });
 
-  function rangeOf(err: ErrorInfo): { from: number; to: number } | null {
-    const doc = view.state.doc;
-    if (err.line && err.line >= 1 && err.line <= doc.lines) {
-      const line = doc.line(err.line);
-      const from = Math.min(line.to, line.from + Math.max(0, (err.column ?? 1) - 1));
-      return { from: err.column ? Math.max(line.from, from - 1) : line.from, to: line.to > line.from ? line.to : line.from };
+  let large = false;
+  const setLanguage = (isLarge: boolean) => {
+    large = isLarge;
+    return languageSlot.reconfigure(isLarge ? [] : json());
+  };
+
+  /** Replaces everything with `text`; a large text goes in slices, one task each. */
+  async function load(text: string, kind: ChangeKind): Promise<void> {
+    const effects = setLanguage(text.length > LARGE_TEXT);
+    if (!large) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, scrollIntoView: true, effects });
+      return;
     }
-    if (err.node !== undefined) {
-      const at = findNodeInText(doc.toString(), err.node);
-      if (at >= 0) {
-        const line = doc.lineAt(at);
-        return { from: at, to: line.to };
+    loading = true;
+    const noHistory = Transaction.addToHistory.of(false);
+    try {
+      view.dispatch({ effects: [effects, readOnlySlot.reconfigure(EditorState.readOnly.of(true))] });
+      for (let from = 0; from < text.length;) {
+        let to = Math.min(text.length, from + SLICE);
+        const nl = text.indexOf('\n', to);
+        to = nl < 0 || nl - to > SLICE ? to : nl + 1;
+        const chunk = text.slice(from, to);
+        view.dispatch(from === 0
+          ? { changes: { from: 0, to: view.state.doc.length, insert: chunk }, selection: { anchor: 0 }, scrollIntoView: true, annotations: noHistory }
+          : { changes: { from: view.state.doc.length, insert: chunk }, annotations: noHistory });
+        from = to;
+        if (from < text.length) await new Promise((r) => setTimeout(r, 0));
       }
+    } finally {
+      loading = false;
+      view.dispatch({ effects: readOnlySlot.reconfigure([]) });
     }
-    return null;
+    opts.onChange(kind, text);
   }
+
+  // a large paste goes in the same way (CodeMirror's own would hold the page for seconds)
+  view.contentDOM.addEventListener('paste', (e) => {
+    const pasted = e.clipboardData?.getData('text/plain') ?? '';
+    if (pasted.length <= LARGE_TEXT || view.state.readOnly) return;
+    e.preventDefault();
+    e.stopImmediatePropagation(); // CodeMirror's own paste handler sits on the same element
+    const { from, to } = view.state.selection.main;
+    const doc = view.state.doc;
+    const all = from === 0 && to === doc.length;
+    void load(all ? pasted : doc.sliceString(0, from) + pasted + doc.sliceString(to), all ? 'paste-all' : 'edit');
+  }, true);
+
+  const clamp = (n: number) => Math.max(0, Math.min(view.state.doc.length, n));
 
   return {
     view,
     getText: () => view.state.doc.toString(),
-    setText(text: string) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, scrollIntoView: true });
-    },
-    showError(err) {
-      const diags: Diagnostic[] = [];
-      if (err) {
-        const r = rangeOf(err);
-        if (r) diags.push({ from: r.from, to: Math.max(r.from, r.to), severity: 'error', message: err.message });
-      }
+    setText: (text: string) => load(text, 'load'),
+    showError(range) {
+      const diags: Diagnostic[] = range ? [{ from: clamp(range.from), to: clamp(Math.max(range.from, range.to)), severity: 'error', message: range.message }] : [];
       view.dispatch(setDiagnostics(view.state, diags));
     },
-    reveal(err) {
-      const r = rangeOf(err);
-      if (!r) return;
-      view.dispatch({ selection: { anchor: r.from, head: r.to }, effects: EditorView.scrollIntoView(r.from, { y: 'center' }) });
+    reveal(from, to) {
+      view.dispatch({ selection: { anchor: clamp(from), head: clamp(to) }, effects: EditorView.scrollIntoView(clamp(from), { y: 'center' }) });
       view.focus();
     },
     setDark(dark) {

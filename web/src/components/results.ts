@@ -2,9 +2,8 @@
 import { createVTable } from './vtable';
 import { fmtBytes, fmtInt, fmtMs, h } from '../lib/format';
 import type { Store } from '../store';
-import type { Decision, PlanView } from '../engine/types';
+import type { PlanView } from '../engine/types';
 import { bufferColor } from '../lib/color';
-import { fullResult } from '../lib/files';
 
 export function mountSummary(root: HTMLElement, store: Store) {
   root.dataset.testid = 'summary';
@@ -39,9 +38,9 @@ export function mountSummary(root: HTMLElement, store: Store) {
     void theme;
     root.append(
       h('div', { class: 'stats' },
-        stat('Spills', String(m.spills), 'spill-count'),
-        stat('Extra data moved', String(m.extraBytes), 'extra-bytes', 'bytes'),
-        stat('Total cycles', fmtInt(m.totalCycles), 'total-cycles'),
+        stat('Spills', fmtInt(m.spills), 'spill-count'),
+        stat('Extra data moved', fmtInt(m.extraBytes), 'extra-bytes', 'B'),
+        stat('Total cycles', fmtInt(m.totalCycles), 'total-cycles', 'cycles'),
         stat('Steps', fmtInt(view.order.length), 'step-count', `incl. ${fmtInt(view.addedCount)} spill nodes`),
         stat('Run time', fmtMs(view.engineMs), 'run-time', `on screen ${fmtMs(totalMs)}`,
           `engine ${fmtMs(view.engineMs)}, view data ${fmtMs(view.prepareMs)}, Run → on screen ${fmtMs(totalMs)}`)),
@@ -71,6 +70,7 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
     { key: 'end', label: 'End', width: 'minmax(50px,0.9fr)', align: 'right' as const },
   ];
   const table = createVTable({
+    label: 'New order: one row per step; Enter highlights the buffer of the row',
     columns: cols,
     empty: 'No plan yet',
     cell(row, col) {
@@ -83,12 +83,12 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
         case 2: return n.strings[n.op[id]];
         case 3: return n.strings[n.pipe[id]];
         case 4: {
-          if (n.bufId[id] >= 0) return `buf ${n.bufId[id]} · ${n.strings[n.type[id]]} ${n.size[id]}`;
+          if (n.bufId[id] >= 0) return `buf ${n.bufId[id]} · ${n.strings[n.type[id]]} ${fmtBytes(n.size[id])}`;
           return Array.from(n.bufList.subarray(n.bufStart[id], n.bufStart[id + 1])).join(', ');
         }
-        case 5: return String(n.cycles[id]);
-        case 6: return String(v.start[row]);
-        case 7: return String(v.end[row]);
+        case 5: return fmtInt(n.cycles[id]);
+        case 6: return fmtInt(v.start[row]);
+        case 7: return fmtInt(v.end[row]);
       }
       return '';
     },
@@ -97,7 +97,7 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
       const id = v.order[row];
       return spillRole(v.nodes.strings[v.nodes.op[id]]) + (highlight.has(row) ? ' hl' : '');
     },
-    onRowClick(row) {
+    onRowActivate(row) {
       const v = view!;
       const id = v.order[row];
       const n = v.nodes;
@@ -131,6 +131,7 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
 export function mountSpillTable(root: HTMLElement, store: Store) {
   let view: PlanView | null = null;
   const table = createVTable({
+    label: 'Spills: Enter shows the decision behind the spill',
     columns: [
       { key: 'k', label: '#', width: 'minmax(26px,0.6fr)', align: 'right' },
       { key: 'buf', label: 'Buf', width: 'minmax(30px,0.7fr)', align: 'right' },
@@ -147,7 +148,7 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
         case 0: return String(row + 1);
         case 1: return String(s.buf);
         case 2: return s.type;
-        case 3: return String(s.size);
+        case 3: return fmtInt(s.size);
         case 4: return `${s.oldOffset} → ${s.newOffset}`;
         case 5: return `${s.outNode}@${s.outStep}`;
         case 6: return `${s.inNode}@${s.inStep}`;
@@ -157,9 +158,9 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
     rowClass: (row) => (store.get().selectedSpill === row ? 'sel' : ''),
     rowTitle: (row) => {
       const s = view!.spills[row];
-      return `Buffer ${s.buf} (${s.type}, ${s.size} B) leaves offset ${s.oldOffset} at step ${s.outStep} (SPILL_OUT ${s.outNode}) and comes back at offset ${s.newOffset} at step ${s.inStep} (SPILL_IN ${s.inNode})`;
+      return `Buffer ${s.buf} (${s.type}, ${fmtBytes(s.size)}) leaves offset ${s.oldOffset} at step ${s.outStep} (SPILL_OUT ${s.outNode}) and comes back at offset ${s.newOffset} at step ${s.inStep} (SPILL_IN ${s.inNode})`;
     },
-    onRowClick(row) {
+    onRowActivate(row) {
       const s = view!.spills[row];
       store.set({ selectedSpill: row, selectedBuf: s.buf });
     },
@@ -172,8 +173,8 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
       table.el.dataset.rows = String(view?.spills.length ?? 0);
       table.setRowCount(view?.spills.length ?? 0);
     } else if (s.selectedSpill !== p.selectedSpill) {
-      table.refresh();
-      if (s.selectedSpill !== null) table.scrollToRow(s.selectedSpill);
+      if (s.selectedSpill !== null) table.setActive(s.selectedSpill); // scrolls to it
+      else table.refresh();
     }
   });
 }
@@ -181,8 +182,6 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
 /** The planner's reasoning for the selected spill: the candidates it scored and the one it chose. */
 export function mountDecisions(root: HTMLElement, store: Store) {
   root.dataset.testid = 'decisions';
-  let spillDecisions: Decision[] = [];
-  let forView: PlanView | null = null;
   const render = () => {
     const { view, selectedSpill, theme } = store.get();
     root.replaceChildren();
@@ -198,40 +197,36 @@ export function mountDecisions(root: HTMLElement, store: Store) {
           Object.entries(counts).map(([k, n]) => `${fmtInt(n)} ${k}`).join(', ')));
       return;
     }
-    if (view !== forView) {
-      forView = view;
-      spillDecisions = fullResult(view).decisions.filter((d) => d.kind === 'spill');
-    }
     const sp = view.spills[selectedSpill];
-    const d = spillDecisions[selectedSpill];
+    const D = view.spillDecisions;
     root.append(h('div', { class: 'dec-head' },
       h('span', { class: 'swatch', style: `background:${bufferColor(sp.buf, theme === 'dark')}` }),
       h('strong', {}, `Spill ${selectedSpill + 1}: buffer ${sp.buf}`),
-      h('span', { class: 'muted' }, ` ${sp.type}, ${sp.size} B`)));
-    if (!d) {
+      h('span', { class: 'muted' }, ` ${sp.type}, ${fmtBytes(sp.size)}`)));
+    if (selectedSpill >= D.count) {
       root.append(h('p', { class: 'muted' }, 'The result records no decision for this spill.'));
       return;
     }
-    root.append(
-      h('p', { class: 'dec-reason' }, `At input step ${d.step} (node ${d.node}): ${d.reason}`),
-    );
-    const cands = (d.candidates ?? []).slice().sort((a, b) => b.score - a.score || a.buf - b.buf);
-    if (cands.length) {
-      const max = Math.max(...cands.map((c) => c.score), 1e-9);
+    root.append(h('p', { class: 'dec-reason' }, `At input step ${D.step[selectedSpill]} (node ${D.node[selectedSpill]}): ${D.reason[selectedSpill]}`));
+    const from = D.candStart[selectedSpill], to = D.candStart[selectedSpill + 1];
+    if (to > from) {
+      const max = Math.max(D.candScore[from], 1e-9); // best score first
       const tbody = h('tbody');
-      for (const c of cands.slice(0, 50)) {
-        const chosen = c.buf === sp.buf;
+      for (let k = from; k < to; k++) {
+        const chosen = D.candBuf[k] === sp.buf;
+        const score = D.candScore[k];
         tbody.append(h('tr', { class: chosen ? 'chosen' : '' },
-          h('td', { class: 'r' }, String(c.buf)),
-          h('td', { class: 'r' }, String(c.nextUseStep)),
-          h('td', { class: 'r' }, Number.isInteger(c.score) ? String(c.score) : c.score.toFixed(2)),
-          h('td', { class: 'score-cell' }, h('div', { class: 'score-bar', style: `width:${Math.max(1, (c.score / max) * 100)}%` })),
+          h('td', { class: 'r' }, String(D.candBuf[k])),
+          h('td', { class: 'r' }, String(D.candNextUse[k])),
+          h('td', { class: 'r' }, Number.isInteger(score) ? fmtInt(score) : score.toFixed(2)),
+          h('td', { class: 'score-cell' }, h('div', { class: 'score-bar', style: `width:${Math.max(1, (score / max) * 100)}%` })),
           h('td', {}, chosen ? 'spilled' : '')));
       }
       root.append(h('table', { class: 'cands' },
         h('thead', {}, h('tr', {}, h('th', { class: 'r' }, 'Buffer'), h('th', { class: 'r' }, 'Next use'), h('th', { class: 'r' }, 'Score'), h('th', {}, ''), h('th', {}, ''))),
         tbody));
-      if (cands.length > 50) root.append(h('p', { class: 'muted small' }, `…and ${cands.length - 50} more candidates`));
+      const more = D.candTotal[selectedSpill] - (to - from);
+      if (more > 0) root.append(h('p', { class: 'muted small' }, `…and ${fmtInt(more)} more candidates (in result.json)`));
       root.append(h('p', { class: 'muted small' }, 'score = size × distance to next use / bytes a spill moves; the highest score is spilled (ties: lowest buffer id).'));
     }
   };

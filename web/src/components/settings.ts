@@ -1,24 +1,30 @@
 // Settings: capacities per memory type (with presets), spill cost model, policy, order source.
-import { PRESETS, type Store, type Settings, type OrderSource, type CostModel } from '../store';
-import { h } from '../lib/format';
+// The capacity fields show whether each value is the graph's own (its "Capacities"), a default,
+// or an override; a field whose text is not usable is named in a message and stops Run.
+import { setFieldError, type Store } from '../store';
+import { PRESETS, copyCapacities, capacityProblem, type Settings, type OrderSource, type CostModel } from '../lib/settings';
+import { LIMITS, fmtLimit } from '../lib/limits';
+import { fmtInt, h } from '../lib/format';
 import { parseOrderFile } from '../lib/files';
 import { ORDER_TEXT, ORDER_LABEL, policyText } from '../lib/explanations';
 
 export function mountSettings(root: HTMLElement, store: Store, notify: (msg: string, level?: 'info' | 'warn' | 'error') => void) {
   const capList = h('div', { class: 'caps' });
+  const originLine = h('div', { class: 'caps-origin muted small', 'data-testid': 'caps-origin' });
+  const errorList = h('div', { class: 'field-errors', 'data-testid': 'settings-errors', role: 'alert' });
   const preset = h('select', { class: 'preset', 'aria-label': 'Capacity preset', 'data-testid': 'preset' },
     h('option', { value: '' }, 'Preset…'),
     ...Object.keys(PRESETS).map((k) => h('option', { value: k }, k)));
   const newType = h('input', { class: 'new-type', placeholder: 'type', 'aria-label': 'New memory type', size: 5 });
-  const newCap = h('input', { class: 'new-cap', placeholder: 'bytes', type: 'number', min: 1, 'aria-label': 'New memory capacity' });
+  const newCap = h('input', { class: 'new-cap', placeholder: 'bytes', inputmode: 'numeric', 'aria-label': 'New memory capacity in bytes' });
   const addBtn = h('button', { class: 'btn small', type: 'button', title: 'Add a memory type' }, '+ Add');
 
   const policy = h('select', { 'data-testid': 'policy', 'aria-label': 'Policy' });
   const cost = h('select', { 'data-testid': 'cost-model', 'aria-label': 'Spill cost model', title: 'contest: SPILL_IN = 2·size+150 cycles, SPILL_OUT the same (0 for a COPY_IN buffer); seed: fixedLatency + cyclesPerByte·size' },
     h('option', { value: 'contest' }, 'contest'),
     h('option', { value: 'seed' }, 'seed'));
-  const fixed = h('input', { type: 'number', min: 0, 'data-testid': 'fixed-latency', 'aria-label': 'fixedLatency' });
-  const perByte = h('input', { type: 'number', min: 0, 'data-testid': 'cycles-per-byte', 'aria-label': 'cyclesPerByte' });
+  const fixed = h('input', { inputmode: 'numeric', 'data-testid': 'fixed-latency', 'aria-label': 'fixedLatency (cycles)' });
+  const perByte = h('input', { inputmode: 'numeric', 'data-testid': 'cycles-per-byte', 'aria-label': 'cyclesPerByte (cycles)' });
   const seedParams = h('div', { class: 'seed-params' },
     h('label', {}, 'fixedLatency', fixed), h('label', {}, 'cyclesPerByte', perByte));
   // "graph" is the engine's default: the graph's Order, else the best of the two schedulers.
@@ -39,6 +45,7 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   root.append(
     h('div', { class: 'set-row caps-head' }, h('span', { class: 'set-label' }, 'Capacity (bytes)'), preset),
     capList,
+    originLine,
     h('div', { class: 'cap-add' }, newType, newCap, addBtn),
     h('div', { class: 'set-grid' },
       h('label', {}, h('span', { class: 'set-label' }, 'Policy'), policy),
@@ -46,29 +53,73 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
       h('label', {}, h('span', { class: 'set-label' }, 'Order'), order)),
     seedParams,
     h('div', {}, orderInput, orderInfo),
+    errorList,
     policyHelp,
     orderHelp,
   );
 
   const set = (patch: Partial<Settings>) => store.setSettings(patch);
 
+  let capFields: string[] = [];
   function renderCaps() {
     const caps = store.get().settings.capacities;
+    for (const f of capFields) setFieldError(f, null); // rebuilt fields show the stored, valid values
+    capFields = caps.map(([t]) => `cap-${t}`);
     capList.replaceChildren();
     caps.forEach(([type, value], i) => {
-      const input = h('input', { type: 'number', min: 1, step: 1, value, 'data-testid': `cap-${type}`, 'aria-label': `${type} capacity` });
+      const field = `cap-${type}`;
+      const input = h('input', { type: 'text', inputmode: 'numeric', value: String(value), 'data-testid': field, 'aria-label': `${type} capacity in bytes`, spellcheck: 'false' });
       input.addEventListener('input', () => {
-        const v = Number(input.value);
-        const ok = Number.isInteger(v) && v > 0;
-        input.classList.toggle('invalid', !ok);
-        if (!ok) return;
+        const problem = capacityProblem(input.value);
+        input.classList.toggle('invalid', !!problem);
+        input.setAttribute('aria-invalid', String(!!problem));
+        setFieldError(field, problem ? `The ${type} capacity field: ${problem}. Enter a whole number of bytes from 1 to ${fmtLimit(LIMITS.capacityBytes)}.` : null);
+        if (problem) return;
+        const v = Number(input.value.trim());
         const next = store.get().settings.capacities.map((e, j) => (j === i ? [e[0], v] : e) as [string, number]);
         set({ capacities: next });
       });
       const rm = h('button', { class: 'icon-btn', type: 'button', title: `Remove ${type}`, 'aria-label': `Remove ${type}` }, '×');
       rm.addEventListener('click', () => set({ capacities: store.get().settings.capacities.filter((_, j) => j !== i) }));
-      capList.append(h('label', { class: 'cap' }, h('span', { class: 'cap-type' }, type), input, rm));
+      const mark = h('span', { class: 'cap-mark', 'aria-hidden': 'true' });
+      capList.append(h('label', { class: 'cap', 'data-type': type }, h('span', { class: 'cap-type' }, type), input, mark, rm));
     });
+    renderOrigin();
+  }
+
+  /** Marks each capacity field as the graph's, a default, or an override of the graph's. */
+  function renderOrigin() {
+    const info = store.get().graphInfo;
+    const caps = store.get().settings.capacities;
+    const graphCaps = info?.json && !info.capacitiesProblem ? info.capacities : undefined;
+    let overrides = 0;
+    for (const el of capList.querySelectorAll<HTMLElement>('.cap')) {
+      const type = el.dataset.type!;
+      const value = caps.find(([t]) => t === type)?.[1];
+      const own = graphCaps?.find(([t]) => t === type)?.[1];
+      const override = !!graphCaps && own !== value;
+      if (override) overrides++;
+      el.classList.toggle('override', override);
+      el.dataset.origin = !info?.json ? '' : override ? 'override' : graphCaps ? 'graph' : 'settings';
+      el.title = !graphCaps ? '' : own === undefined
+        ? `${type} is not in the graph's Capacities: this field adds it.`
+        : override ? `The graph says ${type} = ${fmtInt(own)} bytes; this field overrides it.` : `${type} = ${fmtInt(own)} bytes, from the graph's Capacities.`;
+      (el.querySelector('.cap-mark') as HTMLElement).textContent = override ? 'override' : '';
+    }
+    const missing = graphCaps ? graphCaps.filter(([t]) => !caps.some(([c]) => c === t)).length : 0;
+    originLine.hidden = !info?.json;
+    if (!info?.json) return;
+    const reset = h('button', { class: 'link-btn', type: 'button', 'data-testid': 'caps-reset' }, graphCaps ? 'use the graph\u2019s' : 'use the defaults');
+    reset.addEventListener('click', () => set({ capacities: graphCaps ? copyCapacities(graphCaps) : copyCapacities(PRESETS['defaults (contest)']) }));
+    if (graphCaps) {
+      const n = overrides + missing;
+      originLine.replaceChildren(n
+        ? h('span', {}, `${n} field${n > 1 ? 's' : ''} override${n > 1 ? '' : 's'} the graph\u2019s Capacities · `, reset)
+        : h('span', {}, 'From the graph\u2019s Capacities.'));
+    } else {
+      const isDefault = JSON.stringify(caps) === JSON.stringify(PRESETS['defaults (contest)']);
+      originLine.replaceChildren(h('span', {}, `The graph names no Capacities: ${isDefault ? 'the defaults apply.' : 'these fields apply · '}`, isDefault ? '' : reset));
+    }
   }
 
   function renderRest() {
@@ -84,7 +135,8 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
     if (document.activeElement !== perByte) perByte.value = String(s.cyclesPerByte);
     seedParams.style.display = s.costModel === 'seed' ? '' : 'none';
     // without an Order in the graph, "graph" means "best": show it as that option
-    const hasOrder = store.get().view?.graphHasOrder ?? true;
+    const info = store.get().graphInfo;
+    const hasOrder = info?.json ? info.hasOrder : store.get().view?.graphHasOrder ?? true;
     orderGraph.hidden = !hasOrder;
     orderGraph.disabled = !hasOrder;
     
@@ -100,14 +152,17 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
 
   preset.addEventListener('change', () => {
     const p = PRESETS[preset.value];
-    if (p) set({ capacities: p.map(([k, v]) => [k, v]) });
+    if (p) set({ capacities: copyCapacities(p) });
     preset.value = '';
   });
   const add = () => {
     const t = newType.value.trim();
-    const v = Number(newCap.value);
-    if (!/^[A-Za-z_][\w]*$/.test(t)) return notify('A memory type is a name like L1 or UB.', 'warn');
-    if (!Number.isInteger(v) || v <= 0) return notify('A capacity is a positive whole number of bytes.', 'warn');
+    const problem = capacityProblem(newCap.value);
+    if (!/^[A-Za-z_][\w]*$/.test(t) || t.length > LIMITS.memoryNameChars) return notify('A memory type is a name like L1 or UB.', 'warn');
+    if (problem) return notify(`The new capacity: ${problem}.`, 'warn');
+    if (store.get().settings.capacities.length >= LIMITS.capacityRows && !store.get().settings.capacities.some(([k]) => k === t))
+      return notify(`The page takes at most ${LIMITS.capacityRows} memories.`, 'warn');
+    const v = Number(newCap.value.trim());
     const caps = store.get().settings.capacities.filter(([k]) => k !== t);
     set({ capacities: [...caps, [t, v]] });
     newType.value = '';
@@ -119,8 +174,11 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   cost.addEventListener('change', () => set({ costModel: cost.value as CostModel }));
   const numIn = (el: HTMLInputElement, key: 'fixedLatency' | 'cyclesPerByte') => el.addEventListener('input', () => {
     const v = Number(el.value);
-    const ok = el.value !== '' && Number.isFinite(v) && v >= 0;
+    const max = LIMITS[key];
+    const ok = el.value.trim() !== '' && Number.isInteger(v) && v >= 0 && v <= max;
     el.classList.toggle('invalid', !ok);
+    el.setAttribute('aria-invalid', String(!ok));
+    setFieldError(el.dataset.testid!, ok ? null : `The ${key} field: ${el.value.trim() === '' ? 'the field is empty' : `"${el.value.slice(0, 20)}" is not a whole number from 0 to ${fmtLimit(max)}`}.`);
     if (ok) set({ [key]: v });
   });
   numIn(fixed, 'fixedLatency');
@@ -147,14 +205,19 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   });
 
   store.subscribe((s, p) => {
+    if (s.fieldErrors !== p.fieldErrors) {
+      errorList.replaceChildren(...s.fieldErrors.map((e) => h('div', {}, e.message)));
+    }
+    if (s.graphInfo !== p.graphInfo) renderOrigin();
     if (s.settings.capacities !== p.settings.capacities) {
       // keep focus while typing: only rebuild when the list of types changed
       const a = s.settings.capacities.map((e) => e[0]).join();
       const b = p.settings.capacities.map((e) => e[0]).join();
       const focused = capList.contains(document.activeElement);
       if (a !== b || !focused) renderCaps();
+      else renderOrigin();
     }
-    if (s.settings !== p.settings || s.engine !== p.engine || s.view?.graphHasOrder !== p.view?.graphHasOrder) renderRest();
+    if (s.settings !== p.settings || s.engine !== p.engine || s.view?.graphHasOrder !== p.view?.graphHasOrder || s.graphInfo !== p.graphInfo) renderRest();
   });
   renderCaps();
   renderRest();

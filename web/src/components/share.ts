@@ -1,38 +1,70 @@
-// "Copy link": the whole case (graph text + settings, format v2) compressed into the fragment.
-import { caseJson as caseText, encodeCase, LINK_WARN_LENGTH } from '../lib/share';
+// "Copy link": the whole case (graph + settings, format v2) compressed into the fragment. The
+// graph goes in compacted (whitespace outside strings removed) and the text worker compresses it,
+// so a large graph does not hold the page. The popover says how long the link is.
+import { caseJson as caseText, LINK_WARN_LENGTH } from '../lib/share';
+import { LIMITS, fmtLimit } from '../lib/limits';
 import { download } from '../lib/files';
-import { h } from '../lib/format';
+import { fmtInt, h } from '../lib/format';
 import type { Store } from '../store';
+import type { TextClient } from '../text/client';
 
-export function mountShare(button: HTMLButtonElement, popover: HTMLElement, store: Store, getText: () => string) {
+export function mountShare(button: HTMLButtonElement, popover: HTMLElement, store: Store, text: TextClient, getText: () => string) {
   button.dataset.testid = 'share';
+  button.setAttribute('aria-haspopup', 'dialog');
+  button.setAttribute('aria-expanded', 'false');
   popover.dataset.testid = 'share-popover';
+  popover.setAttribute('role', 'dialog');
+  popover.setAttribute('aria-label', 'Link to this case');
   let open = false;
-  const close = () => { open = false; popover.hidden = true; };
+  let token = 0;
+  const close = () => {
+    open = false;
+    token++;
+    popover.hidden = true;
+    button.setAttribute('aria-expanded', 'false');
+  };
 
   button.addEventListener('click', async (e) => {
     e.stopPropagation();
     if (open) return close();
+    open = true;
+    const mine = ++token;
+    button.setAttribute('aria-expanded', 'true');
     const graph = getText();
     const settings = store.get().settings;
-    const url = `${location.origin}${location.pathname}${location.search}#${encodeCase(graph, settings)}`;
+    popover.replaceChildren(h('div', { class: 'share-title' }, 'Link to this case'), h('div', { class: 'muted small' }, 'Making the link…'));
+    popover.hidden = false;
+    let link: Awaited<ReturnType<TextClient['encodeLink']>>;
+    try {
+      link = await text.encodeLink(graph, settings);
+    } catch (err) {
+      if (mine === token) popover.replaceChildren(h('div', { class: 'share-warn' }, `The link could not be made: ${(err as Error).message}`));
+      return;
+    }
+    if (mine !== token) return;
+    const url = `${location.origin}${location.pathname}${location.search}#${link.fragment}`;
     const input = h('input', { class: 'share-url', readonly: true, value: url, 'data-testid': 'share-url', 'aria-label': 'Link to this case' });
-    const status = h('span', { class: 'share-status' });
-    const caseJson = () => download('spillway-case.json', caseText(graph, settings), 'application/json');
+    const status = h('span', { class: 'share-status', role: 'status' });
     const dl = h('button', { class: 'btn small', type: 'button' }, 'Download case (.json)');
-    dl.addEventListener('click', caseJson);
+    dl.addEventListener('click', () => download('spillway-case.json', caseText(graph, settings), 'application/json'));
+    const saved = graph.length - link.graphChars;
     popover.replaceChildren(
       h('div', { class: 'share-title' }, 'Link to this case'),
       input,
-      h('div', { class: 'share-meta' }, status, h('span', { class: 'muted small' }, `${url.length.toLocaleString('en-US')} characters`)),
+      h('div', { class: 'share-meta' }, status,
+        h('span', { class: 'share-length', 'data-testid': 'share-length' }, `${fmtInt(url.length)} characters`)),
+      h('div', { class: 'muted small' }, link.compacted
+        ? `The graph travels without its whitespace (${fmtInt(saved)} characters fewer) and is laid out again when the link is opened.`
+        : 'The graph is not valid JSON, so it travels exactly as typed.'),
     );
-    if (url.length > LINK_WARN_LENGTH) {
+    if (link.fragment.length > LIMITS.linkChars) {
       popover.append(h('div', { class: 'share-warn', 'data-testid': 'share-warning' },
-        `This link is ${url.length.toLocaleString('en-US')} characters long. Many chat tools, mail clients and servers cut links longer than ~8000 characters; share the case as a file instead.`,
+        `This link is too long to open: pages open links of at most ${fmtLimit(LIMITS.linkChars)} characters after "#case=". Share the case as a file.`, h('div', {}, dl)));
+    } else if (url.length > LINK_WARN_LENGTH) {
+      popover.append(h('div', { class: 'share-warn', 'data-testid': 'share-warning' },
+        `Many chat tools, mail clients and servers cut links longer than ~${fmtInt(LINK_WARN_LENGTH)} characters; share the case as a file instead.`,
         h('div', {}, dl)));
     } else popover.append(h('div', { class: 'share-foot' }, dl));
-    popover.hidden = false;
-    open = true;
     input.select();
     try {
       await navigator.clipboard.writeText(url);
@@ -42,5 +74,10 @@ export function mountShare(button: HTMLButtonElement, popover: HTMLElement, stor
     }
   });
   document.addEventListener('click', (e) => { if (open && !popover.contains(e.target as Node) && e.target !== button) close(); });
-  document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && open) close(); });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && open) {
+      close();
+      button.focus();
+    }
+  });
 }

@@ -81,10 +81,28 @@ export interface StretchTable {
   spilled: Uint8Array;
 }
 
+/** The decision behind each spill, in spill order, as typed arrays (a large plan has thousands,
+ * each with its candidates: as objects they would take the page tens of milliseconds to receive).
+ * Spill k's candidates, best score first and at most SPILL_CANDIDATES of them, are
+ * cand*[candStart[k] .. candStart[k + 1]); candTotal[k] says how many the planner weighed. */
+export interface SpillDecisions {
+  count: number;
+  step: Int32Array;
+  node: Int32Array;
+  reason: string[];
+  candStart: Int32Array;
+  candTotal: Int32Array;
+  candBuf: Int32Array;
+  candNextUse: Int32Array;
+  candScore: Float64Array;
+}
+
 /** What the worker sends for a result: the small parts parsed, the large parts as typed arrays,
  * the full text for downloads and for the rarely needed rest (decisions, allocations). */
 export interface PlanView {
-  resultText: string;
+  /** The result JSON as UTF-8 (transferred, not copied: a large result is megabytes); read it
+   * with resultText() in lib/files.ts. */
+  resultBytes: Uint8Array;
   meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'planPolicy' | 'cost' | 'capacities' | 'orderSource' | 'metrics'>;
   order: Int32Array;
   start: Float64Array; // timing per step of the new order
@@ -92,6 +110,7 @@ export interface PlanView {
   spills: Spill[];
   addedCount: number;
   decisionCounts: Record<string, number>;
+  spillDecisions: SpillDecisions;
   nodes: NodeTable;
   buffers: BufferTable;
   stretches: Record<string, StretchTable>; // by memory type
@@ -106,19 +125,9 @@ export interface EngineInfo {
   examples: ExampleInfo[];
 }
 
-export interface EngineFailure {
-  kind: 'input' | 'internal' | 'cancelled' | 'worker';
-  message: string;
-}
-
-// worker protocol
+// worker protocol (replies: lib/worker-rpc.ts)
 export type Request =
   | { id: number; method: 'init' }
   | { id: number; method: 'example'; name: string }
   | { id: number; method: 'plan'; graph: string; options: RunOptions }
   | { id: number; method: 'compare'; graph: string; options: RunOptions };
-
-export type Response =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: EngineFailure }
-  | { id: number; progress: string };

@@ -1,10 +1,13 @@
-// The engine's worker: loads the WebAssembly module once, answers init/example/plan, and turns a
-// result into the view data (parsed result, node table, buffers, chart stretches) off the UI thread.
+// The engine's worker: loads the WebAssembly module once, answers init/example/plan/compare, and
+// turns a result into the view data (node table, buffers, chart stretches, spill decisions) off
+// the page's thread.
 import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
 import type { SpillwayModule } from '../../../wasm/spillway';
-import type { CompareRow, EngineFailure, GraphNode, PlanResult, PlanView, Request, Response } from './types';
+import type { CompareRow, GraphNode, PlanResult, PlanView, Request } from './types';
 import { buildView, transferables } from '../lib/layout';
+import { ReportedFailure, serve } from '../lib/worker-rpc';
+import type { ErrorWhere } from '../store';
 
 let module: Promise<SpillwayModule> | null = null;
 const engine = () => (module ??= createSpillway({ locateFile: () => wasmUrl }));
@@ -14,41 +17,33 @@ let lastGraphText = '';
 let lastGraphNodes: GraphNode[] = [];
 let lastGraphHasOrder = false;
 
-const post = (r: Response, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
-
-class Failure extends Error {
-  constructor(public failure: EngineFailure) { super(failure.message); }
-}
-
+/** The engine's JSON, or its {"error": {kind, message, where}} as a failure. */
 function parseEngine(text: string): unknown {
   const v = JSON.parse(text);
   if (v && typeof v === 'object' && 'error' in v && v.error && typeof v.error === 'object') {
-    const e = v.error as { kind?: string; message?: string };
-    throw new Failure({ kind: e.kind === 'internal' ? 'internal' : 'input', message: String(e.message ?? 'unknown error') });
+    const e = v.error as { kind?: unknown; message?: unknown; where?: unknown };
+    const where = e.where && typeof e.where === 'object' && !Array.isArray(e.where) ? (e.where as ErrorWhere) : undefined;
+    throw new ReportedFailure({ kind: e.kind === 'internal' ? 'internal' : 'input', message: String(e.message ?? 'unknown error'), where });
   }
   return v;
 }
 
-async function handle(req: Request): Promise<unknown> {
+serve<Request>(async (req, progress) => {
   const m = await engine();
   switch (req.method) {
     case 'init':
-      return {
-        version: m.version(),
-        policies: JSON.parse(m.policies()),
-        examples: JSON.parse(m.examples()),
-      };
+      return { version: m.version(), policies: JSON.parse(m.policies()), examples: JSON.parse(m.examples()) };
     case 'example': {
       const text = m.example(req.name);
       parseEngine(text);
       return text;
     }
     case 'plan': {
-      post({ id: req.id, progress: 'planning' });
+      progress('planning');
       const t0 = performance.now();
       const resultText = m.plan(req.graph, JSON.stringify(req.options));
       const engineMs = performance.now() - t0;
-      post({ id: req.id, progress: 'preparing view' });
+      progress('preparing view');
       const t1 = performance.now();
       const result = parseEngine(resultText) as PlanResult;
       if (req.graph !== lastGraphText) {
@@ -57,23 +52,9 @@ async function handle(req: Request): Promise<unknown> {
         lastGraphHasOrder = Array.isArray(g.Order);
         lastGraphText = req.graph;
       }
-      return buildView(resultText, result, lastGraphNodes, engineMs, t1, lastGraphHasOrder);
+      return buildView(new TextEncoder().encode(resultText), result, lastGraphNodes, engineMs, t1, lastGraphHasOrder);
     }
     case 'compare':
       return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];
   }
-}
-
-self.onmessage = async (e: MessageEvent<Request>) => {
-  const req = e.data;
-  try {
-    const value = await handle(req);
-    const transfer = req.method === 'plan' ? transferables(value as PlanView) : [];
-    post({ id: req.id, ok: true, value }, transfer);
-  } catch (err) {
-    const error: EngineFailure = err instanceof Failure
-      ? err.failure
-      : { kind: 'internal', message: err instanceof Error ? err.message : String(err) };
-    post({ id: req.id, ok: false, error });
-  }
-};
+}, (req, value) => (req.method === 'plan' ? transferables(value as PlanView) : []));

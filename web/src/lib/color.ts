@@ -20,3 +20,37 @@ export function bufferColor(buf: number, dark: boolean, alpha = 1): string {
   }
   return c;
 }
+
+const rgbCache = [new Int32Array(0), new Int32Array(0)]; // light, dark; -1 = not yet
+/** The same colour as bufferColor(buf, dark) as 0xRRGGBB (for drawing pixels directly). */
+export function bufferRgb(buf: number, dark: boolean): number {
+  let cache = rgbCache[dark ? 1 : 0];
+  if (buf >= cache.length) {
+    const grown = new Int32Array(Math.max(buf + 1, cache.length * 2, 1024)).fill(-1);
+    grown.set(cache);
+    cache = rgbCache[dark ? 1 : 0] = grown;
+  }
+  let c = cache[buf];
+  if (c < 0) {
+    const h = hash(buf);
+    const hue = h % 360;
+    const s = (58 + ((h >>> 9) % 28)) / 100;
+    const l = (dark ? 50 + ((h >>> 17) % 16) : 48 + ((h >>> 17) % 18)) / 100;
+    const a = s * Math.min(l, 1 - l);
+    const f = (n: number) => {
+      const k = (n + hue / 30) % 12;
+      return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+    };
+    c = (f(0) << 16) | (f(8) << 8) | f(4);
+    cache[buf] = c;
+  }
+  return c;
+}
+
+/** A CSS colour ("#rrggbb", "rgb(r g b)", "rgb(r, g, b)") as 0xRRGGBB; 0 if unreadable. */
+export function cssRgb(css: string): number {
+  const hex = /^#([0-9a-f]{6})$/i.exec(css.trim());
+  if (hex) return parseInt(hex[1], 16);
+  const m = /rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/.exec(css);
+  return m ? (Number(m[1]) << 16) | (Number(m[2]) << 8) | Number(m[3]) : 0;
+}

@@ -1,12 +1,20 @@
 // Contest output files and browser downloads.
 import type { PlanResult, PlanView } from '../engine/types';
 
+const texts = new WeakMap<PlanView, string>();
+/** The result JSON text, decoded on first use (downloads, the scripting hook). */
+export function resultText(v: PlanView): string {
+  let t = texts.get(v);
+  if (t === undefined) texts.set(v, (t = new TextDecoder().decode(v.resultBytes)));
+  return t;
+}
+
 const parsed = new WeakMap<PlanView, PlanResult>();
 /** The whole result, parsed from its text on first use (decisions, allocations, edges). */
 export function fullResult(v: PlanView): PlanResult {
   let r = parsed.get(v);
   if (!r) {
-    r = JSON.parse(v.resultText) as PlanResult;
+    r = JSON.parse(resultText(v)) as PlanResult;
     parsed.set(v, r);
   }
   return r;

@@ -1,10 +1,10 @@
-export const fmtInt = (n: number) => n.toLocaleString('en-US');
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** 12,345 (one formatter for the page: toLocaleString builds a new one on every call). */
+export const fmtInt = (n: number) => intFormat.format(n);
 
-export function fmtBytes(n: number): string {
-  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n / (1 << 20)} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${fmtInt(n)} B`;
-}
+// One way to write quantities everywhere on the page: whole numbers with thousands separators,
+// sizes in bytes ("4,096 B"). Ids and step numbers are names, written without separators.
+export const fmtBytes = (n: number) => `${fmtInt(n)} B`;
 
 export const fmtMs = (ms: number) => (ms < 10 ? ms.toFixed(1) : Math.round(ms).toString()) + ' ms';
 

@@ -1,6 +1,9 @@
 // From a result and its graph to what the views draw: per-node facts, per-buffer steps and the
 // stretches of the memory chart, all as typed arrays. Pure functions, used inside the worker.
-import type { BufferTable, GraphNode, NodeTable, PlanResult, PlanView, StretchTable } from '../engine/types';
+import type { BufferTable, Decision, GraphNode, NodeTable, PlanResult, PlanView, SpillDecisions, StretchTable } from '../engine/types';
+
+/** Candidates of a spill decision the page shows (the rest are in result.json). */
+export const SPILL_CANDIDATES = 50;
 
 export function buildNodeTable(graphNodes: GraphNode[], added: GraphNode[]): NodeTable {
   let maxId = -1;
@@ -145,7 +148,33 @@ export function buildStretches(result: PlanResult, buffers: BufferTable): Record
   return out;
 }
 
-export function buildView(resultText: string, result: PlanResult, graphNodes: GraphNode[], engineMs: number, t0: number, graphHasOrder = false): PlanView {
+export function buildSpillDecisions(decisions: Decision[]): SpillDecisions {
+  const spills = decisions.filter((d) => d.kind === 'spill');
+  const lists = spills.map((d) => (d.candidates ?? []).slice().sort((a, b) => b.score - a.score || a.buf - b.buf).slice(0, SPILL_CANDIDATES));
+  const n = lists.reduce((a, l) => a + l.length, 0);
+  const t: SpillDecisions = {
+    count: spills.length, step: new Int32Array(spills.length), node: new Int32Array(spills.length), reason: [],
+    candStart: new Int32Array(spills.length + 1), candTotal: new Int32Array(spills.length),
+    candBuf: new Int32Array(n), candNextUse: new Int32Array(n), candScore: new Float64Array(n),
+  };
+  let k = 0;
+  spills.forEach((d, i) => {
+    t.step[i] = d.step;
+    t.node[i] = d.node;
+    t.reason.push(d.reason);
+    t.candTotal[i] = d.candidates?.length ?? 0;
+    t.candStart[i] = k;
+    for (const c of lists[i]) {
+      t.candBuf[k] = c.buf;
+      t.candNextUse[k] = c.nextUseStep;
+      t.candScore[k++] = c.score;
+    }
+  });
+  t.candStart[spills.length] = k;
+  return t;
+}
+
+export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNodes: GraphNode[], engineMs: number, t0: number, graphHasOrder = false): PlanView {
   const nodes = buildNodeTable(graphNodes, result.addedNodes ?? []);
   const order = Int32Array.from(result.order);
   const buffers = buildBuffers(nodes, order);
@@ -158,14 +187,16 @@ export function buildView(resultText: string, result: PlanResult, graphNodes: Gr
   });
   const decisionCounts: Record<string, number> = {};
   for (const d of result.decisions ?? []) decisionCounts[d.kind] = (decisionCounts[d.kind] ?? 0) + 1;
+  const spillDecisions = buildSpillDecisions(result.decisions ?? []);
   const { format, engine, policy, planPolicy, cost, capacities, orderSource, metrics } = result;
   return {
-    resultText,
+    resultBytes,
     meta: { format, engine, policy, planPolicy: planPolicy ?? policy, cost, capacities, orderSource, metrics },
     order, start, end,
     spills: result.spills,
     addedCount: (result.addedNodes ?? []).length,
     decisionCounts,
+    spillDecisions,
     nodes, buffers, stretches,
     engineMs,
     prepareMs: performance.now() - t0,
@@ -179,7 +210,7 @@ export function transferables(v: PlanView): Transferable[] {
   const add = (o: object) => {
     for (const x of Object.values(o)) if (ArrayBuffer.isView(x)) out.push(x.buffer);
   };
-  add(v); add(v.nodes); add(v.buffers);
+  add(v); add(v.nodes); add(v.buffers); add(v.spillDecisions);
   for (const s of Object.values(v.stretches)) add(s);
   return out;
 }

@@ -1,13 +1,19 @@
-// The case in a link: "#case=" + lz-string(JSON {v, graph, settings}).
+// The case in a link: "#case=" + lz-string(JSON {v, graph, settings}), and in a case file.
 // v2: policy "" and order source "graph" mean the engine's current defaults ("best"; the graph's
-// Order, else "schedule"). v1 (before those defaults changed) meant "seed" and "the graph's Order,
+// Order, else "best"). v1 (before those defaults changed) meant "seed" and "the graph's Order,
 // else ascending id": a v1 case is read with those spelt out, so it opens the plan its author saw.
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
-import { parseSettings, type Settings } from '../store';
+// A link's graph is compacted (whitespace outside strings removed) before compressing, and laid
+// out again for the editor when it is opened. Every limit (lib/limits.ts) is checked before the
+// next step: the link's length, the decompressed length, then the settings.
+import { compressToEncodedURIComponent } from 'lz-string';
+import { checkSettings, type Settings } from './settings';
+import { LIMITS, fmtLimit } from './limits';
+import { DecompressedTooLarge, decompressBounded } from './lz-bounded';
+import { compactJson, layoutJson } from './json-text';
 
 export const CASE_VERSION = 2;
 export const LINK_WARN_LENGTH = 8000;
-const PREFIX = 'case=';
+export const CASE_PREFIX = 'case=';
 
 export interface Case {
   v: number;
@@ -15,59 +21,76 @@ export interface Case {
   settings: Settings;
 }
 
-export function encodeCase(graph: string, settings: Settings): string {
-  const c: Case = { v: CASE_VERSION, graph, settings };
-  return PREFIX + compressToEncodedURIComponent(JSON.stringify(c));
+export type DecodeResult = { ok: true; case: Case } | { ok: false; message: string };
+
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The link fragment (without '#') for a graph and settings, and the graph's length in it. */
+export function encodeCase(graph: string, settings: Settings): { fragment: string; graphChars: number; compacted: boolean } {
+  const compacted = isJson(graph);
+  const g = compacted ? compactJson(graph) : graph; // invalid JSON travels as typed
+  const c: Case = { v: CASE_VERSION, graph: g, settings };
+  return { fragment: CASE_PREFIX + compressToEncodedURIComponent(JSON.stringify(c)), graphChars: g.length, compacted };
 }
 
-export type DecodeResult =
-  | { ok: true; case: Case }
-  | { ok: false; message: string };
-
-/** hash without "#". Returns null when the fragment holds no case. */
-export function decodeCaseFragment(hash: string): DecodeResult | null {
-  if (!hash.startsWith(PREFIX)) return null;
-  let text: string | null = null;
+/** hash without "#". Null when the fragment holds no case. */
+export function decodeCaseFragment(hash: string, policies: readonly string[] | null): DecodeResult | null {
+  if (!hash.startsWith(CASE_PREFIX)) return null;
+  const payload = hash.slice(CASE_PREFIX.length);
+  if (payload.length > LIMITS.linkChars)
+    return { ok: false, message: `This link is refused: it is ${fmtLimit(payload.length)} characters long; the page opens links of at most ${fmtLimit(LIMITS.linkChars)}.` };
+  let text: string | null;
   try {
-    text = decompressFromEncodedURIComponent(hash.slice(PREFIX.length));
-  } catch {
-    text = null;
+    text = decompressBounded(payload, LIMITS.caseChars);
+  } catch (e) {
+    if (e instanceof DecompressedTooLarge)
+      return { ok: false, message: `This link is refused: it expands to more than ${fmtLimit(LIMITS.caseChars)} characters, the most the page opens from a link.` };
+    throw e;
   }
   if (!text) return { ok: false, message: 'This link is damaged: its case could not be decompressed (was it cut short?).' };
-  return parseCaseText(text);
+  return parseCaseText(text, policies, 'link');
 }
 
-/** A case from JSON text (a link's payload or a downloaded case file). */
-export function parseCaseText(text: string): DecodeResult {
+/** A case from JSON text (a link's payload or a case file). */
+export function parseCaseText(text: string, policies: readonly string[] | null, what: 'link' | 'case file'): DecodeResult {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return { ok: false, message: 'This link is damaged: its case is not valid JSON.' };
+    return { ok: false, message: `This ${what} is damaged: its case is not valid JSON.` };
   }
-  return parseCase(raw);
+  return parseCase(raw, policies, what);
 }
 
-export function parseCase(raw: unknown): DecodeResult {
-  if (!raw || typeof raw !== 'object') return { ok: false, message: 'This link is damaged: no case inside.' };
+export function parseCase(raw: unknown, policies: readonly string[] | null, what: 'link' | 'case file'): DecodeResult {
+  const damaged = (why: string) => ({ ok: false as const, message: `This ${what} is damaged: ${why}.` });
+  if (!raw || typeof raw !== 'object') return damaged('no case inside');
   const r = raw as Record<string, unknown>;
-  if (typeof r.v !== 'number') return { ok: false, message: 'This link is damaged: the case has no format version.' };
+  if (typeof r.v !== 'number') return damaged('the case has no format version');
   if (r.v > CASE_VERSION)
-    return { ok: false, message: `This link was made by a newer Spillway playground (case format v${r.v}; this page reads v${CASE_VERSION}). Open it with the newer version.` };
-  if (r.v < 1 || typeof r.graph !== 'string') return { ok: false, message: 'This link is damaged: the case has no graph.' };
-  try {
-    const settings = parseSettings(r.settings);
-    if (r.v === 1) migrateV1(settings, r.graph);
-    return { ok: true, case: { v: CASE_VERSION, graph: r.graph, settings } };
-  } catch (e) {
-    return { ok: false, message: `This link is damaged: its settings are invalid (${(e as Error).message}).` };
-  }
+    return { ok: false, message: `This ${what} was made by a newer Spillway playground (case format v${r.v}; this page reads v${CASE_VERSION}). Open it with the newer version.` };
+  if (r.v < 1 || typeof r.graph !== 'string') return damaged('the case has no graph');
+  const checked = checkSettings(r.settings, policies);
+  if (!checked.ok) return { ok: false, message: `This ${what} is refused: ${checked.message}.` };
+  const settings = checked.settings;
+  if (r.v === 1) migrateV1(settings, r.graph, r.settings);
+  // a compacted graph is one long line: lay it out again for the editor
+  const graph = !r.graph.includes('\n') && isJson(r.graph) ? layoutJson(compactJson(r.graph)) : r.graph;
+  return { ok: true, case: { v: CASE_VERSION, graph, settings } };
 }
 
 /** v1 defaults, spelt out: policy "seed"; a graph without "Order" ran in ascending id order. */
-function migrateV1(s: Settings, graph: string) {
-  if (!s.policy) s.policy = 'seed';
-  if (s.orderSource === 'graph') {
+function migrateV1(s: Settings, graph: string, raw: unknown) {
+  const r = raw as { policy?: unknown; orderSource?: unknown };
+  if (!r.policy) s.policy = 'seed';
+  if (s.orderSource === 'graph' && (r.orderSource === undefined || r.orderSource === 'graph')) {
     let hasOrder = false;
     try {
       const g = JSON.parse(graph) as { Order?: unknown };
@@ -77,7 +100,7 @@ function migrateV1(s: Settings, graph: string) {
   }
 }
 
-/** The case file / link payload for the current page. */
+/** The case file for the current page. */
 export function caseJson(graph: string, settings: Settings): string {
   return JSON.stringify({ v: CASE_VERSION, graph, settings } satisfies Case, null, 1);
 }

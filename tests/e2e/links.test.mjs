@@ -1,0 +1,118 @@
+// Links: compact (whitespace removed before compressing, the length shown), and hostile links
+// refused with a message naming the limit or the setting, never freezing the page, never stored.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import lz from 'lz-string';
+import { usePlayground, SIZES, openPage, waitForResult, text, resultText, graphText, selectExample, storedState, watchLongTasks, longTasks } from './helpers.mjs';
+
+const pg = usePlayground();
+
+const { compressToEncodedURIComponent } = lz;
+
+const link = (c) => `${pg.url}#case=${compressToEncodedURIComponent(JSON.stringify(c))}`;
+const okSettings = { capacities: [['UB', 512]], costModel: 'contest', fixedLatency: 0, cyclesPerByte: 1, policy: '', orderSource: 'graph', orderFile: null };
+const smallGraph = '{"Nodes": [{"Id": 0, "Op": "ALLOC", "BufId": 0, "Size": 64, "Type": "UB"}, {"Id": 1, "Op": "COPY_IN", "Pipe": "MTE2", "Cycles": 10, "Bufs": [0]}, {"Id": 2, "Op": "FREE", "BufId": 0, "Size": 64, "Type": "UB"}], "Edges": [[0, 1], [1, 2]]}';
+
+for (const size of SIZES) {
+  test(`a link carries the graph without its whitespace and says how long it is (${size.name})`, async () => {
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
+    await waitForResult(page);
+    await selectExample(page, 'flash-attention-like');
+    const graph = await graphText(page);
+    const want = await resultText(page);
+    await page.locator('[data-testid=share]').click();
+    const url = await page.locator('[data-testid=share-url]').inputValue();
+    assert.match(await text(page, 'share-length'), new RegExp(`^${url.length.toLocaleString('en-US')} characters$`));
+    const c = JSON.parse(lz.decompressFromEncodedURIComponent(url.slice(url.indexOf('#case=') + 6)));
+    assert.equal(c.v, 2);
+    assert.equal(c.graph, JSON.stringify(JSON.parse(graph)), 'the graph travels compacted (this one has no spaces inside strings)');
+    const verbatim = compressToEncodedURIComponent(JSON.stringify({ ...c, graph }));
+    assert.ok(url.length < verbatim.length, `compacted link ${url.length} < verbatim ${verbatim.length} characters`);
+    await context.close();
+
+    const fresh = await openPage(pg.browser, url, size.opts);
+    await fresh.page.waitForFunction((w) => window.spillway.resultText() === w, want, { timeout: 90000 });
+    assert.deepEqual(JSON.parse(await graphText(fresh.page)), JSON.parse(graph));
+    assert.ok((await graphText(fresh.page)).split('\n').length > 100, 'laid out again, a node a line');
+    assert.deepEqual(fresh.page.errors, []);
+    await fresh.context.close();
+  });
+}
+
+/** Opens `url` after the page has stored a known state; returns the notice and storage after. */
+async function openHostile(url, t) {
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  await selectExample(page, 'copyin-cheaper');
+  const stored = await storedState(page);
+  assert.match(stored['spillway.graph'], /"Capacities"/);
+  await watchLongTasks(page);
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForFunction(() => /refused|damaged/.test(document.querySelector('[data-testid=notice]')?.textContent ?? ''), null, { timeout: 20000 });
+  const ms = Date.now() - t0;
+  const notice = await text(page, 'notice');
+  await waitForResult(page);
+  const tasks = await longTasks(page);
+  t.diagnostic(`refused in ${ms} ms; long tasks ${JSON.stringify(tasks)}`);
+  const after = await storedState(page);
+  assert.deepEqual(after, stored, 'nothing from the refused link was stored');
+  // the page works on: the stored graph is back and plans
+  assert.equal(await graphText(page), stored['spillway.graph']);
+  await selectExample(page, 'one-spill');
+  assert.equal(await text(page, 'spill-count'), '1');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+  return { notice, tasks };
+}
+
+test('hostile link: 60,000 capacity rows in a small link are refused, naming the limit', async (t) => {
+  const rows = Array.from({ length: 60000 }, (_, i) => [`M${i}`, 1024]);
+  const url = link({ v: 2, graph: smallGraph, settings: { ...okSettings, capacities: rows } });
+  assert.ok(url.length < 400000, `the link is ${url.length} characters`);
+  const { notice, tasks } = await openHostile(url, t);
+  assert.match(notice, /This link is refused: 60,000 capacity rows; the page takes at most 64\./);
+  assert.ok(Math.max(0, ...tasks) < 1000, 'the page never froze');
+});
+
+test('hostile link: a small link that expands to a huge graph is refused before it is built', async (t) => {
+  const bomb = link({ v: 2, graph: `{"Nodes": [], "Edges": [], "x": "${'a'.repeat(8_500_000)}"}`, settings: okSettings });
+  assert.ok(bomb.length < 30000, `the link is ${bomb.length} characters`);
+  const { notice } = await openHostile(bomb, t);
+  assert.match(notice, /This link is refused: it expands to more than 8,000,000 characters/);
+});
+
+test('hostile link: a link over 1,000,000 characters is refused before decompressing', async (t) => {
+  const { notice } = await openHostile(`${pg.url}#case=${'A'.repeat(1_000_001)}`, t);
+  assert.match(notice, /This link is refused: it is 1,000,001 characters long; the page opens links of at most 1,000,000/);
+});
+
+for (const [what, settings, message] of [
+  ['an unknown policy', { ...okSettings, policy: 'evil' }, /policy "evil" is not one of best, lifetime, seed, window/],
+  ['an unknown order source', { ...okSettings, orderSource: 'sideways' }, /order source "sideways" is not one of graph, id, schedule, reuse, best, file/],
+  ['a memory without a name', { ...okSettings, capacities: [['', 64]] }, /a memory has an empty name/],
+  ['a capacity that is not a whole number', { ...okSettings, capacities: [['UB', 1.5]] }, /the capacity of UB: "1.5" is not a whole number of bytes/],
+  ['a cost parameter out of range', { ...okSettings, costModel: 'seed', cyclesPerByte: 1048577 }, /cyclesPerByte must be a whole number from 0 to 1,048,576/],
+]) {
+  test(`hostile link: ${what} is refused and never stored`, async (t) => {
+    const { notice } = await openHostile(link({ v: 2, graph: smallGraph, settings }), t);
+    assert.match(notice, /This link is refused/);
+    assert.match(notice, message);
+  });
+}
+
+test('an accepted link is stored only once accepted; bad stored settings give the defaults', async () => {
+  const { page, context } = await openPage(pg.browser, link({ v: 2, graph: smallGraph, settings: { ...okSettings, policy: 'seed' } }));
+  await page.waitForFunction(() => window.spillway.resultText()?.includes('"policy":"seed"'), null, { timeout: 20000 });
+  const stored = await storedState(page);
+  assert.equal(JSON.parse(stored['spillway.settings']).policy, 'seed');
+  assert.deepEqual(JSON.parse(stored['spillway.graph']), JSON.parse(smallGraph));
+  // settings that were stored by an older page with a policy this engine lacks: defaults, and it runs
+  await page.evaluate(() => localStorage.setItem('spillway.settings', JSON.stringify({ policy: 'gone', capacities: [['UB', 512]] })));
+  await page.reload();
+  await waitForResult(page);
+  assert.equal(await page.locator('[data-testid=policy]').inputValue(), 'best');
+  assert.equal(await page.locator('[data-testid=error]').isHidden(), true);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});

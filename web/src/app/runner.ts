@@ -1,0 +1,168 @@
+// Running the planner: Run / Cancel / progress, re-running when settings change, and the compare
+// table (every policy on every order) in a second worker after the plan is on screen, so that a
+// long comparison never holds up the next Run; it is cancelled when the graph, capacities or cost
+// change. A settings field that cannot be used stops Run with a message naming it.
+import { store, runKey, compareKey, notify, type ErrorInfo, type FieldError } from '../store';
+import { compareOptions, runOptions, type Settings } from '../lib/settings';
+import { EngineClient } from '../engine/client';
+import { WorkerError } from '../lib/worker-rpc';
+import type { CompareRow } from '../engine/types';
+import type { GraphDocument } from './document';
+import { GRAPH_CAPACITIES_FIELD } from './document';
+
+export interface Runner {
+  run(): Promise<void>;
+  cancel(): void;
+  openCompareRow(row: CompareRow): void;
+  cancelCompare(): void;
+  retryCompare(): void;
+}
+
+function blockedBy(e: FieldError): ErrorInfo {
+  if (e.memory) return { kind: 'settings', message: e.message, where: { memory: e.memory } };
+  return e.field === GRAPH_CAPACITIES_FIELD
+    ? { kind: 'settings', message: e.message, where: { field: 'Capacities' } }
+    : { kind: 'settings', message: e.message, pageField: e.field };
+}
+
+export function createRunner(engine: EngineClient, doc: GraphDocument, progress: { show(text: string | null): void }): Runner {
+  let runToken = 0;
+  let progressTimer = 0;
+  let comparer: EngineClient | null = null;
+  let compareToken = 0;
+  let compareInFlight = false;
+  let lastRun: { graph: string; settings: Settings; key: string } | null = null;
+  let startedKey = ''; // runKey() of the last run that reached the engine
+
+  function stopProgress() {
+    clearInterval(progressTimer);
+    progress.show(null);
+  }
+
+  function startProgress() {
+    clearInterval(progressTimer);
+    progressTimer = window.setInterval(() => {
+      const r = store.get().running;
+      if (!r) return;
+      const ms = performance.now() - r.startedAt;
+      if (ms > 300) progress.show(`${r.phase[0].toUpperCase()}${r.phase.slice(1)}… ${(ms / 1000).toFixed(1)} s`);
+    }, 100);
+  }
+
+  /** Stops a comparison in flight (its rows stay, marked out of date). */
+  function stopCompare(status: 'cancelled' | 'running') {
+    const c = store.get().compare;
+    if (compareInFlight) {
+      compareToken++;
+      compareInFlight = false;
+      comparer?.cancel();
+    }
+    if (c?.status === 'running') store.set({ compare: { ...c, status } });
+  }
+
+  async function startCompare(graph: string, settings: Settings, key: string, force = false) {
+    const c = store.get().compare;
+    if (!force && c?.key === key && (c.status === 'done' || (c.status === 'running' && compareInFlight))) return;
+    if (compareInFlight) comparer?.cancel();
+    store.set({ compare: { key, status: 'running', rows: c?.rows ?? [], rowsKey: c?.rowsKey ?? '' } });
+    comparer ??= new EngineClient();
+    const token = ++compareToken;
+    compareInFlight = true;
+    try {
+      const rows = await comparer.compare(graph, compareOptions(settings));
+      if (token === compareToken) store.set({ compare: { key, status: 'done', rows, rowsKey: key } });
+    } catch (e) {
+      const err = e as WorkerError;
+      if (token === compareToken && err.kind !== 'cancelled') store.set({ compare: { key, status: 'error', rows: [], rowsKey: '', message: err.message } });
+    } finally {
+      if (token === compareToken) compareInFlight = false;
+    }
+  }
+
+  async function run(): Promise<void> {
+    doc.saveNow();
+    const token = ++runToken;
+    const t0 = performance.now();
+    if (store.get().fieldErrors.length) {
+      store.set({ error: blockedBy(store.get().fieldErrors[0]) });
+      return;
+    }
+    store.set({ running: { startedAt: t0, phase: 'reading the graph' } });
+    startProgress();
+    try {
+      await doc.info(); // the graph's Capacities are adopted before it is planned
+      if (token !== runToken) return;
+      const blocked = store.get().fieldErrors[0];
+      if (blocked) {
+        store.set({ error: blockedBy(blocked), running: null });
+        return;
+      }
+      const graph = doc.text();
+      const s = store.get();
+      const key = runKey(s);
+      const settings = s.settings;
+      const cKey = compareKey(s);
+      startedKey = key;
+      // a comparison for another graph / capacities / cost is out of date: stop it
+      if (s.compare && s.compare.key !== cKey) stopCompare('running');
+      store.set({ running: { startedAt: t0, phase: 'planning' } });
+      const view = await engine.plan(graph, runOptions(settings), (phase) => {
+        if (token === runToken && store.get().running) store.set({ running: { startedAt: t0, phase } });
+      });
+      if (token !== runToken) return;
+      const tReceived = performance.now();
+      store.set({ view, viewKey: key, error: null, selectedBuf: null, selectedSpill: null, running: null });
+      (window as unknown as { __spillwayTimes: unknown }).__spillwayTimes = {
+        engine: view.engineMs, prepare: view.prepareMs, receive: tReceived - t0 - view.engineMs - view.prepareMs, render: performance.now() - tReceived,
+      };
+      requestAnimationFrame(() => setTimeout(() => {
+        if (token !== runToken) return;
+        store.set({ totalMs: performance.now() - t0 });
+        lastRun = { graph, settings, key: cKey };
+        void startCompare(graph, settings, cKey); // after the plan is painted
+      }, 0));
+    } catch (e) {
+      if (token !== runToken) return;
+      const err = e instanceof WorkerError ? e : new WorkerError('internal', String(e));
+      if (err.kind === 'cancelled') {
+        startedKey = '';
+        store.set({ running: null });
+        notify('Run cancelled. The engine was restarted; the results below are from before.', 'info');
+        return;
+      }
+      if (store.get().compare?.status === 'running') stopCompare('cancelled');
+      store.set({ error: { kind: err.kind, message: err.message, where: err.where }, running: null });
+    } finally {
+      if (token === runToken) stopProgress();
+    }
+  }
+
+  // settings: re-run (debounced) when they change what a run would do
+  let autoTimer = 0;
+  store.subscribe((s, p) => {
+    if (s.settings === p.settings) return;
+    clearTimeout(autoTimer);
+    autoTimer = window.setTimeout(() => {
+      const now = store.get();
+      if ((!now.view && !now.error) || now.fieldErrors.length) return;
+      if (runKey(now) !== startedKey) void run();
+    }, 350);
+  });
+
+  return {
+    run,
+    cancel() {
+      engine.cancel();
+      stopCompare('cancelled');
+    },
+    openCompareRow(row) {
+      const pols = store.get().engine?.policies ?? [];
+      store.setSettings({ policy: row.policy === pols[0] ? '' : row.policy, orderSource: row.order });
+      void run();
+    },
+    cancelCompare: () => stopCompare('cancelled'),
+    retryCompare() {
+      if (lastRun) void startCompare(lastRun.graph, lastRun.settings, lastRun.key, true);
+    },
+  };
+}

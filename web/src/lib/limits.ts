@@ -1,0 +1,21 @@
+// The page's stated limits (README "Playground limits"). Anything over one is refused with a
+// message naming the limit, before it can freeze the page or reach storage.
+export const LIMITS = {
+  /** Characters after "#case=" in a link. */
+  linkChars: 1_000_000,
+  /** Characters of a link's case once decompressed (graph text + settings). */
+  caseChars: 8_000_000,
+  /** Memories (capacity rows) in the settings or in a graph's "Capacities". */
+  capacityRows: 64,
+  /** Characters of a memory name. */
+  memoryNameChars: 64,
+  /** Bytes of one capacity (the engine's limit, 2^40). */
+  capacityBytes: 2 ** 40,
+  /** The seed cost model's parameters (the engine's ranges). */
+  fixedLatency: 2 ** 40,
+  cyclesPerByte: 2 ** 20,
+  /** Node ids in an order file. */
+  orderIds: 2_000_000,
+} as const;
+
+export const fmtLimit = (n: number) => n.toLocaleString('en-US');

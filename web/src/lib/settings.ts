@@ -1,0 +1,158 @@
+// The planner's settings as the page keeps them, what a run sends to the engine, and the one
+// checker for settings that come from outside (a link, a case file, the browser's storage).
+import type { RunOptions } from '../engine/types';
+import { LIMITS, fmtLimit } from './limits';
+
+export type CostModel = 'seed' | 'contest';
+export type OrderSource = 'graph' | 'id' | 'schedule' | 'reuse' | 'best' | 'search' | 'min-peak' | 'file';
+const NAMED_ORDERS: readonly string[] = ['id', 'schedule', 'reuse', 'best', 'search', 'min-peak'];
+const ORDER_SOURCES: readonly string[] = ['graph', ...NAMED_ORDERS, 'file'];
+
+export interface Settings {
+  capacities: [string, number][]; // in display order
+  costModel: CostModel;
+  fixedLatency: number;
+  cyclesPerByte: number;
+  policy: string; // '' = the engine's default (first of policies())
+  orderSource: OrderSource;
+  orderFile: { name: string; ids: number[] } | null;
+}
+
+/** The capacities the engine uses for a graph that names none (the contest's, the seed's). */
+export const DEFAULT_CAPACITIES: readonly (readonly [string, number])[] = [['L1', 4096], ['UB', 1024], ['L0A', 256], ['L0B', 256], ['L0C', 512]];
+
+export const PRESETS: Record<string, readonly (readonly [string, number])[]> = {
+  'defaults (contest)': DEFAULT_CAPACITIES,
+  'Ascend-like': [['L1', 1048576], ['UB', 262144], ['L0A', 65536], ['L0B', 65536], ['L0C', 131072]],
+};
+
+export const copyCapacities = (c: readonly (readonly [string, number])[]): [string, number][] => c.map(([k, v]) => [k, v]);
+
+export function defaultSettings(): Settings {
+  return {
+    capacities: copyCapacities(DEFAULT_CAPACITIES),
+    costModel: 'contest',
+    fixedLatency: 0,
+    cyclesPerByte: 1,
+    policy: '',
+    orderSource: 'graph',
+    orderFile: null,
+  };
+}
+
+export function runOptions(s: Settings): RunOptions {
+  const opts: RunOptions = { capacities: Object.fromEntries(s.capacities) };
+  if (s.orderSource === 'file' && s.orderFile) opts.order = s.orderFile.ids;
+  else opts.order = NAMED_ORDERS.includes(s.orderSource) ? (s.orderSource as Exclude<OrderSource, 'file'>) : 'graph';
+  if (s.policy) opts.policy = s.policy;
+  opts.cost = s.costModel === 'seed'
+    ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
+    : { model: 'contest' };
+  return opts;
+}
+
+/** Options for compare(): what a run uses except policy and order (compare tries them all). */
+export function compareOptions(s: Settings): RunOptions {
+  const { capacities, cost } = runOptions(s);
+  return { capacities, cost };
+}
+
+const keys = new WeakMap<Settings, { run: string; compare: string }>();
+/** Strings that are equal exactly when two settings make the same run / the same comparison. */
+export function settingsKeys(s: Settings): { run: string; compare: string } {
+  let k = keys.get(s);
+  if (!k) keys.set(s, (k = { run: JSON.stringify(runOptions(s)), compare: JSON.stringify(compareOptions(s)) }));
+  return k;
+}
+
+/** Why a capacity (as typed) is not usable, or null. */
+export function capacityProblem(text: string): string | null {
+  const t = text.trim();
+  if (t === '') return 'the field is empty';
+  const v = Number(t);
+  if (!Number.isInteger(v)) return `"${t.slice(0, 20)}" is not a whole number of bytes`;
+  if (v < 1) return `${t} is less than 1 byte`;
+  if (v > LIMITS.capacityBytes) return `${t} is more than ${fmtLimit(LIMITS.capacityBytes)} bytes (2^40)`;
+  return null;
+}
+
+/** Why a memory name is not usable, or null. */
+export function memoryNameProblem(name: string): string | null {
+  if (name === '') return 'a memory has an empty name';
+  if (name.length > LIMITS.memoryNameChars) return `a memory name is longer than ${LIMITS.memoryNameChars} characters`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a memory name holds a control character';
+  return null;
+}
+
+/** Capacities from outside (a link, a graph's "Capacities" object): checked entry by entry. */
+export function checkCapacities(entries: [unknown, unknown][]): { ok: true; capacities: [string, number][] } | { ok: false; message: string } {
+  if (entries.length > LIMITS.capacityRows)
+    return { ok: false, message: `${fmtLimit(entries.length)} memories; the page takes at most ${LIMITS.capacityRows}` };
+  const seen = new Set<string>();
+  const out: [string, number][] = [];
+  for (const [name, value] of entries) {
+    if (typeof name !== 'string') return { ok: false, message: 'a memory name is not a string' };
+    const bad = memoryNameProblem(name);
+    if (bad) return { ok: false, message: bad };
+    if (seen.has(name)) return { ok: false, message: `memory "${name}" appears twice` };
+    seen.add(name);
+    const problem = typeof value === 'number' ? capacityProblem(String(value)) : 'is not a number';
+    if (problem) return { ok: false, message: `the capacity of ${name}: ${problem}` };
+    out.push([name, value as number]);
+  }
+  return { ok: true, capacities: out };
+}
+
+function wholeIn(v: unknown, max: number): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
+}
+
+/**
+ * Settings from outside, checked strictly: anything unknown or out of range refuses them whole
+ * (a refused link must not leave a bad policy or order behind). `policies` is the engine's list;
+ * null when it is not known yet (then a policy must only look like a name).
+ */
+export function checkSettings(raw: unknown, policies: readonly string[] | null): { ok: true; settings: Settings } | { ok: false; message: string } {
+  const fail = (message: string) => ({ ok: false as const, message });
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('the settings are missing');
+  const r = raw as Record<string, unknown>;
+  const s = defaultSettings();
+  if (r.capacities !== undefined) {
+    if (!Array.isArray(r.capacities)) return fail('the capacities are not a list');
+    if (r.capacities.length > LIMITS.capacityRows)
+      return fail(`${fmtLimit(r.capacities.length)} capacity rows; the page takes at most ${LIMITS.capacityRows}`);
+    if (!r.capacities.every((e) => Array.isArray(e) && e.length === 2)) return fail('a capacity row is not a [name, bytes] pair');
+    const caps = checkCapacities(r.capacities as [unknown, unknown][]);
+    if (!caps.ok) return fail(caps.message);
+    s.capacities = caps.capacities;
+  }
+  if (r.costModel !== undefined) {
+    if (r.costModel !== 'seed' && r.costModel !== 'contest') return fail(`cost model "${String(r.costModel).slice(0, 40)}" is neither seed nor contest`);
+    s.costModel = r.costModel;
+  }
+  for (const [key, max] of [['fixedLatency', LIMITS.fixedLatency], ['cyclesPerByte', LIMITS.cyclesPerByte]] as const) {
+    if (r[key] === undefined) continue;
+    if (!wholeIn(r[key], max)) return fail(`${key} must be a whole number from 0 to ${fmtLimit(max)}`);
+    s[key] = r[key] as number;
+  }
+  if (r.policy !== undefined && r.policy !== '') {
+    if (typeof r.policy !== 'string') return fail('the policy is not a name');
+    const known = policies ? policies.includes(r.policy) : /^[a-z][a-z0-9_-]{0,39}$/.test(r.policy);
+    if (!known) return fail(`policy "${r.policy.slice(0, 40)}" is not one of ${policies ? policies.join(', ') : 'the engine\u2019s policies'}`);
+    s.policy = r.policy;
+  }
+  if (r.orderSource !== undefined) {
+    if (typeof r.orderSource !== 'string' || !ORDER_SOURCES.includes(r.orderSource))
+      return fail(`order source "${String(r.orderSource).slice(0, 40)}" is not one of ${ORDER_SOURCES.join(', ')}`);
+    s.orderSource = r.orderSource as OrderSource;
+  }
+  if (s.orderSource === 'file') {
+    const o = r.orderFile as { name?: unknown; ids?: unknown } | null | undefined;
+    if (!o || typeof o !== 'object' || !Array.isArray(o.ids)) return fail('the order source is a file, but the file is missing');
+    if (o.ids.length > LIMITS.orderIds) return fail(`the order file has ${fmtLimit(o.ids.length)} ids; at most ${fmtLimit(LIMITS.orderIds)}`);
+    if (!o.ids.every((x) => wholeIn(x, 2 ** 31 - 1))) return fail('the order file holds something that is not a node id');
+    s.orderFile = { name: typeof o.name === 'string' ? o.name.slice(0, 200) : 'order.txt', ids: o.ids as number[] };
+  }
+  return { ok: true, settings: s };
+}
