@@ -39,6 +39,7 @@ struct Score {
 constexpr int kMaxRun = 8;       // slots moved together
 constexpr int kMaxReverse = 32;  // slots reversed together
 constexpr std::int64_t kMinPatience = 50;  // evaluations without progress before giving up
+constexpr size_t kMaxGrids = 2;            // grids swept by the constructions (the largest)
 constexpr std::int64_t kDefaultWork = 40'000'000;  // operations of scoring the default effort allows
 
 // Unit models, coarse to fine: every chain links its operations; then only chains of buffers of
@@ -154,7 +155,9 @@ private:
         const Slots greedy = greedyOverlap();
         consider("greedy", greedy);
         consider("greedy, paired", paired(greedy));
-        for (size_t i = 0; i < model().grids.size(); ++i) gridSweeps(model().grids[i], static_cast<int>(i));
+        // The largest grids only: each sweep reorders one grid, and a graph of many copies would
+        // otherwise spend its constructions on them.
+        for (size_t i = 0; i < model().grids.size() && i < kMaxGrids; ++i) gridSweeps(model().grids[i], static_cast<int>(i));
     }
 
     // Units in the order their first operation appears in `nodes`.

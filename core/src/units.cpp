@@ -180,6 +180,12 @@ UnitModel findUnits(const Graph& g, const Order& hint, const Capacities& caps, B
             unit.beats.push_back(static_cast<int>(unit.ops.size()));
     }
     for (int memory = 0; memory < static_cast<int>(m.memories.size()); ++memory) findGrids(g, chains, m, memory);
+    auto unitsOf = [](const Grid& grid) {
+        size_t n = 0;
+        for (const auto& row : grid.rows) n += row.size();
+        return n;
+    };
+    std::stable_sort(m.grids.begin(), m.grids.end(), [&](const Grid& a, const Grid& b) { return unitsOf(a) > unitsOf(b); });
     return m;
 }
 

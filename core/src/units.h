@@ -40,7 +40,7 @@ struct UnitModel {
     std::vector<char> eager;          // node index -> a sink operation run as soon as ready
     std::vector<std::string> memories;
     std::vector<Bytes> capacity;      // per memory index
-    std::vector<Grid> grids;          // zero, one or more grids (by memory with shared lines)
+    std::vector<Grid> grids;          // zero, one or more grids, largest first
 };
 
 // linkDivisor > 0: a buffer smaller than its memory's capacity / linkDivisor links nothing (a
