@@ -16,7 +16,7 @@ Capacities resolveCapacities(const GraphDocument& doc, const RunOptions& opts) {
 }
 
 OrderRequest requestFor(const GraphDocument& doc, const RunOptions& opts, const Capacities& caps) {
-    return {doc, caps, opts.effort, opts.progress};
+    return {doc, caps, opts.effort, opts.progress, {}};
 }
 
 std::optional<SearchSummary> summaryOf(const std::optional<SearchResult>& s) {
@@ -97,8 +97,10 @@ Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
     // Plan each candidate's order and keep the one moving the least data (ties: the first), with
     // its plan so that run() need not plan it again.
     Bytes bestBytes = 0;
+    OrderRequest withKnown = request;  // the search scores the candidates made before it
     for (const std::string& candidate : bestOrderCandidates()) {
-        MadeOrder made = makeOrder(candidate, request);
+        MadeOrder made = makeOrder(candidate, withKnown);
+        withKnown.known.emplace_back(candidate, made.order);
         Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});
         const Bytes bytes = extraBytesOf(doc.graph, plan);
         if (!p.plan || bytes < bestBytes) {

@@ -67,11 +67,16 @@ public:
     }
 
     SearchResult run() {
-        label_ = "schedule";
-        scoreOf(nodesOf(scheduleForMemory(g_, hint_)));
-        if (opts_.objective == SearchOptions::Objective::Traffic) {
-            label_ = "reuse";
-            scoreOf(nodesOf(scheduleForReuse(g_, hint_, opts_.capacities)));
+        // The other order sources' orders: the search never returns worse than them.
+        std::vector<std::pair<std::string, Order>> known = opts_.known;
+        if (known.empty()) {
+            known.emplace_back("schedule", scheduleForMemory(g_, hint_));
+            if (opts_.objective == SearchOptions::Objective::Traffic)
+                known.emplace_back("reuse", scheduleForReuse(g_, hint_, opts_.capacities));
+        }
+        for (const auto& [name, order] : known) {
+            label_ = name;
+            scoreOf(nodesOf(order));
         }
         for (level_ = 0; level_ < levels_.size(); ++level_) constructions();
         constructionCount_ = evaluations_;

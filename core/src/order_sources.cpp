@@ -22,6 +22,7 @@ MadeOrder bySearch(const OrderRequest& r, SearchOptions::Objective objective) {
     o.capacities = r.capacities;
     o.effort = r.effort;
     o.progress = r.progress;
+    o.known = r.known;
     SearchResult s = searchOrder(r.doc.graph, orderById(r.doc.graph), o);
     Order order = s.order;
     return {std::move(order), std::move(s)};

@@ -192,6 +192,6 @@ TEST_CASE("order sources: one registry for names, help and parsing") {
     CHECK(!isOrderSource("given"));  // a file or an array, not a name
     CHECK(bestOrderCandidates() == std::vector<std::string>{"schedule", "reuse", "search"});
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("fits"));
-    CHECK(test::inputErrorOf([&] { makeOrder("nope", {doc, defaultCapacities()}); }) ==
+    CHECK(test::inputErrorOf([&] { makeOrder("nope", {doc, defaultCapacities(), -1, {}, {}}); }) ==
           "unknown order source \"nope\": expected " + orderSourceNames() + " or a file");
 }

@@ -117,3 +117,21 @@ TEST_CASE("residency: a budget below a step's own buffers keeps nothing over tha
     CHECK(c.keep[0] == 0);
     CHECK(relaxResidency(p, budget).traffic == 100);
 }
+
+TEST_CASE("residency: the worked example of docs/policies.md") {
+    // L1 = 100, 10 forced bytes at every step; p (60 bytes, not from a COPY_IN) idle over steps
+    // 2-5, q (40 bytes, from a COPY_IN) idle over steps 3-8.
+    ResidencyProblem p;
+    p.type = "L1";
+    p.capacity = 100;
+    p.forced.assign(10, 10);
+    p.gaps = {{0, 1, 6, 60, 120}, {1, 2, 9, 40, 40}};
+    const Relaxation lp = relaxResidency(p);
+    CHECK(lp.traffic == 20);
+    CHECK(lp.kept == std::vector<Bytes>{60, 20});
+    CHECK_FALSE(lp.integral);
+    const ResidencyChoice choice = chooseResidency(p);
+    CHECK(choice.traffic == 40);
+    CHECK(choice.keep == std::vector<char>{1, 0});
+    CHECK(choice.optimal);
+}

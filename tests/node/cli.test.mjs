@@ -125,3 +125,10 @@ for (const [what, args, message] of badInputs) {
     else assert.equal(text, message);
   });
 }
+
+test('docs/policies.md tables the order sources of `spillway orders`, in its order', () => {
+  const doc = readFileSync(join(root, 'docs/policies.md'), 'utf8');
+  const table = [...doc.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+  const registry = spillway('orders').stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]);
+  assert.deepEqual(table, registry);
+});

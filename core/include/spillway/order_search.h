@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "schedule.h"
 
@@ -43,6 +45,9 @@ struct SearchOptions {
     // Called every kProgressEvery evaluations and at the end; returning false stops the search,
     // which then returns the best order found so far.
     std::function<bool(const SearchProgress&)> progress;
+    // Orders the caller already made (name, order), scored as constructions; when empty the
+    // search makes the schedule and reuse orders itself.
+    std::vector<std::pair<std::string, Order>> known;
 };
 
 inline constexpr std::int64_t kProgressEvery = 64;

@@ -31,6 +31,7 @@ struct OrderRequest {
     const Capacities& capacities;
     std::int64_t effort = -1;                                // search sources: -1 for the default
     std::function<bool(const SearchProgress&)> progress;     // search sources: may stop early
+    std::vector<std::pair<std::string, Order>> known;        // orders already made (the search scores them)
 };
 struct MadeOrder {
     Order order;
