@@ -25,11 +25,11 @@ using namespace spillway;
 
 namespace {
 
-constexpr const char* kUsage = R"(usage:
+constexpr const char* kUsageHead = R"(usage:
   spillway plan [GRAPH.json] [options]   plan a graph (no GRAPH: the built-in example)
-  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--json -]
+  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--effort N] [--json -]
                                          every policy on every order source, one table
-  spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C]
+  spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C] [--effort N]
                                          median times of each stage, as a table
   spillway verify GRAPH.json RESULT.json [--caps ...]
                                          re-verify a result file: the plan and every claim
@@ -46,6 +46,7 @@ constexpr const char* kUsage = R"(usage:
   spillway pack-instance SEED            print a generated instance (CSV, capacity 1048576)
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
+  spillway orders                        list the order sources (--order)
   spillway generate matmul M N K | flash Q KV | conv GROUPS LAYERS | random OPERATIONS
                     [--seed S] [--frees-at-end] [--alloc-edges PCT] [--bufferless PCT] [-o FILE]
                                          a generated graph (sizes of any scale, for benchmarks)
@@ -54,15 +55,10 @@ constexpr const char* kUsage = R"(usage:
 plan options:
   --caps L1=4096,UB=1024,...   capacities (default: the graph's "Capacities", else
                                L1=4096,UB=1024,L0A=256,L0B=256,L0C=512)
-  --order graph|id|schedule|reuse|best|FILE
-                               graph: the graph's "Order", else best (default);
-                               id: ascending id; schedule: ascending id with each FREE
-                               right after its last use and each ALLOC just before its
-                               first use; reuse: a list scheduler that keeps hot buffers
-                               in use; best: schedule or reuse, whichever moves less data;
-                               FILE: one node id a line
-  --policy best|lifetime|seed|window
-                               planner policy (default: best, the least data moved of all)
+)";
+
+constexpr const char* kUsageTail = R"(  --effort N                   order search budget in evaluations (default: by graph size);
+                               the same N gives the same order, a larger N one as good or better
   --cost seed|contest          spill cost model (default: contest)
   --fixed-latency N            seed cost model: cycles per spill (default 0)
   --cycles-per-byte N          seed cost model: cycles per byte (default 1)
@@ -85,17 +81,47 @@ pack options:
   --graph OUT.json             write the problem as a graph with a fixed order, to plan
 )";
 
-// The help text, with the packing techniques listed from their registry.
-std::string usage() {
-    std::string names;
-    for (const packing::TechniqueInfo& t : packing::techniques()) {
-        std::string line = std::string(31, ' ') + t.name;
-        names += line + std::string(line.size() < 50 ? 50 - line.size() : 1, ' ') + t.what + "\n";
+// Wraps `text` to lines of at most `width` characters, each starting with `indent`.
+std::string wrapped(const std::string& text, const std::string& indent, size_t width) {
+    std::string out, line;
+    std::istringstream words(text);
+    std::string word;
+    while (words >> word) {
+        if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) {
+            out += indent + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
     }
-    names.pop_back();
-    std::string text = kUsage;
+    if (!line.empty()) out += indent + line + "\n";
+    return out;
+}
+
+// The help text: the order sources and policies come from their registries.
+std::string usage() {
+    const std::string indent(31, ' ');
+    std::string names;
+    for (const OrderSourceInfo& o : orderSourceList()) names += (names.empty() ? "" : "|") + o.name;
+    std::string text = kUsageHead;
+    text += "  --order " + names + "|FILE\n";
+    for (const OrderSourceInfo& o : orderSourceList())
+        text += wrapped(o.name + (o.name == orderSourceList().front().name ? " (default)" : "") + ": " + o.description,
+                        indent, 96);
+    text += wrapped("FILE: one node id a line", indent, 96);
+    std::string policies;
+    for (const std::string& p : policyNames()) policies += (policies.empty() ? "" : "|") + p;
+    text += "  --policy " + policies + "\n" +
+            wrapped("planner policy (default: " + policyNames().front() + ", the least data moved of all)", indent, 96);
+    text += kUsageTail;
+    // the packing techniques from their registry
+    std::string techniques;
+    for (const packing::TechniqueInfo& t : packing::techniques()) {
+        std::string line = indent + t.name;
+        techniques += line + std::string(line.size() < 50 ? 50 - line.size() : 1, ' ') + t.what + "\n";
+    }
+    techniques.pop_back();
     const std::string slot = "%TECHNIQUES%";
-    return text.replace(text.find(slot), slot.size(), names);
+    return text.replace(text.find(slot), slot.size(), techniques);
 }
 
 
@@ -193,7 +219,7 @@ RunOptions runOptionsFrom(const Args& a) {
     };
     if (auto v = get("--caps")) opts.capacities = parseCapacityList(*v);
     if (auto v = get("--order")) {
-        if (*v == "graph" || *v == "id" || *v == "schedule" || *v == "reuse" || *v == "best") {
+        if (isOrderSource(*v)) {
             opts.orderSource = *v;
         } else {
             opts.orderSource = "given";
@@ -203,6 +229,7 @@ RunOptions runOptionsFrom(const Args& a) {
         }
     }
     if (auto v = get("--policy")) opts.policy = *v;
+    if (auto v = get("--effort")) opts.effort = parseCount("--effort", *v, 0, limits::kMaxEffort, "effort");
     if (auto v = get("--cost")) opts.cost = CostModel::parse(*v);
     if (auto v = get("--fixed-latency"))
         opts.cost.fixedLatency = parseCount("--fixed-latency", *v, 0, limits::kMaxFixedLatency, "fixedLatency");
@@ -225,14 +252,30 @@ double millisecondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// "at the lower bound" or "within 12.5% of the lower bound": how far a plan may still improve
+// for its order.
+std::string withinBound(Bytes moved, Bytes bound) {
+    if (moved == bound) return "the plan is at the bound: optimal for this order";
+    if (bound == 0) return "the plan is above it; the bound is 0";
+    char text[96];
+    std::snprintf(text, sizeof text, "the plan is within %.1f%% of it",
+                  100.0 * static_cast<double>(moved - bound) / static_cast<double>(bound));
+    return text;
+}
+
 void printSummary(const std::string& label, const GraphDocument& doc, const Result& r, double ms) {
     const Metrics& m = r.metrics;
     std::printf("graph: %s (%zu nodes, %zu buffers)\n", label.c_str(), doc.graph.nodes.size(),
                 doc.graph.buffers.size());
     std::printf("order: %s   policy: %s   cost: %s\n", r.orderSource.c_str(), r.policy.c_str(),
                 r.cost.name().c_str());
+    if (r.search)
+        std::printf("order search: %lld evaluations (effort %lld), from %s\n", static_cast<long long>(r.search->evaluations),
+                    static_cast<long long>(r.search->effort), r.search->start.c_str());
     std::printf("spills: %d\n", m.spills);
     std::printf("extra data moved: %lld bytes\n", static_cast<long long>(m.extraBytes));
+    std::printf("lower bound for this order: %lld bytes (%s)\n", static_cast<long long>(m.bound.total),
+                withinBound(m.extraBytes, m.bound.total).c_str());
     std::printf("peak of the order (demand / capacity):");
     for (const auto& [type, peak] : m.demandPeaks.byType)
         std::printf(" %s %lld/%lld", type.c_str(), static_cast<long long>(peak),
@@ -245,7 +288,7 @@ void printSummary(const std::string& label, const GraphDocument& doc, const Resu
 
 int commandPlan(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--caps", "--order", "--policy", "--cost", "--fixed-latency",
-                                       "--cycles-per-byte", "-o", "--export"});
+                                       "--cycles-per-byte", "--effort", "-o", "--export"});
     RunOptions opts = runOptionsFrom(a);
     std::string label;
     const std::string text = graphTextFor(a, label);
@@ -274,7 +317,7 @@ double median(std::vector<double> v) {
 
 // Times each stage separately, `repeat` times, and prints medians: the numbers README quotes.
 int commandBench(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--repeat", "--policy", "--cost", "--order"});
+    Args a = parseArgs(argc, argv, 2, {"--repeat", "--policy", "--cost", "--order", "--effort"});
     const int repeat = static_cast<int>(
         a.options.count("--repeat") ? parseCount("--repeat", a.options.at("--repeat"), 1, limits::kMaxRepeat, "repeat") : 15);
     RunOptions opts = runOptionsFrom(a);
@@ -303,7 +346,7 @@ int commandBench(int argc, char** argv) {
                                   : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy});
             auto t2 = std::chrono::steady_clock::now();
             r.timing = simulateTiming(doc.graph, r.plan);
-            r.metrics = measure(doc.graph, r.inputOrder, r.plan, r.timing);
+            r.metrics = measure(doc.graph, r.capacities, r.inputOrder, r.plan, r.timing);
             auto t3 = std::chrono::steady_clock::now();
             auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsOf(r));
             if (!violations.empty()) throw InternalError(name + ": plan failed verification: " + violations.front().message);
@@ -340,7 +383,7 @@ int commandVerify(int argc, char** argv) {
 
 // Every policy on every order source: what each decision is worth on this graph.
 int commandCompare(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--json"});
+    Args a = parseArgs(argc, argv, 2, {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json"});
     if (a.options.count("--json") && a.options.at("--json") != "-")
         throw InputError("--json takes - (print JSON on stdout)");
     std::string label;
@@ -353,7 +396,7 @@ int commandCompare(int argc, char** argv) {
     }
     std::printf("graph: %s (%zu nodes, %zu buffers), cost %s; every plan verified\n", label.c_str(),
                 doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str());
-    std::printf("%-9s %-16s %7s %10s %s %12s %9s\n", "order", "policy", "spills", "extra B",
+    std::printf("%-9s %-20s %7s %10s %10s %s %12s %9s\n", "order", "policy", "spills", "extra B", "bound B",
                 "peak (order demand) per memory / all", "cycles", "ms");
     for (const ComparisonRow& r : rows) {
         std::string peaks;
@@ -361,8 +404,9 @@ int commandCompare(int argc, char** argv) {
             peaks += type + " " + std::to_string(peak) + "  ";
         peaks += "/ " + std::to_string(r.metrics.demandPeaks.total);
         std::string policy = r.policy == r.planPolicy ? r.policy : r.policy + " (" + r.planPolicy + ")";
-        std::printf("%-9s %-16s %7d %10lld  %s %12lld %9.1f\n", r.orderSource.c_str(), policy.c_str(),
-                    r.metrics.spills, static_cast<long long>(r.metrics.extraBytes), peaks.c_str(),
+        std::printf("%-9s %-20s %7d %10lld %10lld  %s %12lld %9.1f\n", r.orderSource.c_str(), policy.c_str(),
+                    r.metrics.spills, static_cast<long long>(r.metrics.extraBytes),
+                    static_cast<long long>(r.metrics.bound.total), peaks.c_str(),
                     static_cast<long long>(r.metrics.totalCycles), r.milliseconds);
     }
     return 0;
@@ -527,6 +571,11 @@ int commandExamples() {
     return 0;
 }
 
+int commandOrders() {
+    for (const OrderSourceInfo& o : orderSourceList()) std::printf("%-10s %s\n", o.name.c_str(), o.title.c_str());
+    return 0;
+}
+
 int dispatch(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "--help";
     if (cmd == "plan") return commandPlan(argc, argv);
@@ -537,6 +586,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "pack-bench") return commandPackBench(argc, argv);
     if (cmd == "pack-instance") return commandPackInstance(argc, argv);
     if (cmd == "examples") return commandExamples();
+    if (cmd == "orders") return commandOrders();
     if (cmd == "generate") return commandGenerate(argc, argv);
     if (cmd == "example") {
         if (argc != 3) throw InputError("usage: spillway example NAME (see spillway examples)");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm run bench`: speed (median of each stage) and plan quality (against published results).
-# Figures are medians of repeated runs in one process; quote them with the machine's load.
+# `npm run bench`: speed (median of each stage) and plan quality (against published results, with
+# the lower bound of each plan's order). Figures are medians of repeated runs in one process;
+# quote them with the machine's load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/native/spillway ] || bash scripts/setup.sh
@@ -12,8 +13,9 @@ for e in tiled-matmul flash-attention-like conv-like; do
   build/native/spillway example "$e" > "$work/$e.json"
   graphs+=("$work/$e.json")
 done
-echo "== speed: default options (order best: schedule and reuse; policy best: lifetime and seed)"
-build/native/spillway bench "${graphs[@]}"
+build/native/spillway generate matmul 16 16 16 --frees-at-end > "$work/matmul-16x16x16.json"
+echo "== speed: default options (order best: schedule, reuse and search; policy best: every policy)"
+build/native/spillway bench "${graphs[@]}" "$work/matmul-16x16x16.json" --repeat 3
 echo
 echo "== speed: policy seed on ascending id (the seed's setting)"
 build/native/spillway bench "${graphs[@]}" --policy seed --order id

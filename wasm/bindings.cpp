@@ -66,10 +66,35 @@ std::string version() { return std::string("spillway ") + SPILLWAY_VERSION; }
 
 std::string policies() { return dump(Json(policyNames())); }
 
+// The order sources, default first: [{"name", "title", "description"}].
+std::string orders() {
+    Json out = Json::array();
+    for (const OrderSourceInfo& o : orderSourceList())
+        out.push_back({{"name", o.name}, {"title", o.title}, {"description", o.description}});
+    return dump(out);
+}
+
 std::string plan(const std::string& graphJson, const std::string& optionsJson) {
     return guarded([&] {
         GraphDocument doc = parseGraphDocument(graphJson);
         return resultToJson(doc.graph, run(doc, parseRunOptions(optionsJson)));
+    });
+}
+
+// plan() with the order search's progress: `onProgress` gets {"evaluations", "budget", "best"}
+// every so often and returns false to stop the search, which then plans its best order so far.
+std::string planWithProgress(const std::string& graphJson, const std::string& optionsJson, emscripten::val onProgress) {
+    return guarded([&] {
+        GraphDocument doc = parseGraphDocument(graphJson);
+        RunOptions opts = parseRunOptions(optionsJson);
+        opts.progress = [&](const SearchProgress& p) {
+            Json j;
+            j["evaluations"] = p.evaluations;
+            j["budget"] = p.budget;
+            j["best"] = p.best;
+            return onProgress(dump(j)).as<bool>();
+        };
+        return resultToJson(doc.graph, run(doc, opts));
     });
 }
 
@@ -127,9 +152,9 @@ std::string pack(const std::string& csvText, const std::string& optionsJson) {
 
 // The packer's switchable techniques: [{"name", "what"}], in the order of `--disable`'s help.
 std::string packTechniques() {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    Json out = Json::array();
     for (const packing::TechniqueInfo& t : packing::techniques()) out.push_back({{"name", t.name}, {"what", t.what}});
-    return out.dump();
+    return dump(out);
 }
 
 std::string examples() {
@@ -151,7 +176,9 @@ double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("version", &version);
     emscripten::function("policies", &policies);
+    emscripten::function("orders", &orders);
     emscripten::function("plan", &plan);
+    emscripten::function("planWithProgress", &planWithProgress);
     emscripten::function("verify", &verify);
     emscripten::function("metrics", &metrics);
     emscripten::function("compare", &compareAll);

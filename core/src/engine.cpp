@@ -26,39 +26,19 @@ auto locatingErrors(const GraphDocument& doc, F&& f) {
     }
 }
 
-Order resolveOrder(const GraphDocument& doc, const RunOptions& opts, const Capacities& caps, std::string& source) {
-    source = opts.orderSource;
-    if (source == "given") {
-        if (!opts.order) throw InputError("order source \"given\" needs an order");
-        validateOrder(doc.graph, *opts.order, "the given order", opts.orderFrom);
-        return *opts.order;
-    }
-    if (source == "graph") {
-        if (doc.order) {
-            validateOrder(doc.graph, *doc.order, "the graph's \"Order\"", "graph");
-            return *doc.order;
-        }
-        source = "best";
-    }
-    if (source == "schedule") {
-        Order order = scheduleForMemory(doc.graph, orderById(doc.graph));
-        validateOrder(doc.graph, order, "the scheduled order");
-        return order;
-    }
-    if (source == "reuse") {
-        Order order = scheduleForReuse(doc.graph, orderById(doc.graph), caps);
-        validateOrder(doc.graph, order, "the reuse order");
-        return order;
-    }
-    if (source != "id") {
-        ErrorPlace where;
-        where.field = "order";
-        throw InputError("unknown order source \"" + excerpt(source) + "\": expected graph, id, schedule, reuse, best or a file",
-                         std::move(where));
-    }
-    Order order = orderById(doc.graph);
-    validateOrder(doc.graph, order, "ascending id order");
-    return order;
+OrderRequest requestFor(const GraphDocument& doc, const RunOptions& opts, const Capacities& caps) {
+    return {doc, caps, opts.effort, opts.progress, {}};
+}
+
+std::optional<SearchSummary> summaryOf(const std::optional<SearchResult>& s) {
+    if (!s) return std::nullopt;
+    return SearchSummary{s->evaluations, s->effort, s->start};
+}
+
+Bytes extraBytesOf(const Graph& g, const Plan& plan) {
+    Bytes bytes = 0;
+    for (const Spill& s : plan.spills) bytes += spillTrafficBytes(g.buffer(s.buf));
+    return bytes;
 }
 
 std::map<std::string, Bytes> residentPeaks(const Graph& g, const Plan& plan) {
@@ -82,13 +62,17 @@ std::map<std::string, Bytes> residentPeaks(const Graph& g, const Plan& plan) {
 
 }  // namespace
 
-Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const Timing& timing) {
+Metrics measure(const Graph& g, const Capacities& caps, const Order& inputOrder, const Plan& plan, const Timing& timing) {
     Metrics m;
     m.spills = static_cast<int>(plan.spills.size());
-    for (const Spill& s : plan.spills) m.extraBytes += spillTrafficBytes(g.buffer(s.buf));
+    m.extraBytes = extraBytesOf(g, plan);
     m.demandPeaks = peakResidency(g, inputOrder);
     m.residentPeaks = residentPeaks(g, plan);
     m.totalCycles = timing.total;
+    m.bound = trafficLowerBound(g, inputOrder, caps);
+    if (m.extraBytes < m.bound.total)
+        throw InternalError("the plan moves " + std::to_string(m.extraBytes) + " bytes, below the lower bound " +
+                            std::to_string(m.bound.total) + " for its order: the planner or the bound is wrong");
     return m;
 }
 
@@ -119,25 +103,50 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     Problem p;
     p.capacities = capacitiesFor(doc, opts);
     opts.cost.validate(doc.graph);
-    const bool best = opts.orderSource == "best" || (opts.orderSource == "graph" && !doc.order);
-    if (!best) {
-        p.order = resolveOrder(doc, opts, p.capacities, p.orderSource);
+    std::string source = opts.orderSource;
+    if (source == "given") {
+        if (!opts.order) throw InputError("order source \"given\" needs an order");
+        validateOrder(doc.graph, *opts.order, "the given order", opts.orderFrom);
+        p.orderSource = source;
+        p.order = *opts.order;
         return p;
     }
-    // No order given: plan each scheduler's order and keep the one moving less data (ties: the
-    // first), with its plan so that run() need not plan it again.
+    if (source == "graph") {
+        if (doc.order) {
+            validateOrder(doc.graph, *doc.order, "the graph's \"Order\"", "graph");
+            p.orderSource = source;
+            p.order = *doc.order;
+            return p;
+        }
+        source = "best";
+    }
+    if (!isOrderSource(source)) {
+        ErrorPlace where;
+        where.field = "order";
+        throw InputError("unknown order source \"" + excerpt(source) + "\": expected " + orderSourceNames() + " or a file",
+                         std::move(where));
+    }
+    const OrderRequest request = requestFor(doc, opts, p.capacities);
+    if (source != "best") {
+        MadeOrder made = makeOrder(source, request);
+        p.orderSource = source;
+        p.order = std::move(made.order);
+        p.search = summaryOf(made.search);
+        return p;
+    }
+    // Plan each candidate's order and keep the one moving the least data (ties: the first), with
+    // its plan so that run() need not plan it again.
     Bytes bestBytes = 0;
-    for (const char* source : {"schedule", "reuse"}) {
-        RunOptions o = opts;
-        o.orderSource = source;
-        std::string used;
-        Order order = resolveOrder(doc, o, p.capacities, used);
-        Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
-        Bytes bytes = 0;
-        for (const Spill& s : plan.spills) bytes += spillTrafficBytes(doc.graph.buffer(s.buf));
+    OrderRequest withKnown = request;  // the search scores the candidates made before it
+    for (const std::string& candidate : bestOrderCandidates()) {
+        MadeOrder made = makeOrder(candidate, withKnown);
+        withKnown.known.emplace_back(candidate, made.order);
+        Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});
+        const Bytes bytes = extraBytesOf(doc.graph, plan);
         if (!p.plan || bytes < bestBytes) {
-            p.orderSource = used;
-            p.order = std::move(order);
+            p.orderSource = candidate;
+            p.order = std::move(made.order);
+            p.search = summaryOf(made.search);
             p.plan = std::move(plan);
             bestBytes = bytes;
         }
@@ -156,6 +165,7 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     r.capacities = std::move(problem.capacities);
     r.orderSource = std::move(problem.orderSource);
     r.inputOrder = std::move(problem.order);
+    r.search = std::move(problem.search);
     r.policy = opts.policy;
     r.cost = opts.cost;
     r.plan = problem.plan ? std::move(*problem.plan)
@@ -165,7 +175,7 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     std::optional<std::string> measureFailure;
     try {
         r.timing = simulateTiming(doc.graph, r.plan);
-        r.metrics = measure(doc.graph, r.inputOrder, r.plan, r.timing);
+        r.metrics = measure(doc.graph, r.capacities, r.inputOrder, r.plan, r.timing);
     } catch (const std::exception& e) {
         measureFailure = e.what();
     }
@@ -181,19 +191,26 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
 }
 
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts) {
-    std::vector<std::string> sources = {"id", "schedule", "reuse"};
+    std::vector<std::string> sources = comparedOrderSources();
     if (doc.order) sources.insert(sources.begin(), "graph");
     std::vector<ComparisonRow> rows;
-    for (const std::string& source : sources)
+    for (const std::string& source : sources) {
+        // The order once per source (a search is the costly part), then every policy on it.
+        RunOptions o = opts;
+        o.orderSource = source;
+        const auto t0 = std::chrono::steady_clock::now();
+        const Problem problem = prepare(doc, o);
+        const double orderMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        o.orderSource = "given";
+        o.order = problem.order;
         for (const std::string& policy : policyNames()) {
-            RunOptions o = opts;
-            o.orderSource = source;
             o.policy = policy;
-            const auto t0 = std::chrono::steady_clock::now();
+            const auto t1 = std::chrono::steady_clock::now();
             Result r = run(doc, o);
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            const double ms = orderMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
             rows.push_back({policy, r.plan.policy, source, r.metrics, ms});
         }
+    }
     return rows;
 }
 

@@ -126,7 +126,7 @@ public:
     void onKey(std::string& key, std::size_t offset) {
         switch (stack_.back()) {
             case Ctx::Root:
-                if (key == "cost" || key == "order" || key == "policy" || key == "capacities") {
+                if (key == "cost" || key == "order" || key == "policy" || key == "capacities" || key == "effort") {
                     if (!seen_.insert(key).second) fail(offset, "options: field \"" + key + "\" appears twice", key);
                 }
                 key_ = std::move(key);
@@ -199,9 +199,8 @@ private:
         }
         if (key_ == "order") {
             if (k == Kind::String) {
-                static const std::vector<std::string> named = {"graph", "id", "schedule", "reuse", "best"};
-                if (std::find(named.begin(), named.end(), *s->string) == named.end())
-                    fail(offset, "options: field \"order\" must be \"graph\", \"id\", \"schedule\", \"reuse\", \"best\" or an array of node ids, got \"" +
+                if (!isOrderSource(*s->string))
+                    fail(offset, "options: field \"order\" must be one of " + orderSourceNames() + ", or an array of node ids, got \"" +
                                      excerpt(*s->string) + "\"",
                          "order");
                 opts_.orderSource = *s->string;
@@ -222,6 +221,14 @@ private:
                                  (k == Kind::String ? "an empty string" : json::kindName(k)),
                      "policy");
             opts_.policy = std::move(*s->string);
+            return false;
+        }
+        if (key_ == "effort") {
+            if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > limits::kMaxEffort)
+                fail(offset, "options: field \"effort\" must be an integer between 0 and " + std::to_string(limits::kMaxEffort) +
+                                 ", got " + (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
+                     "effort");
+            opts_.effort = s->integer;
             return false;
         }
         if (key_ == "cost") {
@@ -287,6 +294,13 @@ const char* decisionKind(Decision::Kind k) {
     return "?";
 }
 
+OrderedJson boundJson(const TrafficBound& b) {
+    OrderedJson j;
+    j["total"] = b.total;
+    j["byType"] = b.byType;
+    return j;
+}
+
 OrderedJson costJson(const CostModel& c) {
     OrderedJson j;
     j["model"] = c.name();
@@ -308,6 +322,8 @@ std::string resultToJson(const Graph&, const Result& r) {
     j["cost"] = costJson(r.cost);
     j["capacities"] = r.capacities;
     j["orderSource"] = r.orderSource;
+    if (r.search)
+        j["search"] = {{"evaluations", r.search->evaluations}, {"effort", r.search->effort}, {"start", r.search->start}};
     j["inputOrder"] = r.inputOrder;
 
     OrderedJson m;
@@ -317,6 +333,7 @@ std::string resultToJson(const Graph&, const Result& r) {
     m["demandPeak"]["total"] = r.metrics.demandPeaks.total;
     m["residentPeak"] = r.metrics.residentPeaks;
     m["totalCycles"] = r.metrics.totalCycles;
+    m["bound"] = boundJson(r.metrics.bound);
     j["metrics"] = std::move(m);
 
     const Plan& p = r.plan;
@@ -376,6 +393,7 @@ std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {
         j["demandPeak"]["byType"] = r.metrics.demandPeaks.byType;
         j["demandPeak"]["total"] = r.metrics.demandPeaks.total;
         j["totalCycles"] = r.metrics.totalCycles;
+        j["bound"] = boundJson(r.metrics.bound);
         j["ms"] = std::round(r.milliseconds * 10) / 10;
         out.push_back(std::move(j));
     }

@@ -1,53 +1,56 @@
-// Policy "lifetime": plans with the whole order in view, in two phases per memory.
-//   1. Residency. Walk the order keeping the bytes resident within capacity; when a node's
-//      buffers need room, write out the buffers whose next use is furthest, counting COPY_IN
-//      buffers (free to write out) at double distance, as the seed's score does; then keep back
-//      any victim the room did not need after all. A written-out buffer comes back just before its
-//      next use. This splits every buffer's lifetime into resident stretches.
-//   2. Placement. Pack the stretches into the memory, largest first (equal sizes in time
-//      order, which is optimal when all sizes are equal), each in the smallest gap
-//      left free over its whole stretch by those already placed (offline, so no fragmentation
-//      surprise), in four orders. When they all fail and nothing was written out, the exact
-//      packer (packing.h) searches for a packing. Otherwise phase 1 runs again with less room
-//      over the steps of the stretch that found no gap, leaving slack for fragmentation there,
-//      cutting deeper at each repeat. Only if that cannot go on (and the exact packer finds
-//      nothing either) does the plan fall back to policy seed.
+// Policies "lifetime" and "residency": plan with the whole order in view, in two phases per
+// memory.
+//   1. Residency: who stays resident between uses.
+//      - lifetime: walk the order keeping the bytes resident within capacity; when a node's
+//        buffers need room, write out the buffers whose next use is furthest, counting COPY_IN
+//        buffers (free to write out) at double distance, as the seed's score does; then keep back
+//        any victim the room did not need after all.
+//      - residency: the optimal choice for the order (spillway/residency.h: a min-cost flow,
+//        exact when the memory's buffers share one size; else branch and bound on small
+//        problems, the flow's integral part completed greedily and improved by swaps on large
+//        ones). A written-out gap is written out right after its use and comes back just before
+//        the next.
+//      Either way every buffer's lifetime becomes a few resident stretches.
+//   2. Placement: pack the stretches (stretch_packing.h; offline, so no fragmentation surprise).
+//      When the greedy packing fails and nothing was written out, the exact packer (packing.h)
+//      searches for a packing. Otherwise phase 1 runs again with less room over the steps of the
+//      stretch that found no gap, leaving slack for fragmentation there. lifetime cuts deeper at
+//      each repeat and, only if that cannot go on and the exact packer finds nothing either,
+//      falls back to policy seed; residency keeps tightening by even cuts, widening the tightened
+//      steps when the failing ones have no room left to give, and falls back only when every
+//      step of the memory holds nothing but its node's own buffers and still does not pack.
 // The PlanBuilder then replays the decisions as a plan.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
-#include <set>
 
+#include "stretch_packing.h"
 #include "plan_builder.h"
 #include "policies.h"
 #include "spillway/error.h"
 #include "spillway/packing.h"
+#include "spillway/residency.h"
 
 namespace spillway {
 namespace {
 
-// Event times within step s: write-outs at 4s, reloads at 4s+1, the node (and its ALLOC's
-// placement) at 4s+2, a FREE's release at 4s+3. A stretch occupies [from, to).
-using Time = std::int64_t;
 // Search nodes for the exact packer (about 20 microseconds each on the contest machines).
 constexpr std::int64_t kExactNodesWithoutSpills = 200000;
 constexpr std::int64_t kExactNodesLastTry = 20000;
-Time outTime(int s) { return 4 * Time{s}; }
-Time inTime(int s) { return 4 * Time{s} + 1; }
-Time nodeTime(int s) { return 4 * Time{s} + 2; }
-Time freeTime(int s) { return 4 * Time{s} + 3; }
-
-struct Stretch {
-    int buf;
-    Time from, to;
-    Bytes size;
-    Bytes offset = -1;
-};
 
 struct Eviction {
     int buf;
     std::vector<Candidate> candidates;
+    const char* reason;
 };
+
+enum class ResidencyRule { FurthestNextUse, Optimal };
+
+constexpr const char* kFurthestReason =
+    "its next use is the furthest (COPY_IN buffers count double): written out to make room";
+constexpr const char* kOptimalReason =
+    "the optimal residency for this order writes it out until its next use: keeping it would cost more elsewhere";
 
 struct MemoryPlan {
     std::vector<Stretch> stretches;
@@ -57,15 +60,12 @@ struct MemoryPlan {
 
 class LifetimePlanner {
 public:
-    LifetimePlanner(const Graph& g, const Order& order, const PlanOptions& opts)
-        : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost) {}
+    LifetimePlanner(const Graph& g, const Order& order, const PlanOptions& opts, ResidencyRule rule)
+        : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost), rule_(rule) {}
 
     std::optional<Plan> run() {
         std::map<std::string, MemoryPlan> plans;
-        std::set<std::string> used;  // memories some buffer lives in: the others need no plan
-        for (const Buffer& b : g_.buffers) used.insert(b.type);
         for (const auto& [type, cap] : opts_.capacities) {
-            if (!used.count(type)) continue;
             std::optional<MemoryPlan> p = planMemory(type, cap);
             if (!p) return std::nullopt;
             plans.emplace(type, std::move(*p));
@@ -88,13 +88,8 @@ private:
     }
 
     // Phase 1, then 2; where packing fails, phase 1 runs again with less room over the failed
-    // stretch's steps (never less than those steps' nodes need). The cut is the same at every
-    // retry for the first kEvenRetries; after that it doubles at each repeat on a step, so that
-    // the loop ends before kRetries instead of falling back to seed.
+    // stretch's steps (never less than those steps' nodes need).
     std::optional<MemoryPlan> planMemory(const std::string& type, Bytes capacity) {
-        // Each retry replans and repacks the memory: bound the work on large graphs.
-        const bool large = builder_.steps() >= 20000;
-        const int evenRetries = large ? 8 : 64, retries = 4 * evenRetries;
         std::vector<Bytes> floor(builder_.steps(), 0);
         Bytes smallest = capacity;
         for (int s = 0; s < builder_.steps(); ++s)
@@ -102,34 +97,110 @@ private:
                 floor[s] += g_.buffers[b].size;
                 smallest = std::min(smallest, g_.buffers[b].size);
             }
+        std::optional<ResidencyProblem> problem;
+        if (rule_ == ResidencyRule::Optimal) {
+            std::vector<ResidencyProblem> one = residencyProblems(g_, order_, {{type, capacity}});
+            if (one.empty()) return MemoryPlan{};
+            problem = std::move(one.front());
+        }
+        // lifetime: each retry replans and repacks the memory, so bound the work on large graphs;
+        // its cut is even for the first evenRetries, then doubles at each repeat on a step, so
+        // that the loop ends before `retries` instead of falling back to seed. residency cuts
+        // evenly and widens instead, until nothing is left to give.
+        const bool optimal = rule_ == ResidencyRule::Optimal;
+        const int evenRetries = optimal ? std::numeric_limits<int>::max() : builder_.steps() < 20000 ? 64 : 8;
+        const int retries = optimal ? std::numeric_limits<int>::max() : 4 * evenRetries;
         const Bytes shrink = std::max(capacity / 64, smallest);
         std::vector<Bytes> budget(builder_.steps(), capacity);
         std::vector<int> repeats(builder_.steps(), 0);  // cuts past the even ones, per step
         for (int attempt = 0;; ++attempt) {
-            MemoryPlan p = chooseResidency(type, budget);
-            std::optional<Stretch> failed = pack(p.stretches, capacity);
+            // Branch and bound on the first attempt only: a retry is about fragmentation anyway.
+            MemoryPlan p = problem ? optimalResidency(*problem, budget, attempt == 0) : chooseResidency(type, budget);
+            std::optional<Stretch> failed = packStretches(p.stretches, capacity);
             if (!failed) return p;
             // Nothing written out: a packing means no spill at all, worth a long search. The
             // last try gets a shorter one. (Elsewhere the greedy orders and the cuts do better
-            // for the time: measured on Conv_Case0, docs/benchmarks.md.)
+            // for the time: measured on Conv_Case0, docs/policies.md.)
             const bool lastTry = attempt == retries, exact = p.evictionsAt.empty() || lastTry;
             if (exact && packExactly(p, capacity, p.evictionsAt.empty() ? kExactNodesWithoutSpills : kExactNodesLastTry))
                 return p;
             if (lastTry) return std::nullopt;
+            // Tighten the failed stretch's steps; where they have nothing left to give, widen.
             bool tightened = false;
-            for (int s = static_cast<int>(failed->from / 4); s <= static_cast<int>(std::min<Time>(failed->to / 4, builder_.steps() - 1)); ++s) {
-                const Bytes cut = attempt < evenRetries ? shrink : shrink << std::min(repeats[s], 20);
-                const Bytes lower = std::max(floor[s], budget[s] - cut);
-                if (lower == budget[s]) continue;
-                tightened = true;
-                budget[s] = lower;
-                if (attempt >= evenRetries) ++repeats[s];
+            for (int margin = 0; !tightened && margin <= 2 * builder_.steps(); margin = 2 * margin + 1) {
+                if (!optimal && margin > 0) break;
+                const int first = std::max(0, static_cast<int>(failed->from / 4) - margin);
+                const int last = std::min(static_cast<int>(failed->to / 4) + margin, builder_.steps() - 1);
+                for (int s = first; s <= last; ++s) {
+                    const Bytes cut = attempt < evenRetries ? shrink : shrink << std::min(repeats[s], 20);
+                    const Bytes lower = std::max(floor[s], budget[s] - cut);
+                    if (lower == budget[s]) continue;
+                    tightened = true;
+                    budget[s] = lower;
+                    if (attempt >= evenRetries) ++repeats[s];
+                }
             }
             if (!tightened) {  // the failed stretch's steps hold only what their nodes need
                 if (!exact && packExactly(p, capacity, kExactNodesLastTry)) return p;
                 return std::nullopt;
             }
         }
+    }
+
+    // When the greedy packing fails: the exact packer (packing.h) within `nodes` search nodes.
+    // Sets every offset and returns true when it finds a packing.
+    static bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes) {
+        std::vector<Stretch>& stretches = plan.stretches;
+        packing::Problem problem;
+        problem.capacity = capacity;
+        for (const Stretch& s : stretches) problem.blocks.push_back({s.from, s.to, s.size, 1, {}});
+        packing::Options options;
+        options.budget = nodes;
+        const packing::Result r = packing::pack(problem, options);
+        if (r.verdict != packing::Verdict::Fits) return false;
+        for (size_t i = 0; i < stretches.size(); ++i) stretches[i].offset = r.offsets[i];
+        plan.placedBy = "ALLOC: exact packing, a search over placements of every resident stretch (the greedy orders found none)";
+        return true;
+    }
+
+    // Phase 1, policy residency: the optimal choice of gaps, as stretches and write-outs.
+    MemoryPlan optimalResidency(const ResidencyProblem& problem, const std::vector<Bytes>& budget, bool exact) {
+        ResidencyEffort effort;
+        if (!exact) effort.exactNodes = 0;
+        const ResidencyChoice choice = spillway::chooseResidency(problem, budget, effort);
+        std::vector<std::vector<const Gap*>> outGaps(g_.buffers.size());
+        for (size_t i = 0; i < problem.gaps.size(); ++i)
+            if (!choice.keep[i]) outGaps[problem.gaps[i].buf].push_back(&problem.gaps[i]);
+        MemoryPlan plan;
+        for (int b : buffersOfMemory(problem.type)) {
+            const Bytes size = g_.buffers[b].size;
+            Time from = nodeTime(stepOf(g_.buffers[b].allocNode));
+            std::sort(outGaps[b].begin(), outGaps[b].end(), [](const Gap* x, const Gap* y) { return x->from < y->from; });
+            for (const Gap* gap : outGaps[b]) {
+                plan.stretches.push_back({b, from, outTime(gap->from + 1), size});
+                plan.evictionsAt[gap->from + 1].push_back({b, {}, kOptimalReason});
+                from = inTime(gap->to);
+            }
+            plan.stretches.push_back({b, from, freeTime(stepOf(g_.buffers[b].freeNode)), size});
+        }
+        for (auto& [step, evictions] : plan.evictionsAt)
+            std::sort(evictions.begin(), evictions.end(), [](const Eviction& x, const Eviction& y) { return x.buf < y.buf; });
+        return plan;
+    }
+
+    int stepOf(int node) {
+        if (stepOf_.empty()) {
+            stepOf_.assign(g_.nodes.size(), 0);
+            for (int s = 0; s < builder_.steps(); ++s) stepOf_[g_.nodeIndex.at(order_[s])] = s;
+        }
+        return stepOf_[node];
+    }
+
+    std::vector<int> buffersOfMemory(const std::string& type) const {
+        std::vector<int> out;
+        for (size_t b = 0; b < g_.buffers.size(); ++b)
+            if (g_.buffers[b].type == type) out.push_back(static_cast<int>(b));
+        return out;
     }
 
     // Phase 1 for one memory under a byte budget per step.
@@ -214,115 +285,9 @@ private:
             }
         }
         std::vector<Eviction> out;
-        for (const Scored& v : victims) out.push_back({v.buf, candidates});
+        for (const Scored& v : victims) out.push_back({v.buf, candidates, kFurthestReason});
         return out;
     }
-
-    // Phase 2: stretches one by one into the smallest gap free over their whole time span, in
-    // one of several orders (largest first; longest first; largest area first; earliest first):
-    // no order wins on every memory, and trying four costs little. Returns nullopt on success,
-    // else a stretch that found no gap in the first order.
-    static std::optional<Stretch> pack(std::vector<Stretch>& stretches, Bytes capacity) {
-        using Before = bool (*)(const Stretch&, const Stretch&);
-        const Before orders[] = {
-            [](const Stretch& x, const Stretch& y) { return x.size != y.size ? x.size > y.size : x.from < y.from; },
-            [](const Stretch& x, const Stretch& y) { return x.to - x.from != y.to - y.from ? x.to - x.from > y.to - y.from : x.size > y.size; },
-            [](const Stretch& x, const Stretch& y) {
-                const auto ax = x.size * (x.to - x.from), ay = y.size * (y.to - y.from);
-                return ax != ay ? ax > ay : x.from < y.from;
-            },
-            [](const Stretch& x, const Stretch& y) { return x.from != y.from ? x.from < y.from : x.size > y.size; },
-        };
-        std::optional<Stretch> firstFailure;
-        for (Before before : orders) {
-            std::optional<Stretch> failed = packInOrder(stretches, capacity, before);
-            if (!failed) return std::nullopt;
-            if (!firstFailure) firstFailure = failed;
-        }
-        return firstFailure;
-    }
-
-    // When the greedy orders fail: the exact packer (packing.h) within `nodes` search nodes.
-    // Sets every offset and returns true when it finds a packing.
-    static bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes) {
-        std::vector<Stretch>& stretches = plan.stretches;
-        packing::Problem problem;
-        problem.capacity = capacity;
-        for (const Stretch& s : stretches) problem.blocks.push_back({s.from, s.to, s.size, 1, {}});
-        packing::Options options;
-        options.budget = nodes;
-        const packing::Result r = packing::pack(problem, options);
-        if (r.verdict != packing::Verdict::Fits) return false;
-        for (size_t i = 0; i < stretches.size(); ++i) stretches[i].offset = r.offsets[i];
-        plan.placedBy = "ALLOC: exact packing, a search over placements of every resident stretch (the greedy orders found none)";
-        return true;
-    }
-
-    template <typename Before>
-    static std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before) {
-        std::vector<int> byPriority(stretches.size());
-        for (size_t i = 0; i < stretches.size(); ++i) byPriority[i] = static_cast<int>(i);
-        std::stable_sort(byPriority.begin(), byPriority.end(),
-                         [&](int a, int b) { return before(stretches[a], stretches[b]); });
-        TimeIndex placed(stretches);
-        std::vector<std::pair<Bytes, Bytes>> busy;  // [offset, end) of placed stretches overlapping in time
-        for (int i : byPriority) {
-            Stretch& s = stretches[i];
-            busy.clear();
-            placed.forEachOverlapping(s, [&](const Stretch& o) { busy.emplace_back(o.offset, o.offset + o.size); });
-            std::sort(busy.begin(), busy.end());
-            Bytes bestOffset = -1, bestGap = 0, at = 0;
-            auto consider = [&](Bytes gapStart, Bytes gapEnd) {
-                const Bytes gap = gapEnd - gapStart;
-                if (gap >= s.size && (bestOffset < 0 || gap < bestGap)) {
-                    bestOffset = gapStart;
-                    bestGap = gap;
-                }
-            };
-            for (auto [start, end] : busy) {
-                if (start > at) consider(at, start);
-                at = std::max(at, end);
-            }
-            consider(at, capacity);
-            if (bestOffset < 0) return s;
-            s.offset = bestOffset;
-            placed.add(i);
-        }
-        return std::nullopt;
-    }
-
-    // The stretches placed so far, bucketed by time so that finding those overlapping a stretch
-    // looks only at its own stretch of time: packing stays near-linear on large graphs.
-    class TimeIndex {
-    public:
-        explicit TimeIndex(const std::vector<Stretch>& all) : all_(all), seen_(all.size(), 0) {
-            Time end = 1;
-            for (const Stretch& s : all) end = std::max(end, s.to);
-            width_ = std::max<Time>(4, end / std::max<Time>(1, static_cast<Time>(all.size())) * 4);
-            buckets_.resize(static_cast<size_t>(end / width_ + 1));
-        }
-        void add(int i) {
-            for (Time b = all_[i].from / width_; b <= (all_[i].to - 1) / width_; ++b) buckets_[b].push_back(i);
-        }
-        template <typename F>
-        void forEachOverlapping(const Stretch& s, F&& f) {
-            ++stamp_;
-            for (Time b = s.from / width_; b <= (s.to - 1) / width_; ++b)
-                for (int j : buckets_[b]) {
-                    const Stretch& o = all_[j];
-                    if (seen_[j] == stamp_ || !(o.from < s.to && s.from < o.to)) continue;
-                    seen_[j] = stamp_;
-                    f(o);
-                }
-        }
-
-    private:
-        const std::vector<Stretch>& all_;
-        std::vector<int> seen_;
-        int stamp_ = 0;
-        Time width_;
-        std::vector<std::vector<int>> buckets_;
-    };
 
     Plan replay(std::map<std::string, MemoryPlan>& plans) {
         std::map<std::pair<int, Time>, Bytes> offsetOf;  // (buffer, from) -> offset
@@ -334,8 +299,7 @@ private:
                 auto at = p.evictionsAt.find(s);
                 if (at == p.evictionsAt.end()) continue;
                 for (Eviction& e : at->second)
-                    builder_.spill(e.buf, "its next use is the furthest (COPY_IN buffers count double): written out to make room",
-                                   std::move(e.candidates));
+                    builder_.spill(e.buf, e.reason, std::move(e.candidates));
             }
             const Node& node = builder_.nodeAt(s);
             for (int b : builder_.buffersAt(s)) {
@@ -353,6 +317,8 @@ private:
     const Order& order_;
     const PlanOptions& opts_;
     PlanBuilder builder_;
+    ResidencyRule rule_;
+    std::vector<int> stepOf_;                 // node index -> step
     std::optional<std::string> neededType_;   // the memory buffersIn() has indexed, if any
     std::vector<std::vector<int>> neededAt_;  // its buffers per step
 };
@@ -360,9 +326,17 @@ private:
 }  // namespace
 
 Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts) {
-    if (std::optional<Plan> p = LifetimePlanner(g, order, opts).run()) return std::move(*p);
+    if (std::optional<Plan> p = LifetimePlanner(g, order, opts, ResidencyRule::FurthestNextUse).run())
+        return std::move(*p);
     Plan fallback = planSeed(g, order, opts);
     fallback.policy = "seed";  // packing kept failing: say so in the result
+    return fallback;
+}
+
+Plan planResidency(const Graph& g, const Order& order, const PlanOptions& opts) {
+    if (std::optional<Plan> p = LifetimePlanner(g, order, opts, ResidencyRule::Optimal).run()) return std::move(*p);
+    Plan fallback = planSeed(g, order, opts);
+    fallback.policy = "seed";  // no packing even with nothing but each node's own buffers
     return fallback;
 }
 

@@ -18,6 +18,7 @@ Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts);
 const Policy kPolicies[] = {
     {"best", planBest},
     {"lifetime", planLifetime},
+    {"residency", planResidency},
     {"seed", planSeed},
     {"window", planWindow},
 };

@@ -11,4 +11,8 @@ Plan planWindow(const Graph& g, const Order& order, const PlanOptions& opts);
 // Policy "lifetime": residency by furthest next use, then offline packing (lifetime_planner.cpp).
 Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts);
 
+// Policy "residency": the optimal residency for the order (spillway/residency.h), then the same
+// offline packing (lifetime_planner.cpp).
+Plan planResidency(const Graph& g, const Order& order, const PlanOptions& opts);
+
 }  // namespace spillway

@@ -185,7 +185,11 @@ TEST_CASE("run options from JSON (the bindings' format)") {
     CHECK(inputErrorOf([] { parseRunOptions(R"({"cost":{"model":"cheap"}})"); }) ==
           "line 1, column 18: options.cost: field \"model\" must be \"seed\" or \"contest\", got \"cheap\"");
     CHECK(inputErrorOf([] { parseRunOptions(R"({"order":"random"})"); }) ==
-          "line 1, column 10: options: field \"order\" must be \"graph\", \"id\", \"schedule\", \"reuse\", \"best\" or an array of node ids, got \"random\"");
+          "line 1, column 10: options: field \"order\" must be one of graph, best, schedule, reuse, search, min-peak, id, or an array of node ids, got \"random\"");
+    CHECK(parseRunOptions(R"({"order":"search","effort":250})").effort == 250);
+    CHECK(parseRunOptions("{}").effort == -1);
+    CHECK(inputErrorOf([] { parseRunOptions(R"({"effort":-1})"); }) ==
+          "line 1, column 11: options: field \"effort\" must be an integer between 0 and 100000000, got -1");
     CHECK(errorOfRun(good(), parseRunOptions(R"({"policy":"magic"})")).find("unknown policy \"magic\"") == 0);
 }
 

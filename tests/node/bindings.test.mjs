@@ -35,7 +35,52 @@ function cliResult(graphText, args = []) {
 test('version and policies match the native build', () => {
   const native = execFileSync(cli, ['--version'], { encoding: 'utf8' }).trim();
   assert.equal(engine.version(), native);
-  assert.deepEqual(JSON.parse(engine.policies()), ['best', 'lifetime', 'seed', 'window']);
+  assert.deepEqual(JSON.parse(engine.policies()), ['best', 'lifetime', 'residency', 'seed', 'window']);
+});
+
+test('orders() lists the order sources of `spillway orders`, with titles and descriptions', () => {
+  const orders = JSON.parse(engine.orders());
+  const native = execFileSync(cli, ['orders'], { encoding: 'utf8' }).trim().split('\n')
+    .map((l) => { const [name, ...title] = l.split(/\s+/); return { name, title: title.join(' ') }; });
+  assert.deepEqual(orders.map(({ name, title }) => ({ name, title })), native);
+  assert.equal(orders[0].name, 'graph');
+  for (const name of ['search', 'min-peak', 'best']) assert.ok(orders.some((o) => o.name === name), name);
+  for (const o of orders) assert.ok(o.description.length > 20, o.name);
+});
+
+test('the order search gives byte-identical plans natively and in wasm, for a given effort', () => {
+  for (const name of ['tiled-matmul', 'flash-attention-like', 'conv-like']) {
+    const graph = engine.example(name);
+    for (const order of ['search', 'min-peak']) {
+      const wasm = engine.plan(graph, JSON.stringify({ order, effort: 150 }));
+      assert.equal(wasm, cliResult(graph, ['--order', order, '--effort', '150']), `${name} / ${order}`);
+      const result = JSON.parse(wasm);
+      assert.equal(result.orderSource, order);
+      assert.equal(result.search.effort, 150);
+      assert.ok(result.metrics.bound.total <= result.metrics.extraBytes);
+    }
+  }
+});
+
+test('planWithProgress reports the search and stops when told, keeping its best order', () => {
+  const graph = engine.example('flash-attention-like');
+  const seen = [];
+  const stopped = JSON.parse(engine.planWithProgress(graph, '{"order":"search","effort":2000}', (p) => {
+    seen.push(JSON.parse(p));
+    return seen.length < 2;
+  }));
+  assert.ok(seen.length >= 2);
+  assert.ok(seen[1].evaluations > seen[0].evaluations);
+  assert.ok(seen[1].best <= seen[0].best);
+  assert.equal(seen[0].budget, seen[1].budget);
+  assert.equal(stopped.orderSource, 'search');
+  assert.ok(stopped.search.evaluations < JSON.parse(engine.plan(graph, '{"order":"search","effort":2000}')).search.evaluations);
+  assert.deepEqual(JSON.parse(engine.verify(graph, JSON.stringify(stopped), '{}')), { violations: [] });
+  // Without stopping, it is plan() with progress on the side: the same bytes.
+  let calls = 0;
+  const full = engine.planWithProgress(graph, '{"order":"search","effort":300}', () => { calls += 1; return true; });
+  assert.equal(full, engine.plan(graph, '{"order":"search","effort":300}'));
+  assert.ok(calls >= 1);
 });
 
 test('examples() lists the same examples as the CLI', () => {
@@ -119,7 +164,9 @@ test('compare() gives the rows of `spillway compare --json -`, minus wall time',
     encoding: 'utf8', input: '', env: process.env, cwd: work,
   }).toString() || '[]');
   assert.deepEqual(strip(wasm), strip(native));
-  assert.equal(wasm.length, 16);  // graph (the lesson pins its Order), id, schedule, reuse × best, lifetime, seed, window
+  // graph (the lesson pins its Order), schedule, reuse, search, min-peak, id × best, lifetime,
+  // residency, seed, window
+  assert.equal(wasm.length, 30);
   const best = wasm.find((r) => r.policy === 'best' && r.order === 'schedule');
   assert.equal(best.planPolicy, 'lifetime');
   assert.equal(best.spills, 0);

@@ -34,6 +34,26 @@ test('without a graph it plans the built-in example and prints the summary', () 
   assert.match(r.stdout, /^verified: yes/m);
 });
 
+test('the summary names the order search and how far the plan is from its lower bound', () => {
+  const graph = file('matmul-small.json', spillway('example', 'tiled-matmul-small').stdout);
+  const r = spillway('plan', graph, '--order', 'search', '--effort', '80');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^order: search /m);
+  assert.match(r.stdout, /^order search: \d+ evaluations \(effort 80\), from .+$/m);
+  assert.match(r.stdout, /^lower bound for this order: \d+ bytes \(the plan is (at the bound: optimal for this order|within \d+\.\d% of it)\)$/m);
+  const ordered = spillway('plan', graph, '--order', 'id');
+  assert.doesNotMatch(ordered.stdout, /^order search:/m);
+  assert.match(ordered.stdout, /^lower bound for this order: /m);
+});
+
+test('--help lists every order source of `spillway orders`', () => {
+  const help = spillway('--help').stdout;
+  for (const line of spillway('orders').stdout.trim().split('\n')) {
+    const name = line.split(/\s+/)[0];
+    assert.match(help, new RegExp(`^ +${name}( \\(default\\))?: `, 'm'), name);
+  }
+});
+
 test('-o writes the result and --export the contest files', () => {
   const out = join(work, 'exported');
   const r = spillway('plan', small, '-o', join(work, 'r.json'), '--export', out);
@@ -93,8 +113,9 @@ const badInputs = [
   ['an order file with junk', ['plan', small, '--order', file('o1.txt', '0\n1\ntwo\n')], 'o1.txt: order file, line 3: expected one node id (0..1073741823), got "two"'],
   ['an order breaking an edge, at its line', ['plan', small, '--order', file('o2.txt', '# comment\n0\n\n2\n1\n')], 'o2.txt: line 4: the given order breaks edge 1 -> 2: node 2 at position 1 comes before node 1 at position 2'],
   ['an unknown cost model', ['plan', small, '--cost', 'cheap'], 'unknown cost model "cheap": expected seed or contest'],
-  ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, seed, window$/],
+  ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, residency, seed, window$/],
   ['an unknown command', ['plan2'], 'unknown command "plan2" (see spillway --help)'],
+  ['a bad effort', ['plan', small, '--order', 'search', '--effort', 'lots'], 'option --effort needs a non-negative integer, got "lots"'],
 ];
 for (const [what, args, message] of badInputs) {
   test(`bad input exits 2 with one line: ${what}`, () => {
@@ -207,4 +228,11 @@ test('generate writes graphs of any size that plan and verify', () => {
   assert.equal(spillway('plan', out).status, 0);
   assert.equal(spillway('generate', 'matmul', '2', '2', '2').stdout, spillway('generate', 'matmul', '2', '2', '2').stdout);
   assert.equal(oneLine(spillway('generate', 'nope')), 'spillway generate: unknown kind "nope": expected matmul, flash, conv or random');
+});
+
+test('docs/policies.md tables the order sources of `spillway orders`, in its order', () => {
+  const doc = readFileSync(join(root, 'docs/policies.md'), 'utf8');
+  const table = [...doc.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+  const registry = spillway('orders').stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]);
+  assert.deepEqual(table, registry);
 });

@@ -1,10 +1,14 @@
 // The engine facade used by the CLI and the WebAssembly bindings: resolve options, validate,
 // plan, verify, time and measure. Nothing here decides anything the modules below don't.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
+#include "order_sources.h"
 #include "planner.h"
+#include "residency.h"
 #include "timing.h"
 #include "verifier.h"
 
@@ -12,14 +16,24 @@ namespace spillway {
 
 struct RunOptions {
     std::optional<Capacities> capacities;  // overrides the document's, which override defaults
-    // "graph" (the document's Order, else "best"), "id", "schedule" (scheduleForMemory),
-    // "reuse" (scheduleForReuse), "best" (plans "schedule" and "reuse" with the policy and keeps
-    // the order whose plan moves less data), or "given" (use `order`).
+    // A name from orderSourceList() ("graph": the document's Order, else "best"), or "given"
+    // (use `order`).
     std::string orderSource = "graph";
     std::optional<Order> order;
     std::string orderFrom = "options";  // the text `order` came from, for errors: "options", "order"
     std::string policy = "best";
     CostModel cost;
+    // The order search's budget in evaluations (-1: defaultEffort) and its progress report,
+    // which may stop it early (it then keeps the best order found so far).
+    std::int64_t effort = -1;
+    std::function<bool(const SearchProgress&)> progress;
+};
+
+// What the order search did, when it made the order.
+struct SearchSummary {
+    std::int64_t evaluations = 0;
+    std::int64_t effort = 0;
+    std::string start;  // the construction the order came from
 };
 
 struct Metrics {
@@ -28,12 +42,14 @@ struct Metrics {
     ResidencyPeaks demandPeaks;    // of the input order, ignoring capacities (sub-problem 1)
     std::map<std::string, Bytes> residentPeaks;  // of the plan: never above capacity
     Cycles totalCycles = 0;
+    TrafficBound bound;            // no plan for this order moves less (the residency relaxation)
 };
 
 struct Result {
     Capacities capacities;
-    std::string orderSource;  // what was used: "graph", "id", "schedule", "reuse" or "given"
+    std::string orderSource;  // what was used: a source's name, or "given"
     Order inputOrder;
+    std::optional<SearchSummary> search;
     std::string policy;
     CostModel cost;
     Plan plan;
@@ -48,8 +64,9 @@ Capacities capacitiesFor(const GraphDocument& doc, const RunOptions& opts);
 // The capacities and input order a run uses, validated (InputError otherwise).
 struct Problem {
     Capacities capacities;
-    std::string orderSource;  // what was used: "graph", "id", "schedule", "reuse" or "given"
+    std::string orderSource;  // what was used: a source's name, or "given"
     Order order;
+    std::optional<SearchSummary> search;
     std::optional<Plan> plan; // order source "best" planned each candidate: the winner's plan
 };
 Problem prepare(const GraphDocument& doc, const RunOptions& opts);
@@ -66,11 +83,14 @@ struct ComparisonRow {
     double milliseconds = 0; // wall time of the run: the only field that varies between runs
 };
 
-// Every policy on every order source ("graph" when the document has an Order, "id",
-// "schedule", "reuse"); the other options (capacities, cost) from `opts`.
+// Every policy on every compared order source ("graph" when the document has an Order, then
+// comparedOrderSources()), each order made once; the other options (capacities, cost, effort)
+// from `opts`.
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts);
 
-Metrics measure(const Graph& g, const Order& inputOrder, const Plan& plan, const Timing& timing);
+// Metrics of a verified plan, its lower bound included. Throws InternalError when the plan moves
+// less data than the bound for its order allows (a bug in one of them).
+Metrics measure(const Graph& g, const Capacities& caps, const Order& inputOrder, const Plan& plan, const Timing& timing);
 
 // What a result claims about its plan, for verifyResult.
 ResultClaims claimsOf(const Result& r);

@@ -33,6 +33,7 @@ constexpr std::int64_t kMaxCycles = std::int64_t{1} << 32;      // a node's Cycl
 constexpr std::int64_t kMaxSpillCycles = std::int64_t{1} << 39; // a spill node's cycles (cost model)
 constexpr std::int64_t kMaxFixedLatency = std::int64_t{1} << 32;   // seed cost model
 constexpr std::int64_t kMaxCyclesPerByte = std::int64_t{1} << 20;  // seed cost model
+constexpr std::int64_t kMaxEffort = 100'000'000;                // evaluations of the order search
 constexpr std::int64_t kMaxRepeat = 1000;                       // spillway bench --repeat
 
 // Throws InputError "<what> exceeds the limit of <max> <unit> (limit: <name>)" with the limit in

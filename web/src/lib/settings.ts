@@ -4,8 +4,8 @@ import type { RunOptions } from '../engine/types';
 import { LIMITS, fmtLimit } from './limits';
 
 export type CostModel = 'seed' | 'contest';
-export type OrderSource = 'graph' | 'id' | 'schedule' | 'reuse' | 'best' | 'file';
-const NAMED_ORDERS: readonly string[] = ['id', 'schedule', 'reuse', 'best'];
+export type OrderSource = 'graph' | 'id' | 'schedule' | 'reuse' | 'best' | 'search' | 'min-peak' | 'file';
+const NAMED_ORDERS: readonly string[] = ['id', 'schedule', 'reuse', 'best', 'search', 'min-peak'];
 const ORDER_SOURCES: readonly string[] = ['graph', ...NAMED_ORDERS, 'file'];
 
 export interface Settings {
@@ -43,7 +43,7 @@ export function defaultSettings(): Settings {
 export function runOptions(s: Settings): RunOptions {
   const opts: RunOptions = { capacities: Object.fromEntries(s.capacities) };
   if (s.orderSource === 'file' && s.orderFile) opts.order = s.orderFile.ids;
-  else opts.order = NAMED_ORDERS.includes(s.orderSource) ? (s.orderSource as 'id' | 'schedule' | 'reuse' | 'best') : 'graph';
+  else opts.order = NAMED_ORDERS.includes(s.orderSource) ? (s.orderSource as Exclude<OrderSource, 'file'>) : 'graph';
   if (s.policy) opts.policy = s.policy;
   opts.cost = s.costModel === 'seed'
     ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }

@@ -1,0 +1,65 @@
+// The order search (order sources "search" and "min-peak"): finds an order of the graph that
+// moves less data under the capacities, or that has a lower peak of resident bytes.
+//
+// It orders *units* (an accumulator chain with the work feeding it, e.g. one output tile of a
+// tiled matmul with its MOVEs), a few to a *slot* when their accumulators fit their memory
+// together (run interleaved beat by beat), and turns any sequence of slots into a valid order by
+// pulling each operation's unrun inputs in just before it (docs/policies.md). First orders come
+// from constructions: the hint's sequence, the schedule and reuse orders, block sweeps of a grid
+// of units that share input lines (the rows and columns of a matmul), and a greedy that runs next
+// the unit whose inputs are most resident. A local search over slots then improves the best one
+// (move a slot or a run of slots, swap two, reverse a run, pair or unpair units, swap units
+// between slots), each candidate scored by the real objective: the data the residency step moves
+// for that order (exact where a memory's buffers share one size and cost), or the peak.
+//
+// Deterministic: its own pseudo-random numbers, integer scores, and a budget counted in
+// evaluations (`effort`), never in time, so that the same input and effort give the same order
+// natively and in WebAssembly. The local search stops early once a quarter of the effort has
+// passed without a better order. A larger effort replays the smaller one's evaluations first
+// and waits longer, so its result is never worse: callers can run increasing efforts and keep
+// each result (anytime).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "schedule.h"
+
+namespace spillway {
+
+struct SearchProgress {
+    std::int64_t evaluations = 0;  // candidates scored so far
+    std::int64_t budget = 0;       // evaluations allowed
+    Bytes best = 0;                // best score so far (data moved, or peak of all memories)
+};
+
+struct SearchOptions {
+    enum class Objective { Traffic, Peak };
+    Objective objective = Objective::Traffic;
+    Capacities capacities;
+    // Evaluations of the local search; -1: the default, 100 per unit to order within a work
+    // budget of about 8 million node visits (50 to 5000).
+    std::int64_t effort = -1;
+    // Called every kProgressEvery evaluations and at the end; returning false stops the search,
+    // which then returns the best order found so far.
+    std::function<bool(const SearchProgress&)> progress;
+    // Orders the caller already made (name, order), scored as constructions; when empty the
+    // search makes the schedule and reuse orders itself.
+    std::vector<std::pair<std::string, Order>> known;
+};
+
+inline constexpr std::int64_t kProgressEvery = 64;
+
+struct SearchResult {
+    Order order;
+    Bytes score = 0;                // data moved by the residency step (or the peak of all memories)
+    std::int64_t evaluations = 0;   // including the constructions
+    std::int64_t effort = 0;        // the budget used
+    std::string start;              // the construction the best order came from
+};
+
+SearchResult searchOrder(const Graph& g, const Order& hint, const SearchOptions& opts);
+
+}  // namespace spillway

@@ -1,0 +1,49 @@
+// The order sources (`--order`, the bindings' "order" option): one list from which the CLI's
+// help and option parsing, the bindings' orders(), compare's rows and the docs' table derive.
+// An explicit order (a file, an array of ids) is the source "given", which is not in the list.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph.h"
+#include "order_search.h"
+
+namespace spillway {
+
+struct OrderSourceInfo {
+    std::string name;         // what --order and the options take
+    std::string title;        // a short menu label
+    std::string description;  // what it does, in a sentence or three
+};
+
+// Menu order; the first ("graph") is the default.
+std::vector<OrderSourceInfo> orderSourceList();
+bool isOrderSource(const std::string& name);
+// "graph, id, schedule, ..." for messages and help.
+std::string orderSourceNames();
+
+// What making an order needs and returns (used by the engine).
+struct OrderRequest {
+    const GraphDocument& doc;
+    const Capacities& capacities;
+    std::int64_t effort = -1;                                // search sources: -1 for the default
+    std::function<bool(const SearchProgress&)> progress;     // search sources: may stop early
+    std::vector<std::pair<std::string, Order>> known;        // orders already made (the search scores them)
+};
+struct MadeOrder {
+    Order order;
+    std::optional<SearchResult> search;  // when a search made it
+};
+
+// The order of a plain source (not "graph" or "best", which the engine resolves by planning).
+// Throws InputError for an unknown name.
+MadeOrder makeOrder(const std::string& source, const OrderRequest& request);
+
+// The sources "best" plans and chooses among, and the ones compare() lists (besides "graph").
+std::vector<std::string> bestOrderCandidates();
+std::vector<std::string> comparedOrderSources();
+
+}  // namespace spillway

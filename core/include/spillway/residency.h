@@ -1,0 +1,78 @@
+// The residency problem of an order: for each memory, which buffers stay resident between two
+// consecutive uses. A buffer is used at its ALLOC, by its operations and at its FREE; between
+// two uses (a *gap*) it either stays resident, taking its bytes at every step in between, or is
+// written out once and read back (spillTrafficBytes). The node at each step needs its own
+// buffers resident; the rest of the capacity goes to the gaps kept. The choice of gaps decides
+// the data a plan moves; where the buffers go (packing) is a separate step.
+//
+// Solving it:
+// - relaxResidency: the fractional relaxation (keep any fraction of a gap, ignore where bytes
+//   go). It is an interval LP, solved exactly as a minimum-cost flow on the time line; its value
+//   is a lower bound on the data any plan for this order moves in this memory. When every gap of
+//   the memory has the same size, the LP is integral and its solution is the optimum.
+// - chooseResidency: a whole-gap choice (what a plan can do): exact when the relaxation is
+//   integral or, on small problems, by branch and bound on it; else the better of two greedy
+//   choices (gaps by traffic per byte, and by how much of them the relaxation keeps), each
+//   improved by swaps.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "schedule.h"
+
+namespace spillway {
+
+struct Gap {
+    int buf = 0;        // index into Graph::buffers
+    int from = 0;       // step of a use; the buffer is resident over steps from+1 .. to-1
+    int to = 0;         // step of the next use
+    Bytes size = 0;
+    Bytes traffic = 0;  // bytes moved if it is written out (spillTrafficBytes)
+};
+
+struct ResidencyProblem {
+    std::string type;
+    Bytes capacity = 0;
+    std::vector<Bytes> forced;  // per step: bytes of this memory the node at that step uses
+    std::vector<Gap> gaps;      // only gaps with at least one step inside (to > from + 1)
+};
+
+// One problem per memory of `caps` that the graph uses, in Capacities order. `order` must be valid.
+std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& order, const Capacities& caps);
+// The same from each node's step (indexed like Graph::nodes, a permutation of 0..n-1).
+std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf, const Capacities& caps);
+
+// `budget`: capacity per step (empty: the memory's capacity everywhere); a step whose budget is
+// below its forced bytes keeps no gap.
+struct Relaxation {
+    Bytes traffic = 0;          // lower bound: total traffic of the gaps minus the most saved
+    std::vector<Bytes> kept;    // bytes kept per gap (0..size)
+    bool integral = false;      // every gap wholly kept or wholly written out: an optimal choice
+};
+Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {});
+
+struct ResidencyChoice {
+    std::vector<char> keep;  // per gap
+    Bytes traffic = 0;       // of the gaps written out
+    bool optimal = false;    // proven optimal for this budget (fragmentation aside)
+    std::int64_t work = 0;   // operations spent: a deterministic measure of time (branch and bound aside)
+};
+struct ResidencyEffort {
+    bool relaxation = true;  // solve the relaxation too (exact when integral; guides the greedy)
+    int exactNodes = 5000;   // branch-and-bound nodes allowed on small problems
+    int swapPasses = 2;      // passes of improving swaps after the greedy
+};
+// Without the relaxation only the greedy and its swaps run: fast, for scoring many orders.
+ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {},
+                                ResidencyEffort effort = {});
+
+// The lower bound of an order: the relaxation's value summed over memories. No plan for this
+// order moves less data; a plan that does is a bug.
+struct TrafficBound {
+    Bytes total = 0;
+    std::map<std::string, Bytes> byType;
+};
+TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps);
+
+}  // namespace spillway

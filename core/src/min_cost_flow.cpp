@@ -1,0 +1,145 @@
+#include "min_cost_flow.h"
+
+#include <algorithm>
+#include <limits>
+#include <queue>
+
+#include "spillway/error.h"
+
+namespace spillway {
+namespace {
+constexpr MinCostFlow::Amount kInfinity = std::numeric_limits<MinCostFlow::Amount>::max() / 4;
+}
+
+MinCostFlow::MinCostFlow(int nodes)
+    : n_(nodes), out_(nodes), potential_(nodes, 0), dist_(nodes), current_(nodes), state_(nodes) {}
+
+int MinCostFlow::addArc(int from, int to, Amount capacity, Amount cost) {
+    if (from >= to || from < 0 || to >= n_) throw InternalError("min-cost flow: arcs must go forward in node order");
+    const int index = static_cast<int>(arcs_.size() / 2);
+    out_[from].push_back(static_cast<int>(arcs_.size()));
+    arcs_.push_back({to, capacity, cost});
+    out_[to].push_back(static_cast<int>(arcs_.size()));
+    arcs_.push_back({from, 0, -cost});
+    return index;
+}
+
+// Arcs go forward in index order, so one pass in that order gives exact distances from the
+// source: reduced costs start non-negative although costs are negative.
+void MinCostFlow::initialPotentials(int source) {
+    std::fill(potential_.begin(), potential_.end(), kInfinity);
+    potential_[source] = 0;
+    for (int v = source; v < n_; ++v) {
+        if (potential_[v] == kInfinity) continue;
+        for (int a : out_[v])
+            if (a % 2 == 0 && arcs_[a].residual > 0)
+                potential_[arcs_[a].to] = std::min(potential_[arcs_[a].to], potential_[v] + arcs_[a].cost);
+    }
+    for (Amount& p : potential_)
+        if (p == kInfinity) p = 0;  // unreachable from the source: never touched again
+}
+
+// Dijkstra on reduced costs.
+bool MinCostFlow::shortestDistances(int source, int sink) {
+    std::fill(dist_.begin(), dist_.end(), kInfinity);
+    using Key = std::pair<Amount, int>;
+    std::priority_queue<Key, std::vector<Key>, std::greater<Key>> heap;
+    dist_[source] = 0;
+    heap.push({0, source});
+    while (!heap.empty()) {
+        auto [d0, v] = heap.top();
+        heap.pop();
+        ++work_;
+        if (d0 != dist_[v]) continue;
+        work_ += static_cast<std::int64_t>(out_[v].size());
+        for (int a : out_[v]) {
+            const Arc& arc = arcs_[a];
+            if (arc.residual <= 0) continue;
+            const Amount d = d0 + arc.cost + potential_[v] - potential_[arc.to];
+            if (d < dist_[arc.to]) {
+                dist_[arc.to] = d;
+                heap.push({d, arc.to});
+            }
+        }
+    }
+    if (dist_[sink] == kInfinity) return false;
+    Amount farthest = 0;
+    for (Amount d : dist_)
+        if (d != kInfinity) farthest = std::max(farthest, d);
+    // New potentials keep every residual arc's reduced cost non-negative (unreached nodes move
+    // by the farthest distance); the arcs on shortest paths now have reduced cost 0.
+    for (int v = 0; v < n_; ++v) {
+        const Amount d = dist_[v] == kInfinity ? farthest : dist_[v];
+        potential_[v] += d;
+        current_[v] = 0;
+    }
+    return true;
+}
+
+MinCostFlow::Amount MinCostFlow::run(int source, int sink, Amount limit) {
+    initialPotentials(source);
+    Amount sent = 0;
+    while (sent < limit && shortestDistances(source, sink)) {
+        // The cost of every admissible path is now potential[sink] - potential[source].
+        const Amount pathCost = potential_[sink] - potential_[source];
+        const Amount pushed = blockingFlow(source, sink, limit - sent);
+        if (pushed == 0) throw InternalError("min-cost flow: a shortest path carried no flow");
+        sent += pushed;
+        cost_ += pushed * pathCost;
+    }
+    return sent;
+}
+
+// A blocking flow on the admissible arcs (on some shortest path: reduced cost 0), depth first
+// and iteratively (paths can be tens of thousands of arcs long: no recursion). A node whose arcs
+// all failed is dead for this phase; arcs back into the current path are skipped, so zero-cost
+// cycles cannot trap it, and the first search always finds a path when one exists. Returns the
+// units pushed, at most `limit`.
+MinCostFlow::Amount MinCostFlow::blockingFlow(int source, int sink, Amount limit) {
+    std::fill(state_.begin(), state_.end(), kOpen);
+    auto admissible = [&](int v, const Arc& arc) {
+        return arc.residual > 0 && state_[arc.to] == kOpen && arc.cost + potential_[v] - potential_[arc.to] == 0;
+    };
+    Amount total = 0;
+    std::vector<int> path;  // arc indices from the source
+    int v = source;
+    state_[source] = kOnPath;
+    while (total < limit) {
+        if (v == sink) {
+            Amount push = limit - total;
+            for (int a : path) push = std::min(push, arcs_[a].residual);
+            size_t firstSaturated = path.size();
+            for (size_t i = 0; i < path.size(); ++i) {
+                arcs_[path[i]].residual -= push;
+                arcs_[path[i] ^ 1].residual += push;
+                if (arcs_[path[i]].residual == 0 && firstSaturated == path.size()) firstSaturated = i;
+            }
+            total += push;
+            for (size_t i = firstSaturated; i < path.size(); ++i) state_[arcs_[path[i]].to] = kOpen;
+            path.resize(firstSaturated);
+            v = path.empty() ? source : arcs_[path.back()].to;
+            continue;
+        }
+        bool advanced = false;
+        for (; current_[v] < out_[v].size(); ++current_[v], ++work_) {
+            const int a = out_[v][current_[v]];
+            if (admissible(v, arcs_[a])) {
+                path.push_back(a);
+                v = arcs_[a].to;
+                state_[v] = kOnPath;
+                advanced = true;
+                break;
+            }
+        }
+        if (advanced) continue;
+        state_[v] = kDead;
+        if (v == source) break;
+        const int back = path.back();
+        path.pop_back();
+        v = arcs_[back ^ 1].to;
+        ++current_[v];
+    }
+    return total;
+}
+
+}  // namespace spillway

@@ -1,0 +1,54 @@
+// Internal: minimum-cost flow on a network whose arcs all go from a lower node index to a higher
+// one (a DAG in index order, as a time line is). The residency relaxation (residency.cpp) is
+// solved with it. Primal-dual: Dijkstra on reduced costs finds the cheapest augmenting distance,
+// then a blocking flow (Dinic) pushes along every path of that distance at once, so that many
+// small augmentations cost one shortest-path computation. Integer capacities and costs; the
+// result is exact.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace spillway {
+
+class MinCostFlow {
+public:
+    using Amount = std::int64_t;
+
+    explicit MinCostFlow(int nodes);
+
+    // An arc from `from` to `to` (from < to) carrying up to `capacity` units at `cost` each.
+    // Returns its index for flowOn().
+    int addArc(int from, int to, Amount capacity, Amount cost);
+
+    // Sends as much flow as possible, up to `limit`, from `source` to `sink` at least total cost
+    // for that amount. Returns the flow sent; cost() is its total cost.
+    Amount run(int source, int sink, Amount limit);
+
+    Amount cost() const { return cost_; }
+    // Arcs scanned and heap entries popped so far: a deterministic measure of the time spent.
+    std::int64_t work() const { return work_; }
+    Amount flowOn(int arc) const { return arcs_[2 * arc + 1].residual; }
+
+private:
+    struct Arc {
+        int to;
+        Amount residual;
+        Amount cost;
+    };
+    void initialPotentials(int source);
+    bool shortestDistances(int source, int sink);
+    Amount blockingFlow(int v, int sink, Amount pushed);
+
+    int n_;
+    std::vector<Arc> arcs_;                 // arc 2i forward, 2i+1 its reverse
+    std::vector<std::vector<int>> out_;     // node -> arc indices
+    std::vector<Amount> potential_, dist_;
+    std::vector<std::size_t> current_;      // Dinic's current-arc pointers
+    enum : char { kOpen, kOnPath, kDead };
+    std::vector<char> state_;               // per node, during a blocking flow
+    Amount cost_ = 0;
+    std::int64_t work_ = 0;
+};
+
+}  // namespace spillway

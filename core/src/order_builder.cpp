@@ -1,0 +1,123 @@
+#include "order_builder.h"
+
+#include <algorithm>
+
+#include "spillway/error.h"
+
+namespace spillway {
+
+OrderBuilder::OrderBuilder(const Graph& g, const Order& hint, const UnitModel& model)
+    : g_(g), m_(model), preds_(g.nodes.size()), succs_(g.nodes.size()) {
+    const int n = static_cast<int>(g.nodes.size());
+    std::vector<int> position(n);
+    for (int i = 0; i < static_cast<int>(hint.size()); ++i) {
+        position[g.nodeIndex.at(hint[i])] = i;
+        byHint_.push_back(g.nodeIndex.at(hint[i]));
+    }
+    for (int v = 0; v < n; ++v) preds_[v] = g.predecessors[v];
+    for (const Buffer& b : g.buffers) {
+        for (int u : b.users) {
+            preds_[u].push_back(b.allocNode);
+            preds_[b.freeNode].push_back(u);
+        }
+        preds_[b.freeNode].push_back(b.allocNode);
+    }
+    initialRemaining_.assign(n, 0);
+    initialRemainingOps_.assign(n, 0);
+    for (int v = 0; v < n; ++v) {
+        auto& p = preds_[v];
+        // Operations and FREEs first (hint order), ALLOCs last: pulled just before their user.
+        std::sort(p.begin(), p.end(), [&](int a, int b) {
+            const bool aa = g.nodes[a].isAlloc(), ba = g.nodes[b].isAlloc();
+            return aa != ba ? ba : position[a] < position[b];
+        });
+        p.erase(std::unique(p.begin(), p.end()), p.end());
+        for (int q : p) {
+            succs_[q].push_back(v);
+            ++initialRemaining_[v];
+            if (!g.nodes[q].isAlloc()) ++initialRemainingOps_[v];
+        }
+    }
+    done_.assign(n, 0);
+    order_.reserve(n);
+}
+
+const std::vector<int>& OrderBuilder::build(const Slots& slots) {
+    remaining_ = initialRemaining_;
+    remainingOps_ = initialRemainingOps_;
+    std::fill(done_.begin(), done_.end(), 0);
+    order_.clear();
+    for (int v : byHint_)  // sinks with nothing to wait for (and nodes with no predecessor that no one pulls)
+        if (m_.eager[v] && remainingOps_[v] == 0) eagerQueue_.push_back(v);
+    drainEager();
+    for (const std::vector<int>& slot : slots) {
+        size_t beats = 0;
+        for (int u : slot) beats = std::max(beats, m_.units[u].beats.size());
+        for (size_t beat = 0; beat < beats; ++beat)
+            for (int u : slot) {
+                const Unit& unit = m_.units[u];
+                if (beat >= unit.beats.size()) continue;
+                const int from = beat == 0 ? 0 : unit.beats[beat - 1];
+                for (int i = from; i < unit.beats[beat]; ++i) {
+                    pull(unit.ops[i]);
+                    drainEager();
+                }
+            }
+    }
+    for (int v : byHint_) {
+        pull(v);
+        drainEager();
+    }
+    return order_;
+}
+
+// Depth-first over unrun predecessors, iteratively (chains of thousands of nodes).
+void OrderBuilder::pull(int v) {
+    if (done_[v]) return;
+    stack_.clear();
+    stack_.emplace_back(v, 0);
+    while (!stack_.empty()) {
+        auto& [node, next] = stack_.back();
+        const auto& p = preds_[node];
+        while (next < p.size() && done_[p[next]]) ++next;
+        if (next < p.size()) {
+            const int q = p[next];
+            stack_.emplace_back(q, 0);
+            continue;
+        }
+        const int ready = node;
+        stack_.pop_back();
+        if (!done_[ready]) emit(ready);
+    }
+}
+
+void OrderBuilder::emit(int v) {
+    done_[v] = 1;
+    order_.push_back(v);
+    freeQueue_.clear();
+    freeQueue_.push_back(v);
+    for (size_t i = 0; i < freeQueue_.size(); ++i) {
+        const int x = freeQueue_[i];
+        if (x != v) {
+            done_[x] = 1;
+            order_.push_back(x);
+        }
+        for (int s : succs_[x]) {
+            --remaining_[s];
+            if (!g_.nodes[x].isAlloc()) --remainingOps_[s];
+            if (done_[s]) continue;
+            if (g_.nodes[s].isFree() && remaining_[s] == 0) freeQueue_.push_back(s);
+            else if (m_.eager[s] && remainingOps_[s] == 0) eagerQueue_.push_back(s);
+        }
+    }
+}
+
+void OrderBuilder::drainEager() {
+    while (!eagerQueue_.empty()) {
+        const int v = eagerQueue_.back();
+        eagerQueue_.pop_back();
+        pull(v);
+    }
+}
+
+}  // namespace spillway

@@ -1,0 +1,40 @@
+// Internal to the order search: turns a sequence of slots (each a few units, run interleaved beat
+// by beat) into a node order. Each operation runs after its unrun ancestors, pulled in just
+// before it (non-ALLOC ancestors in hint order, then the ALLOCs, so a buffer is allocated just
+// before its first user); a FREE runs right after its buffer's last use; a sink runs as soon as
+// it can; whatever no slot reached runs at the end in hint order. Any sequence gives a valid
+// order. Linear in nodes and edges per build, allocation-free after construction.
+#pragma once
+#include <vector>
+
+#include "units.h"
+
+namespace spillway {
+
+using Slots = std::vector<std::vector<int>>;
+
+class OrderBuilder {
+public:
+    OrderBuilder(const Graph& g, const Order& hint, const UnitModel& model);
+
+    // Node indices in order (valid until the next build).
+    const std::vector<int>& build(const Slots& slots);
+
+private:
+    void pull(int v);
+    void emit(int v);
+    void drainEager();
+
+    const Graph& g_;
+    const UnitModel& m_;
+    std::vector<int> byHint_;                      // node indices in hint order
+    std::vector<std::vector<int>> preds_, succs_;  // including ALLOC -> user -> FREE
+    std::vector<int> initialRemaining_, initialRemainingOps_;
+    std::vector<int> remaining_, remainingOps_;    // unrun predecessors (all / non-ALLOC)
+    std::vector<char> done_;
+    std::vector<int> order_;
+    std::vector<int> eagerQueue_, freeQueue_;
+    std::vector<std::pair<int, size_t>> stack_;
+};
+
+}  // namespace spillway

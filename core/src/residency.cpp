@@ -1,0 +1,461 @@
+#include "spillway/residency.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+#include "min_cost_flow.h"
+#include "spillway/cost.h"
+#include "spillway/error.h"
+
+namespace spillway {
+namespace {
+
+constexpr int kExactGaps = 160;          // branch and bound only up to this many contested gaps
+constexpr std::int64_t kExactWork = 8'000;      // and within nodes x gaps (each node solves a flow)
+constexpr MinCostFlow::Amount kUnbounded = MinCostFlow::Amount(1) << 60;
+
+// Range add and range minimum over steps: the free bytes left at each step while gaps are kept.
+class SlackTree {
+public:
+    explicit SlackTree(const std::vector<Bytes>& initial) : n_(std::max<size_t>(1, initial.size())) {
+        size_ = 1;
+        while (size_ < n_) size_ *= 2;
+        min_.assign(2 * size_, kNone);
+        add_.assign(2 * size_, 0);
+        for (size_t i = 0; i < initial.size(); ++i) min_[size_ + i] = initial[i];
+        for (size_t i = size_; i-- > 1;) min_[i] = std::min(min_[2 * i], min_[2 * i + 1]);
+    }
+    // Minimum over steps [l, r).
+    Bytes min(int l, int r) const { return query(1, 0, size_, l, r); }
+    void add(int l, int r, Bytes v) { update(1, 0, size_, l, r, v); }
+
+private:
+    static constexpr Bytes kNone = Bytes(1) << 62;
+    Bytes query(size_t node, size_t nl, size_t nr, int l, int r) const {
+        if (static_cast<size_t>(r) <= nl || nr <= static_cast<size_t>(l)) return kNone;
+        if (static_cast<size_t>(l) <= nl && nr <= static_cast<size_t>(r)) return min_[node];
+        const size_t mid = (nl + nr) / 2;
+        return std::min(query(2 * node, nl, mid, l, r), query(2 * node + 1, mid, nr, l, r)) + add_[node];
+    }
+    void update(size_t node, size_t nl, size_t nr, int l, int r, Bytes v) {
+        if (static_cast<size_t>(r) <= nl || nr <= static_cast<size_t>(l)) return;
+        if (static_cast<size_t>(l) <= nl && nr <= static_cast<size_t>(r)) {
+            min_[node] += v;
+            add_[node] += v;
+            return;
+        }
+        const size_t mid = (nl + nr) / 2;
+        update(2 * node, nl, mid, l, r, v);
+        update(2 * node + 1, mid, nr, l, r, v);
+        min_[node] = std::min(min_[2 * node], min_[2 * node + 1]) + add_[node];
+    }
+    size_t n_, size_;
+    std::vector<Bytes> min_, add_;
+};
+
+std::vector<Bytes> availability(const ResidencyProblem& p, const std::vector<Bytes>& budget) {
+    std::vector<Bytes> avail(p.forced.size());
+    for (size_t t = 0; t < avail.size(); ++t)
+        avail[t] = std::max<Bytes>(0, (budget.empty() ? p.capacity : budget[t]) - p.forced[t]);
+    return avail;
+}
+
+// The relaxation of `gaps` (indices into all) under free bytes `avail` per step, as a min-cost
+// flow. Constraint rows "kept bytes over step t <= avail(t)", differenced between consecutive
+// points where gaps start or end, become flow conservation: a node per point, a gap an arc from
+// its first step to the step after its last (capacity its size, cost minus its saving per unit),
+// slack arcs along the line, and supplies where availability rises. Units of the gcd of the
+// sizes, with availability rounded down to whole units: still a relaxation of whole-gap
+// choices, and integral (exact) when all sizes are equal.
+struct FlowResult {
+    Bytes saved = 0;
+    std::vector<Bytes> kept;  // per entry of `which`
+    std::int64_t work = 0;
+};
+FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which, const std::vector<Bytes>& avail) {
+    FlowResult r;
+    r.kept.assign(which.size(), 0);
+    if (which.empty()) return r;
+    Bytes unit = 0;
+    std::vector<int> points;
+    for (int i : which) {
+        unit = std::gcd(unit, all[i].size);
+        points.push_back(all[i].from + 1);
+        points.push_back(all[i].to);
+    }
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    const int k = static_cast<int>(points.size());
+    // Segment j = steps [points[j], points[j+1]); its free units are the least over its steps.
+    std::vector<MinCostFlow::Amount> segment(k, 0);
+    for (int j = 0; j + 1 < k; ++j) {
+        Bytes least = avail[points[j]];
+        for (int t = points[j] + 1; t < points[j + 1]; ++t) least = std::min(least, avail[t]);
+        segment[j] = least / unit;
+    }
+    MinCostFlow flow(k + 2);
+    const int source = 0, sink = k + 1;
+    MinCostFlow::Amount supply = 0, previous = 0;
+    for (int j = 0; j < k; ++j) {
+        const MinCostFlow::Amount d = segment[j] - previous;
+        previous = segment[j];
+        if (d > 0) {
+            flow.addArc(source, j + 1, d, 0);
+            supply += d;
+        } else if (d < 0) {
+            flow.addArc(j + 1, sink, -d, 0);
+        }
+        if (j + 1 < k) flow.addArc(j + 1, j + 2, kUnbounded, 0);
+    }
+    std::vector<int> arcs;
+    for (int i : which) {
+        const Gap& gap = all[i];
+        if (gap.traffic * unit % gap.size != 0) throw InternalError("residency: traffic is not a multiple of the size");
+        const int from = static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.from + 1) - points.begin());
+        const int to = static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.to) - points.begin());
+        arcs.push_back(flow.addArc(from + 1, to + 1, gap.size / unit, -(gap.traffic * unit / gap.size)));
+    }
+    flow.run(source, sink, supply);
+    r.work = flow.work() + points.back() - points.front();
+    r.saved = -flow.cost();
+    for (size_t i = 0; i < which.size(); ++i) r.kept[i] = flow.flowOn(arcs[i]) * unit;
+    return r;
+}
+
+// Gaps that fit even if every gap is kept are kept without a choice: only the rest (the
+// contested gaps) go to the solvers. `free` gets the availability left by the uncontested ones.
+std::vector<int> contestedGaps(const ResidencyProblem& p, std::vector<Bytes>& free) {
+    std::vector<Bytes> load(free.size() + 1, 0);
+    for (const Gap& g : p.gaps) {
+        load[g.from + 1] += g.size;
+        load[g.to] -= g.size;
+    }
+    std::vector<int> over(free.size() + 1, 0);  // prefix count of steps where keeping all overflows
+    Bytes running = 0;
+    for (size_t t = 0; t < free.size(); ++t) {
+        running += load[t];
+        over[t + 1] = over[t] + (running > free[t] ? 1 : 0);
+    }
+    std::vector<int> contested;
+    std::vector<Bytes> uncontested(free.size() + 1, 0);
+    for (int i = 0; i < static_cast<int>(p.gaps.size()); ++i) {
+        const Gap& g = p.gaps[i];
+        if (over[g.to] - over[g.from + 1] > 0) {
+            contested.push_back(i);
+        } else {
+            uncontested[g.from + 1] += g.size;
+            uncontested[g.to] -= g.size;
+        }
+    }
+    running = 0;
+    for (size_t t = 0; t < free.size(); ++t) {
+        running += uncontested[t];
+        free[t] -= running;
+    }
+    return contested;
+}
+
+Bytes totalTraffic(const std::vector<Gap>& gaps, const std::vector<int>& which) {
+    Bytes total = 0;
+    for (int i : which) total += gaps[i].traffic;
+    return total;
+}
+
+// A whole-gap choice among `which` under `free`: gaps in order of preference, each kept if it
+// still fits; then swaps: a written-out gap comes back when writing out some kept ones instead
+// moves less data.
+class GreedyChoice {
+public:
+    GreedyChoice(const std::vector<Gap>& gaps, const std::vector<int>& which, const std::vector<Bytes>& free)
+        : gaps_(gaps), which_(which), slack_(free), keep_(gaps.size(), 0), seen_(gaps.size(), 0) {
+        // Buckets of steps, each listing the gaps over it: overlap queries look at their own span.
+        Bytes span = 0;
+        for (int i : which) span += gaps[i].to - gaps[i].from;
+        width_ = std::max<int>(1, static_cast<int>(span / std::max<size_t>(1, which.size())));
+        buckets_.resize(free.size() / width_ + 1);
+        for (int i : which)
+            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b) buckets_[b].push_back(i);
+    }
+
+    void keepInOrder(const std::vector<int>& preference) {
+        for (int i : preference) tryKeep(i);
+    }
+
+    void improveBySwaps(int passes) {
+        std::vector<int> byTraffic = which_;
+        std::stable_sort(byTraffic.begin(), byTraffic.end(),
+                         [&](int a, int b) { return gaps_[a].traffic > gaps_[b].traffic; });
+        for (int pass = 0; pass < passes; ++pass) {
+            bool improved = false;
+            for (int i : byTraffic)
+                if (!keep_[i] && swapIn(i)) improved = true;
+            if (!improved) break;
+        }
+    }
+
+    const std::vector<char>& keep() const { return keep_; }
+    std::int64_t work() const { return work_; }
+
+private:
+    bool fits(int i) {
+        ++work_;
+        return slack_.min(gaps_[i].from + 1, gaps_[i].to) >= gaps_[i].size;
+    }
+    void set(int i, bool kept) {
+        ++work_;
+        keep_[i] = kept;
+        slack_.add(gaps_[i].from + 1, gaps_[i].to, kept ? -gaps_[i].size : gaps_[i].size);
+    }
+    bool tryKeep(int i) {
+        if (keep_[i] || !fits(i)) return false;
+        set(i, true);
+        return true;
+    }
+
+    // Writes out overlapping kept gaps, cheapest per byte first, until `i` fits; keeps the swap
+    // only if it saves traffic (after taking back any victim that fits again).
+    bool swapIn(int i) {
+        const Gap& in = gaps_[i];
+        std::vector<int> overlapping;
+        ++stamp_;
+        for (int b = (in.from + 1) / width_; b <= (in.to - 1) / width_; ++b) {
+            work_ += static_cast<std::int64_t>(buckets_[b].size());
+            for (int j : buckets_[b])
+                if (seen_[j] != stamp_ && keep_[j] && gaps_[j].from + 1 < in.to && in.from + 1 < gaps_[j].to) {
+                    seen_[j] = stamp_;
+                    overlapping.push_back(j);
+                }
+        }
+        std::sort(overlapping.begin(), overlapping.end(), [&](int a, int b) {
+            const Bytes x = gaps_[a].traffic * gaps_[b].size, y = gaps_[b].traffic * gaps_[a].size;
+            return x != y ? x < y : a < b;
+        });
+        std::vector<int> out;
+        Bytes lost = 0;
+        for (int j : overlapping) {
+            if (fits(i)) break;
+            set(j, false);
+            out.push_back(j);
+            lost += gaps_[j].traffic;
+            if (lost >= in.traffic) break;
+        }
+        if (!fits(i) || lost >= in.traffic) {
+            for (int j : out) set(j, true);
+            return false;
+        }
+        set(i, true);
+        for (int j : out)
+            if (tryKeep(j)) lost -= gaps_[j].traffic;
+        return true;
+    }
+
+    const std::vector<Gap>& gaps_;
+    const std::vector<int>& which_;
+    SlackTree slack_;
+    std::vector<char> keep_;
+    int width_ = 1;
+    std::vector<std::vector<int>> buckets_;
+    std::vector<int> seen_;
+    int stamp_ = 0;
+    std::int64_t work_ = 0;
+};
+
+// Depth-first branch and bound over the contested gaps, each node bounded by the relaxation of
+// the gaps still open. Exact when it finishes within `nodeBudget` nodes.
+class BranchAndBound {
+public:
+    BranchAndBound(const std::vector<Gap>& gaps, int nodeBudget) : gaps_(gaps), budget_(nodeBudget) {}
+
+    // Improves `best` (a feasible choice and its traffic among `which`); true when proven optimal.
+    bool solve(const std::vector<int>& which, const std::vector<Bytes>& free, std::vector<char>& best, Bytes& bestTraffic) {
+        best_ = &best;
+        bestTraffic_ = &bestTraffic;
+        current_ = best;
+        for (int i : which) current_[i] = 0;
+        explore(which, free, 0);
+        return nodes_ <= budget_;
+    }
+
+private:
+    void explore(const std::vector<int>& open, const std::vector<Bytes>& free, Bytes dropped) {
+        if (++nodes_ > budget_) return;
+        const FlowResult lp = relaxGaps(gaps_, open, free);
+        const Bytes bound = dropped + totalTraffic(gaps_, open) - lp.saved;
+        if (bound >= *bestTraffic_) return;
+        // Branch on the open gap the relaxation keeps most of without keeping it whole.
+        int branch = -1;
+        double bestFraction = -1;
+        for (size_t k = 0; k < open.size(); ++k) {
+            const Gap& g = gaps_[open[k]];
+            if (lp.kept[k] == 0 || lp.kept[k] == g.size) continue;
+            const double fraction = static_cast<double>(lp.kept[k]) / static_cast<double>(g.size);
+            if (fraction > bestFraction) bestFraction = fraction, branch = static_cast<int>(k);
+        }
+        if (branch < 0) {  // integral: a feasible choice at the bound
+            for (size_t k = 0; k < open.size(); ++k) current_[open[k]] = lp.kept[k] == gaps_[open[k]].size;
+            *best_ = current_;
+            *bestTraffic_ = bound;
+            for (int i : open) current_[i] = 0;
+            return;
+        }
+        const int i = open[branch];
+        std::vector<int> rest = open;
+        rest.erase(rest.begin() + branch);
+        const Gap& g = gaps_[i];
+        std::vector<Bytes> kept = free;
+        bool fits = true;
+        for (int t = g.from + 1; t < g.to; ++t) {
+            kept[t] -= g.size;
+            fits &= kept[t] >= 0;
+        }
+        if (fits) {
+            current_[i] = 1;
+            explore(rest, kept, dropped);
+            current_[i] = 0;
+        }
+        explore(rest, free, dropped + g.traffic);
+    }
+
+    const std::vector<Gap>& gaps_;
+    int budget_;
+    int nodes_ = 0;
+    std::vector<char> current_;
+    std::vector<char>* best_ = nullptr;
+    Bytes* bestTraffic_ = nullptr;
+};
+
+}  // namespace
+
+std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& order, const Capacities& caps) {
+    std::vector<int> stepOf(g.nodes.size(), -1);
+    for (size_t s = 0; s < order.size(); ++s) stepOf[g.nodeIndex.at(order[s])] = static_cast<int>(s);
+    return residencyProblemsAt(g, stepOf, caps);
+}
+
+std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf, const Capacities& caps) {
+    const int steps = static_cast<int>(stepOf.size());
+    std::vector<ResidencyProblem> problems;
+    std::map<std::string, size_t> index;
+    for (const auto& [type, cap] : caps) {
+        index.emplace(type, problems.size());
+        problems.push_back({type, cap, std::vector<Bytes>(steps, 0), {}});
+    }
+    std::vector<char> used(problems.size(), 0);
+    std::vector<int> uses;
+    for (size_t b = 0; b < g.buffers.size(); ++b) {
+        const Buffer& buf = g.buffers[b];
+        auto it = index.find(buf.type);
+        if (it == index.end()) continue;
+        ResidencyProblem& p = problems[it->second];
+        used[it->second] = 1;
+        uses.clear();
+        uses.push_back(stepOf[buf.allocNode]);
+        for (int u : buf.users) uses.push_back(stepOf[u]);
+        uses.push_back(stepOf[buf.freeNode]);
+        std::sort(uses.begin(), uses.end());
+        uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
+        const Bytes traffic = spillTrafficBytes(buf);
+        for (size_t i = 0; i < uses.size(); ++i) {
+            p.forced[uses[i]] += buf.size;
+            if (i + 1 < uses.size() && uses[i + 1] > uses[i] + 1)
+                p.gaps.push_back({static_cast<int>(b), uses[i], uses[i + 1], buf.size, traffic});
+        }
+    }
+    std::vector<ResidencyProblem> usedProblems;
+    for (size_t i = 0; i < problems.size(); ++i)
+        if (used[i]) usedProblems.push_back(std::move(problems[i]));
+    return usedProblems;
+}
+
+Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget) {
+    Relaxation r;
+    std::vector<Bytes> free = availability(p, budget);
+    const std::vector<int> contested = contestedGaps(p, free);
+    const FlowResult lp = relaxGaps(p.gaps, contested, free);
+    r.kept.resize(p.gaps.size());
+    for (size_t i = 0; i < p.gaps.size(); ++i) r.kept[i] = p.gaps[i].size;
+    r.integral = true;
+    for (size_t k = 0; k < contested.size(); ++k) {
+        r.kept[contested[k]] = lp.kept[k];
+        r.integral &= lp.kept[k] == 0 || lp.kept[k] == p.gaps[contested[k]].size;
+    }
+    r.traffic = totalTraffic(p.gaps, contested) - lp.saved;
+    return r;
+}
+
+ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget, ResidencyEffort effort) {
+    ResidencyChoice choice;
+    std::vector<Bytes> free = availability(p, budget);
+    const std::vector<int> contested = contestedGaps(p, free);
+    choice.keep.assign(p.gaps.size(), 1);
+    for (int i : contested) choice.keep[i] = 0;
+    if (contested.empty()) {
+        choice.optimal = true;
+        return choice;
+    }
+    // Greedy: gaps in order of preference, each kept if it fits; then improving swaps. Plain
+    // preference: the most traffic per byte, then the shortest.
+    std::vector<double> fraction(p.gaps.size(), 0);
+    auto greedy = [&](std::vector<char>& keep) {
+        std::vector<int> preference = contested;
+        std::stable_sort(preference.begin(), preference.end(), [&](int a, int b) {
+            const Gap &x = p.gaps[a], &y = p.gaps[b];
+            if (fraction[a] != fraction[b]) return fraction[a] > fraction[b];
+            if (x.traffic * y.size != y.traffic * x.size) return x.traffic * y.size > y.traffic * x.size;
+            return x.to - x.from < y.to - y.from;
+        });
+        GreedyChoice choose(p.gaps, contested, free);
+        choose.keepInOrder(preference);
+        choose.improveBySwaps(effort.swapPasses);
+        choice.work += choose.work() + static_cast<std::int64_t>(preference.size());
+        Bytes traffic = 0;
+        for (int i : contested) {
+            keep[i] = choose.keep()[i];
+            if (!keep[i]) traffic += p.gaps[i].traffic;
+        }
+        return traffic;
+    };
+    choice.traffic = greedy(choice.keep);
+    if (!effort.relaxation) return choice;
+    // The relaxation: integral means optimal; else its fractions guide a second greedy.
+    const FlowResult lp = relaxGaps(p.gaps, contested, free);
+    choice.work += lp.work;
+    const Bytes bound = totalTraffic(p.gaps, contested) - lp.saved;
+    bool integral = true;
+    for (size_t k = 0; k < contested.size(); ++k) {
+        const Bytes kept = lp.kept[k];
+        integral &= kept == 0 || kept == p.gaps[contested[k]].size;
+        fraction[contested[k]] = static_cast<double>(kept) / static_cast<double>(p.gaps[contested[k]].size);
+    }
+    if (integral) {
+        for (size_t k = 0; k < contested.size(); ++k) choice.keep[contested[k]] = lp.kept[k] > 0;
+        choice.traffic = bound;
+        choice.optimal = true;
+        return choice;
+    }
+    std::vector<char> guided = choice.keep;
+    const Bytes guidedTraffic = greedy(guided);
+    if (guidedTraffic < choice.traffic) {
+        choice.keep.swap(guided);
+        choice.traffic = guidedTraffic;
+    }
+    choice.optimal = choice.traffic == bound;
+    if (!choice.optimal && static_cast<int>(contested.size()) <= kExactGaps) {
+        const std::int64_t nodes = std::min<std::int64_t>(effort.exactNodes, kExactWork / static_cast<std::int64_t>(contested.size()));
+        choice.optimal = BranchAndBound(p.gaps, static_cast<int>(nodes)).solve(contested, free, choice.keep, choice.traffic);
+    }
+    return choice;
+}
+
+TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps) {
+    TrafficBound bound;
+    for (const ResidencyProblem& p : residencyProblems(g, order, caps)) {
+        const Bytes traffic = relaxResidency(p).traffic;
+        bound.byType[p.type] = traffic;
+        bound.total += traffic;
+    }
+    return bound;
+}
+
+}  // namespace spillway

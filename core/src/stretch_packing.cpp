@@ -1,0 +1,100 @@
+#include "stretch_packing.h"
+
+#include <algorithm>
+
+namespace spillway {
+namespace {
+
+// The stretches placed so far, bucketed by time so that finding those overlapping a stretch
+// looks only at its own stretch of time: packing stays near-linear on large graphs.
+class TimeIndex {
+public:
+    explicit TimeIndex(const std::vector<Stretch>& all) : all_(all), seen_(all.size(), 0) {
+        Time end = 1;
+        for (const Stretch& s : all) end = std::max(end, s.to);
+        width_ = std::max<Time>(4, end / std::max<Time>(1, static_cast<Time>(all.size())) * 4);
+        buckets_.resize(static_cast<size_t>(end / width_ + 1));
+    }
+    void add(int i) {
+        for (Time b = all_[i].from / width_; b <= (all_[i].to - 1) / width_; ++b) buckets_[b].push_back(i);
+    }
+    template <typename F>
+    void forEachOverlapping(const Stretch& s, F&& f) {
+        ++stamp_;
+        for (Time b = s.from / width_; b <= (s.to - 1) / width_; ++b)
+            for (int j : buckets_[b]) {
+                const Stretch& o = all_[j];
+                if (seen_[j] == stamp_ || !(o.from < s.to && s.from < o.to)) continue;
+                seen_[j] = stamp_;
+                f(o);
+            }
+    }
+
+private:
+    const std::vector<Stretch>& all_;
+    std::vector<int> seen_;
+    int stamp_ = 0;
+    Time width_;
+    std::vector<std::vector<int>> buckets_;
+};
+
+template <typename Before>
+std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before) {
+    std::vector<int> byPriority(stretches.size());
+    for (size_t i = 0; i < stretches.size(); ++i) byPriority[i] = static_cast<int>(i);
+    std::stable_sort(byPriority.begin(), byPriority.end(),
+                     [&](int a, int b) { return before(stretches[a], stretches[b]); });
+    TimeIndex placed(stretches);
+    std::vector<std::pair<Bytes, Bytes>> busy;  // [offset, end) of placed stretches overlapping in time
+    for (int i : byPriority) {
+        Stretch& s = stretches[i];
+        busy.clear();
+        placed.forEachOverlapping(s, [&](const Stretch& o) { busy.emplace_back(o.offset, o.offset + o.size); });
+        std::sort(busy.begin(), busy.end());
+        Bytes bestOffset = -1, bestGap = 0, at = 0;
+        auto consider = [&](Bytes gapStart, Bytes gapEnd) {
+            const Bytes gap = gapEnd - gapStart;
+            if (gap >= s.size && (bestOffset < 0 || gap < bestGap)) {
+                bestOffset = gapStart;
+                bestGap = gap;
+            }
+        };
+        for (auto [start, end] : busy) {
+            if (start > at) consider(at, start);
+            at = std::max(at, end);
+        }
+        consider(at, capacity);
+        if (bestOffset < 0) return s;
+        s.offset = bestOffset;
+        placed.add(i);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+// Stretches one by one into the smallest gap free over their whole time span, in
+// one of several orders (largest first; longest first; largest area first; earliest first):
+// no order wins on every memory, and trying four costs little. Returns nullopt on success,
+// else a stretch that found no gap in the first order.
+std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity) {
+    using Before = bool (*)(const Stretch&, const Stretch&);
+    const Before orders[] = {
+        [](const Stretch& x, const Stretch& y) { return x.size != y.size ? x.size > y.size : x.from < y.from; },
+        [](const Stretch& x, const Stretch& y) { return x.to - x.from != y.to - y.from ? x.to - x.from > y.to - y.from : x.size > y.size; },
+        [](const Stretch& x, const Stretch& y) {
+            const auto ax = x.size * (x.to - x.from), ay = y.size * (y.to - y.from);
+            return ax != ay ? ax > ay : x.from < y.from;
+        },
+        [](const Stretch& x, const Stretch& y) { return x.from != y.from ? x.from < y.from : x.size > y.size; },
+    };
+    std::optional<Stretch> firstFailure;
+    for (Before before : orders) {
+        std::optional<Stretch> failed = packInOrder(stretches, capacity, before);
+        if (!failed) return std::nullopt;
+        if (!firstFailure) firstFailure = failed;
+    }
+    return firstFailure;
+}
+
+}  // namespace spillway

@@ -1,0 +1,33 @@
+// Internal: placement of resident stretches, the one seam between deciding who stays resident
+// (policies lifetime and residency) and deciding where. A stretch is one buffer resident over a
+// span of time; packing gives every stretch an offset so that stretches overlapping in time do
+// not overlap in memory. Today's packer is greedy; an exact packer can replace it here.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "spillway/graph.h"
+
+namespace spillway {
+
+// Event times within step s: write-outs at 4s, reloads at 4s+1, the node (and its ALLOC's
+// placement) at 4s+2, a FREE's release at 4s+3. A stretch occupies [from, to).
+using Time = std::int64_t;
+inline Time outTime(int s) { return 4 * Time{s}; }
+inline Time inTime(int s) { return 4 * Time{s} + 1; }
+inline Time nodeTime(int s) { return 4 * Time{s} + 2; }
+inline Time freeTime(int s) { return 4 * Time{s} + 3; }
+
+struct Stretch {
+    int buf;
+    Time from, to;
+    Bytes size;
+    Bytes offset = -1;
+};
+
+// Sets every stretch's offset within [0, capacity). Returns nullopt on success, else a stretch
+// that found no room (the caller makes room around it and tries again).
+std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity);
+
+}  // namespace spillway

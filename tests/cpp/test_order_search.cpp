@@ -1,0 +1,197 @@
+// The order search (order sources "search" and "min-peak") and the order-source registry.
+#include <algorithm>
+#include <map>
+
+#include "spillway/examples.h"
+#include "spillway/order_search.h"
+#include "spillway/residency.h"
+#include "support.h"
+
+using namespace spillway;
+using spillway::test::planVerified;
+
+namespace {
+
+GraphDocument matmul(int m, int n, int k, Capacities caps) {
+    MatmulParams p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.freesAtEnd = true;
+    p.capacities = std::move(caps);
+    return parseGraphDocument(generateTiledMatmul(p));
+}
+
+SearchResult search(const GraphDocument& doc, std::int64_t effort,
+                    SearchOptions::Objective objective = SearchOptions::Objective::Traffic) {
+    SearchOptions o;
+    o.objective = objective;
+    o.capacities = doc.capacities ? *doc.capacities : defaultCapacities();
+    o.effort = effort;
+    return searchOrder(doc.graph, orderById(doc.graph), o);
+}
+
+// The least data any plan can move when the output tiles run one after another in `outputs`
+// order: the graph's nodes sorted by the rank of the output tile they serve (a COPY_IN serves the
+// first output that reads its tile), then scheduled so that buffers live no longer than needed;
+// the residency optimum of that order is exact here (every memory has one buffer size).
+Bytes trafficOfOutputOrder(const GraphDocument& doc, const std::vector<int>& outputs) {
+    const Graph& g = doc.graph;
+    std::map<int, int> rankOfAccumulator;  // L0C buffer index -> rank
+    std::vector<int> accumulators;
+    for (size_t b = 0; b < g.buffers.size(); ++b)
+        if (g.buffers[b].type == "L0C") accumulators.push_back(static_cast<int>(b));
+    for (size_t r = 0; r < outputs.size(); ++r) rankOfAccumulator[accumulators[outputs[r]]] = static_cast<int>(r);
+    const int n = static_cast<int>(g.nodes.size());
+    std::vector<int> rank(n, -1);
+    auto rankOfOp = [&](int v, auto&& self) -> int {
+        if (rank[v] >= 0) return rank[v];
+        int best = n;
+        for (BufferId id : g.nodes[v].bufs) {
+            auto it = rankOfAccumulator.find(g.bufferIndex.at(id));
+            if (it != rankOfAccumulator.end()) best = std::min(best, it->second);
+        }
+        if (best == n)
+            for (int s : g.successors[v])
+                if (!g.nodes[s].isBufferNode()) best = std::min(best, self(s, self));
+        return rank[v] = best;
+    };
+    std::vector<std::pair<int, NodeId>> keyed;
+    for (int v = 0; v < n; ++v)
+        keyed.emplace_back(g.nodes[v].isBufferNode() ? -1 : rankOfOp(v, rankOfOp), g.nodes[v].id);
+    std::sort(keyed.begin(), keyed.end());
+    Order hint;
+    for (auto [r, id] : keyed) hint.push_back(id);
+    const Order order = scheduleForMemory(g, hint);
+    validateOrder(g, order);
+    return trafficLowerBound(g, order, *doc.capacities).total;
+}
+
+}  // namespace
+
+TEST_CASE("search: brute force over every order of the output tiles of small matmuls finds nothing better") {
+    struct Shape {
+        int m, n, k;
+        Bytes l1;  // L1 capacity: a few 128-byte tiles, so that the order matters
+    };
+    for (const Shape& s : {Shape{2, 3, 2, 512}, Shape{3, 2, 3, 640}, Shape{2, 2, 3, 512}}) {
+        CAPTURE(s.m);
+        CAPTURE(s.n);
+        CAPTURE(s.k);
+        const GraphDocument doc = matmul(s.m, s.n, s.k, {{"L1", s.l1}, {"L0A", 256}, {"L0B", 256}, {"L0C", 512}});
+        std::vector<int> outputs(static_cast<size_t>(s.m * s.n));
+        for (size_t i = 0; i < outputs.size(); ++i) outputs[i] = static_cast<int>(i);
+        Bytes bestByBruteForce = -1, worstByBruteForce = -1;
+        do {
+            const Bytes t = trafficOfOutputOrder(doc, outputs);
+            if (bestByBruteForce < 0 || t < bestByBruteForce) bestByBruteForce = t;
+            worstByBruteForce = std::max(worstByBruteForce, t);
+        } while (std::next_permutation(outputs.begin(), outputs.end()));
+        CHECK(bestByBruteForce < worstByBruteForce);  // the order matters on these shapes
+
+        RunOptions opts;
+        opts.orderSource = "search";
+        const Result r = planVerified(doc, opts);
+        CHECK(r.metrics.extraBytes <= bestByBruteForce);
+        CHECK(r.metrics.extraBytes == r.metrics.bound.total);  // one size per memory: optimal for the order
+    }
+}
+
+TEST_CASE("search: deterministic, and a larger effort is never worse") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("conv-like"));
+    const SearchResult a = search(doc, 120), b = search(doc, 120), more = search(doc, 400);
+    CHECK(a.order == b.order);
+    CHECK(a.score == b.score);
+    CHECK(a.evaluations == b.evaluations);
+    CHECK(more.score <= a.score);
+    CHECK(a.effort == 120);
+    validateOrder(doc.graph, a.order);
+    // The score is what the residency step moves for the order: the plan of the order, when
+    // packing keeps up, moves no less than the bound and the policy residency matches it here.
+    RunOptions opts;
+    opts.orderSource = "given";
+    opts.order = more.order;
+    const Result r = planVerified(doc, opts);
+    CHECK(r.metrics.bound.total <= more.score);
+    CHECK(r.metrics.extraBytes >= r.metrics.bound.total);
+}
+
+TEST_CASE("search: a tiled matmul is found to be a grid and swept in blocks") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul"));
+    const SearchResult r = search(doc, 0);  // constructions only
+    CHECK(r.start.find("grid") != std::string::npos);
+    CHECK(r.score == 12416);  // blocks of three rows, snaking: as the best published plan
+    RunOptions opts;
+    opts.orderSource = "given";
+    opts.order = r.order;
+    CHECK(planVerified(doc, opts).metrics.extraBytes == 12416);
+}
+
+TEST_CASE("search: progress reports every so often, and stopping keeps the best order so far") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("flash-attention-like"));
+    SearchOptions o;
+    o.capacities = defaultCapacities();
+    o.effort = 1000;
+    std::vector<SearchProgress> seen;
+    o.progress = [&](const SearchProgress& p) {
+        seen.push_back(p);
+        return seen.size() < 3;  // stop at the third report
+    };
+    const SearchResult stopped = searchOrder(doc.graph, orderById(doc.graph), o);
+    REQUIRE(seen.size() >= 3);
+    CHECK(seen[0].evaluations < seen[1].evaluations);
+    CHECK(seen[1].best <= seen[0].best);
+    CHECK(stopped.evaluations < search(doc, 1000).evaluations);
+    validateOrder(doc.graph, stopped.order);
+    CHECK(stopped.score == seen.back().best);
+}
+
+TEST_CASE("search: random graphs get valid orders whose plans verify and respect the bound") {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        RandomGraphParams p;
+        p.operations = 20 + static_cast<int>(seed % 30);
+        p.freesAtEnd = seed % 3 == 0;
+        p.capacities = {{"L1", 400}, {"UB", 300}, {"L0A", 256}, {"L0B", 256}, {"L0C", 512}};
+        const GraphDocument doc = parseGraphDocument(generateRandomGraph(seed, p));
+        CAPTURE(seed);
+        for (const char* source : {"search", "min-peak"}) {
+            RunOptions opts;
+            opts.orderSource = source;
+            opts.effort = 60;
+            const Result r = planVerified(doc, opts);  // run() checks extraBytes >= bound too
+            CHECK(r.orderSource == source);
+            REQUIRE(r.search.has_value());
+            CHECK(r.search->effort == 60);
+        }
+    }
+}
+
+TEST_CASE("min-peak: lower peaks than the scheduled order on the look-alikes") {
+    for (const char* name : {"flash-attention-like", "conv-like", "tiled-matmul"}) {
+        CAPTURE(name);
+        const GraphDocument doc = parseGraphDocument(exampleGraphJson(name));
+        const SearchResult r = search(doc, 300, SearchOptions::Objective::Peak);
+        const ResidencyPeaks ours = peakResidency(doc.graph, r.order);
+        const ResidencyPeaks scheduled = peakResidency(doc.graph, scheduleForMemory(doc.graph, orderById(doc.graph)));
+        CHECK(ours.total <= scheduled.total);
+        CHECK(r.score == ours.total);
+    }
+}
+
+TEST_CASE("order sources: one registry for names, help and parsing") {
+    std::vector<std::string> names;
+    for (const OrderSourceInfo& o : orderSourceList()) {
+        names.push_back(o.name);
+        CHECK(!o.title.empty());
+        CHECK(o.description.size() > 20);
+        CHECK(isOrderSource(o.name));
+    }
+    CHECK(names.front() == "graph");
+    CHECK(std::find(names.begin(), names.end(), "search") != names.end());
+    CHECK(std::find(names.begin(), names.end(), "min-peak") != names.end());
+    CHECK(!isOrderSource("given"));  // a file or an array, not a name
+    CHECK(bestOrderCandidates() == std::vector<std::string>{"schedule", "reuse", "search"});
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("fits"));
+    CHECK(test::inputErrorOf([&] { makeOrder("nope", {doc, defaultCapacities(), -1, {}, {}}); }) ==
+          "unknown order source \"nope\": expected " + orderSourceNames() + " or a file");
+}

@@ -1,0 +1,137 @@
+// The residency problem of an order: the relaxation (lower bound) and the whole-gap choice,
+// against brute force on small random problems.
+#include <algorithm>
+
+#include "spillway/examples.h"
+#include "spillway/residency.h"
+#include "support.h"
+
+using namespace spillway;
+
+namespace {
+
+struct Lcg {  // the tests' own deterministic numbers
+    std::uint64_t state;
+    int below(int n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<int>((state >> 33) % static_cast<std::uint64_t>(n));
+    }
+};
+
+ResidencyProblem randomProblem(std::uint64_t seed, int steps, int gaps, bool equalSizes) {
+    Lcg rng{seed};
+    ResidencyProblem p;
+    p.type = "UB";
+    p.capacity = 64 + 16 * rng.below(8);
+    p.forced.assign(steps, 0);
+    for (Bytes& f : p.forced) f = 16 * rng.below(3);
+    for (int i = 0; i < gaps; ++i) {
+        Gap g;
+        g.buf = i;
+        g.from = rng.below(steps - 2);
+        g.to = std::min(steps - 1, g.from + 2 + rng.below(steps / 2));
+        g.size = equalSizes ? 32 : 8 * (1 + rng.below(8));
+        g.traffic = rng.below(2) ? g.size : 2 * g.size;
+        p.gaps.push_back(g);
+    }
+    return p;
+}
+
+bool feasible(const ResidencyProblem& p, const std::vector<char>& keep) {
+    for (size_t t = 0; t < p.forced.size(); ++t) {
+        Bytes load = p.forced[t];
+        for (size_t i = 0; i < p.gaps.size(); ++i)
+            if (keep[i] && p.gaps[i].from < static_cast<int>(t) && static_cast<int>(t) < p.gaps[i].to) load += p.gaps[i].size;
+        if (load > p.capacity) return false;
+    }
+    return true;
+}
+
+Bytes traffic(const ResidencyProblem& p, const std::vector<char>& keep) {
+    Bytes t = 0;
+    for (size_t i = 0; i < p.gaps.size(); ++i)
+        if (!keep[i]) t += p.gaps[i].traffic;
+    return t;
+}
+
+Bytes bruteForce(const ResidencyProblem& p) {
+    const size_t n = p.gaps.size();
+    Bytes best = -1;
+    std::vector<char> keep(n);
+    for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
+        for (size_t i = 0; i < n; ++i) keep[i] = (mask >> i) & 1;
+        if (!feasible(p, keep)) continue;
+        const Bytes t = traffic(p, keep);
+        if (best < 0 || t < best) best = t;
+    }
+    return best;
+}
+
+}  // namespace
+
+TEST_CASE("residency: the relaxation never exceeds the optimum; the choice reaches it (brute force)") {
+    int strict = 0, fractional = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        const bool equal = seed % 3 == 0;
+        const ResidencyProblem p = randomProblem(seed, 24, 12, equal);
+        const Bytes optimum = bruteForce(p);
+        const Relaxation lp = relaxResidency(p);
+        const ResidencyChoice choice = chooseResidency(p);
+        INFO("seed " << seed);
+        CHECK(lp.traffic <= optimum);
+        if (equal) CHECK(lp.traffic == optimum);  // equal sizes: the relaxation is integral
+        CHECK(feasible(p, choice.keep));
+        CHECK(traffic(p, choice.keep) == choice.traffic);
+        CHECK(choice.traffic == optimum);
+        CHECK(choice.optimal);
+        strict += lp.traffic < optimum;
+        fractional += !lp.integral;
+    }
+    CHECK(strict > 10);       // the bound is not trivially the optimum: sizes differ
+    CHECK(fractional > 10);   // and branch and bound had work to do
+}
+
+TEST_CASE("residency: large problems get a feasible greedy choice between the bound and all-out") {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        const ResidencyProblem p = randomProblem(seed, 400, 600, false);
+        const Relaxation lp = relaxResidency(p);
+        const ResidencyChoice choice = chooseResidency(p, {}, {true, 0});
+        CHECK(feasible(p, choice.keep));
+        CHECK(traffic(p, choice.keep) == choice.traffic);
+        CHECK(lp.traffic <= choice.traffic);
+        std::vector<char> none(p.gaps.size(), 0);
+        CHECK(choice.traffic < traffic(p, none));
+    }
+}
+
+TEST_CASE("residency: a budget below a step's own buffers keeps nothing over that step") {
+    ResidencyProblem p;
+    p.type = "L1";
+    p.capacity = 100;
+    p.forced = {10, 0, 0, 10};
+    p.gaps = {{0, 0, 3, 50, 100}};
+    CHECK(chooseResidency(p).traffic == 0);
+    std::vector<Bytes> budget = {100, 100, 40, 100};
+    const ResidencyChoice c = chooseResidency(p, budget);
+    CHECK(c.traffic == 100);
+    CHECK(c.keep[0] == 0);
+    CHECK(relaxResidency(p, budget).traffic == 100);
+}
+
+TEST_CASE("residency: the worked example of docs/policies.md") {
+    // L1 = 100, 10 forced bytes at every step; p (60 bytes, not from a COPY_IN) idle over steps
+    // 2-5, q (40 bytes, from a COPY_IN) idle over steps 3-8.
+    ResidencyProblem p;
+    p.type = "L1";
+    p.capacity = 100;
+    p.forced.assign(10, 10);
+    p.gaps = {{0, 1, 6, 60, 120}, {1, 2, 9, 40, 40}};
+    const Relaxation lp = relaxResidency(p);
+    CHECK(lp.traffic == 20);
+    CHECK(lp.kept == std::vector<Bytes>{60, 20});
+    CHECK_FALSE(lp.integral);
+    const ResidencyChoice choice = chooseResidency(p);
+    CHECK(choice.traffic == 40);
+    CHECK(choice.keep == std::vector<char>{1, 0});
+    CHECK(choice.optimal);
+}
