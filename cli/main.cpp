@@ -477,7 +477,7 @@ int commandPack(int argc, char** argv) {
     if (!a.options.count("--capacity")) throw InputError("pack needs --capacity N (the bytes of the memory)");
     if (a.options.count("--json") && a.options.at("--json") != "-") throw InputError("--json takes - (print JSON on stdout)");
     packing::CsvDocument doc = packing::parsePackingCsv(readFile(a.positional[0], "csv"));
-    doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"), 1, limits::kMaxBytes, "capacity");
+    doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"), 0, INT64_MAX);
     const packing::Options options = packOptionsFrom(a);
     if (a.options.count("--graph")) writeFile(a.options.at("--graph"), graphToJson(packing::graphFromPacking(doc.problem)));
     auto t0 = std::chrono::steady_clock::now();
@@ -523,7 +523,7 @@ int commandPackBench(int argc, char** argv) {
     const bool withLifetime = lifetimeOption == "on";
     const packing::Options options = packOptionsFrom(a);
     std::vector<std::pair<std::string, packing::Problem>> inputs;
-    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 1, limits::kMaxBytes, "capacity") : 1048576;
+    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 0, INT64_MAX) : 1048576;
     for (const std::string& path : a.positional) {
         packing::CsvDocument doc = packing::parsePackingCsv(readFile(path, "csv"));
         doc.problem.capacity = capacity;

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "json_reader.h"
 #include "spillway/error.h"
 
 namespace spillway::packing {
@@ -56,7 +57,7 @@ Header parseHeader(const std::string& line, int lineNo) {
     const std::string at = "line " + std::to_string(lineNo);
     for (size_t i = 0; i < names.size(); ++i) {
         std::string name = trim(names[i]);
-        const std::string where = at + ", column " + std::to_string(i + 1) + " (\"" + name + "\"): ";
+        const std::string where = at + ", column " + std::to_string(i + 1) + " (\"" + excerpt(name) + "\"): ";
         if (name == "start" || name == "begin") name = "lower";
         if (name == "buffer" || name == "buffer_id") name = "id";
         if (name == "end") {
@@ -109,6 +110,7 @@ CsvDocument parsePackingCsv(const std::string& text) {
     std::map<std::string, int> lineOfId;
     const std::vector<std::string> lines = splitOn(text, '\n');
     for (size_t k = 0; k < lines.size(); ++k) {
+      try {
         std::string line = lines[k];
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (trim(line).empty()) continue;  // blank lines carry nothing
@@ -129,13 +131,13 @@ CsvDocument parsePackingCsv(const std::string& text) {
         };
         auto number = [&](const char* name) {
             std::optional<std::int64_t> v = integer(field(name));
-            if (!v) throw InputError(where(name) + "\"" + field(name) + "\" is not an integer");
+            if (!v) throw InputError(where(name) + "\"" + excerpt(field(name)) + "\" is not an integer");
             return *v;
         };
         const std::string id = trim(field("id"));
         if (id.empty()) throw InputError(where("id") + "the id is empty");
         if (auto seen = lineOfId.find(id); seen != lineOfId.end())
-            throw InputError(where("id") + "the id \"" + id + "\" was already used on line " + std::to_string(seen->second));
+            throw InputError(where("id") + "the id \"" + excerpt(id) + "\" was already used on line " + std::to_string(seen->second));
         lineOfId[id] = lineNo;
         Block b;
         b.lower = number("lower");
@@ -143,9 +145,15 @@ CsvDocument parsePackingCsv(const std::string& text) {
         b.size = number("size");
         if (header->has("alignment")) b.alignment = number("alignment");
         if (header->has("gaps")) b.gaps = parseGaps(field("gaps"), header->inclusiveEnd, where("gaps"));
-        if (std::string e = blockError(b); !e.empty()) throw InputError(at + " (id \"" + id + "\"): " + e);
+        if (std::string e = blockError(b); !e.empty()) throw InputError(at + " (id \"" + excerpt(id) + "\"): " + e);
         doc.ids.push_back(id);
         doc.problem.blocks.push_back(std::move(b));
+      } catch (const InputError& e) {  // every error of a line names it: where.line, as in the message
+        ErrorPlace place;
+        place.source = "csv";
+        place.line = static_cast<std::int64_t>(k + 1);
+        throw InputError(e.what(), std::move(place));
+      }
     }
     if (!header) throw InputError("line 1: the header row is missing (expected id,lower,upper,size)");
     return doc;
@@ -186,23 +194,26 @@ namespace {
 using Json = nlohmann::json;
 
 [[noreturn]] void badOption(const std::string& field, const std::string& problem) {
-    throw InputError("options: field \"" + field + "\" " + problem);
+    ErrorPlace place;
+    place.source = "options";
+    place.field = field;
+    throw InputError("options: field \"" + excerpt(field) + "\" " + problem, std::move(place));
 }
 
 std::int64_t integerOption(const Json& v, const std::string& field, std::int64_t lo, std::int64_t hi) {
     if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) ||
         v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
-        badOption(field, "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + v.dump());
+        badOption(field, "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + excerpt(v.dump()));
     return v.get<std::int64_t>();
 }
 
 // A JSON array of strings, joined by commas for the CLI's parsers.
 std::string stringList(const Json& v, const std::string& field) {
-    if (!v.is_array()) badOption(field, "must be an array of strings, got " + v.dump());
+    if (!v.is_array()) badOption(field, "must be an array of strings, got " + excerpt(v.dump()));
     std::string joined;
     for (const Json& item : v) {
         if (!item.is_string() || item.get<std::string>().find(',') != std::string::npos)
-            badOption(field, "must be an array of names, got " + item.dump());
+            badOption(field, "must be an array of names, got " + excerpt(item.dump()));
         joined += (joined.empty() ? "" : ",") + item.get<std::string>();
     }
     return joined;
@@ -210,7 +221,20 @@ std::string stringList(const Json& v, const std::string& field) {
 
 }  // namespace
 
+// Accepts any JSON: reading with it checks syntax, places and nesting depth (limits.h) before the
+// options are parsed as a tree, whose recursive printing could not take deep nesting.
+namespace {
+struct AnyJson {
+    void onScalar(const json::Scalar&) {}
+    bool onBegin(json::Kind, std::size_t) { return true; }
+    void onKey(std::string&, std::size_t) {}
+    void onEnd(json::Kind, std::size_t) {}
+};
+}  // namespace
+
 PackRequest parsePackOptions(const std::string& json) {
+    AnyJson any;
+    json::readJson(json::JsonText(json, "options", "the options"), any);
     Json root;
     try {
         root = Json::parse(json);
