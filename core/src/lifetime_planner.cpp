@@ -37,20 +37,33 @@ struct Stretch {
     Bytes offset = -1;
 };
 
+// A write-out phase 1 chose, with what the decision log shows of the choice.
 struct Eviction {
     int buf;
-    std::vector<Candidate> candidates;
+    std::vector<Scored> shown;  // the strongest candidates, the victims and the furthest next use
+    int weighed;                // candidates weighed
+    std::vector<int> forBufs;   // the node's buffers that needed the room
+    Bytes need;                 // their bytes
+    Bytes missing;              // bytes over the budget still to free when this victim was chosen
+    Bytes budget;               // the budget at that step (below capacity after a failed packing)
 };
 
 struct MemoryPlan {
     std::vector<Stretch> stretches;
+    std::vector<std::vector<Hole>> gaps;  // per stretch: the gaps its packing weighed
+    const char* packOrder = "";           // the packing order that succeeded
     std::map<int, std::vector<Eviction>> evictionsAt;  // step -> in order
 };
+
+constexpr const char* kLifetimeFormula =
+    "score = distance to next use, halved unless a COPY_IN filled the buffer (the seed's size \u00d7 distance "
+    "\u00f7 cost): the highest scores are written out until the bytes missing are covered, then any victim "
+    "the room did not need is kept back";
 
 class LifetimePlanner {
 public:
     LifetimePlanner(const Graph& g, const Order& order, const PlanOptions& opts)
-        : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost) {}
+        : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost, opts.capacities) {}
 
     std::optional<Plan> run() {
         std::map<std::string, MemoryPlan> plans;
@@ -92,8 +105,15 @@ private:
         std::vector<Bytes> budget(builder_.steps(), capacity);
         for (int attempt = 0; attempt <= retries; ++attempt) {
             MemoryPlan p = chooseResidency(type, budget);
-            std::optional<Stretch> failed = pack(p.stretches, capacity);
-            if (!failed) return p;
+            int won = -1;
+            std::optional<Stretch> failed = pack(p.stretches, capacity, &won);
+            if (!failed) {
+                // once more in the order that succeeded, noting the gaps each stretch weighed
+                p.gaps.resize(p.stretches.size());
+                packInOrder(p.stretches, capacity, kPackOrders[won].before, &p.gaps);
+                p.packOrder = kPackOrders[won].name;
+                return p;
+            }
             bool tightened = false;
             for (int s = static_cast<int>(failed->from / 4); s <= static_cast<int>(std::min<Time>(failed->to / 4, builder_.steps() - 1)); ++s) {
                 const Bytes lower = std::max(floor[s], budget[s] - shrink);
@@ -132,6 +152,9 @@ private:
             if (used + need > budget[s]) {
                 for (Eviction& e : chooseVictims(resident, needed, s, used + need - budget[s], nextUse)) {
                     close(e.buf, outTime(s));
+                    e.forBufs = incoming;
+                    e.need = need;
+                    e.budget = budget[s];
                     plan.evictionsAt[s].push_back(std::move(e));
                 }
             }
@@ -166,11 +189,6 @@ private:
             scored.push_back({b, key, next});
         }
         std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.key > b.key; });
-        // The decision log shows the strongest candidates, not all of a large memory's buffers.
-        constexpr size_t kShown = 16;
-        std::vector<Candidate> candidates;
-        for (size_t i = 0; i < scored.size() && i < kShown; ++i)
-            candidates.push_back({g_.buffers[scored[i].buf].id, scored[i].next, static_cast<double>(scored[i].key) / 2.0});
         std::vector<Scored> victims;
         Bytes freed = 0;
         for (const Scored& v : scored) {
@@ -186,37 +204,61 @@ private:
                 victims.erase(victims.begin() + static_cast<long>(i));
             }
         }
+        // The decision log shows the strongest candidates, not all of a large memory's buffers:
+        // the first few, the victims and the one used furthest away.
+        std::vector<spillway::Scored> ranked;
+        std::vector<int> keep;
+        int furthest = -1;
+        for (const Scored& c : scored) {
+            ranked.push_back({c.buf, static_cast<double>(c.key) / 2.0});
+            if (furthest < 0 || c.next > nextUse(furthest)) furthest = c.buf;
+        }
+        keep.push_back(furthest);
+        for (const Scored& v : victims) keep.push_back(v.buf);
+        const std::vector<spillway::Scored> shown = PlanBuilder::shortlist(ranked, keep);
         std::vector<Eviction> out;
-        for (const Scored& v : victims) out.push_back({v.buf, candidates});
+        Bytes missing = excess;
+        for (const Scored& v : victims) {
+            out.push_back({v.buf, shown, static_cast<int>(scored.size()), {}, 0, missing, 0});
+            missing -= g_.buffers[v.buf].size;
+        }
         return out;
     }
 
     // Phase 2: stretches one by one into the smallest gap free over their whole time span, in
     // one of several orders (largest first; longest first; largest area first; earliest first):
     // no order wins on every memory, and trying four costs little. Returns nullopt on success,
-    // else a stretch that found no gap in the first order.
-    static std::optional<Stretch> pack(std::vector<Stretch>& stretches, Bytes capacity) {
-        using Before = bool (*)(const Stretch&, const Stretch&);
-        const Before orders[] = {
-            [](const Stretch& x, const Stretch& y) { return x.size != y.size ? x.size > y.size : x.from < y.from; },
-            [](const Stretch& x, const Stretch& y) { return x.to - x.from != y.to - y.from ? x.to - x.from > y.to - y.from : x.size > y.size; },
-            [](const Stretch& x, const Stretch& y) {
-                const auto ax = x.size * (x.to - x.from), ay = y.size * (y.to - y.from);
-                return ax != ay ? ax > ay : x.from < y.from;
-            },
-            [](const Stretch& x, const Stretch& y) { return x.from != y.from ? x.from < y.from : x.size > y.size; },
-        };
+    // else a stretch that found no gap in the first order. `won`: the index of the order that succeeded.
+    using Before = bool (*)(const Stretch&, const Stretch&);
+    struct PackOrder {
+        const char* name;
+        Before before;
+    };
+    static constexpr PackOrder kPackOrders[] = {
+        {"largest stretch first", [](const Stretch& x, const Stretch& y) { return x.size != y.size ? x.size > y.size : x.from < y.from; }},
+        {"longest stretch first", [](const Stretch& x, const Stretch& y) { return x.to - x.from != y.to - y.from ? x.to - x.from > y.to - y.from : x.size > y.size; }},
+        {"largest area first", [](const Stretch& x, const Stretch& y) {
+            const auto ax = x.size * (x.to - x.from), ay = y.size * (y.to - y.from);
+            return ax != ay ? ax > ay : x.from < y.from;
+        }},
+        {"earliest first", [](const Stretch& x, const Stretch& y) { return x.from != y.from ? x.from < y.from : x.size > y.size; }},
+    };
+    static std::optional<Stretch> pack(std::vector<Stretch>& stretches, Bytes capacity, int* won) {
         std::optional<Stretch> firstFailure;
-        for (Before before : orders) {
-            std::optional<Stretch> failed = packInOrder(stretches, capacity, before);
-            if (!failed) return std::nullopt;
+        for (int k = 0; k < static_cast<int>(std::size(kPackOrders)); ++k) {
+            std::optional<Stretch> failed = packInOrder(stretches, capacity, kPackOrders[k].before);
+            if (!failed) {
+                *won = k;
+                return std::nullopt;
+            }
             if (!firstFailure) firstFailure = failed;
         }
         return firstFailure;
     }
 
-    template <typename Before>
-    static std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before) {
+    // `gaps`, when given: per stretch, every gap free over its time span when it was packed.
+    static std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before,
+                                              std::vector<std::vector<Hole>>* gaps = nullptr) {
         std::vector<int> byPriority(stretches.size());
         for (size_t i = 0; i < stretches.size(); ++i) byPriority[i] = static_cast<int>(i);
         std::stable_sort(byPriority.begin(), byPriority.end(),
@@ -231,6 +273,7 @@ private:
             Bytes bestOffset = -1, bestGap = 0, at = 0;
             auto consider = [&](Bytes gapStart, Bytes gapEnd) {
                 const Bytes gap = gapEnd - gapStart;
+                if (gaps && gap > 0) (*gaps)[i].push_back({gapStart, gapEnd});
                 if (gap >= s.size && (bestOffset < 0 || gap < bestGap)) {
                     bestOffset = gapStart;
                     bestGap = gap;
@@ -282,29 +325,50 @@ private:
     };
 
     Plan replay(std::map<std::string, MemoryPlan>& plans) {
-        std::map<std::pair<int, Time>, Bytes> offsetOf;  // (buffer, from) -> offset
+        // (buffer, from) -> its stretch
+        std::map<std::pair<int, Time>, std::pair<MemoryPlan*, size_t>> stretchAt;
         for (auto& [type, p] : plans)
-            for (const Stretch& s : p.stretches) offsetOf[{s.buf, s.from}] = s.offset;
+            for (size_t i = 0; i < p.stretches.size(); ++i) stretchAt[{p.stretches[i].buf, p.stretches[i].from}] = {&p, i};
+        auto placeStretch = [&](int b, Time from, const std::string& what) {
+            auto [p, i] = stretchAt.at({b, from});
+            builder_.place(b, p->stretches[i].offset,
+                           what + ": offline packing (" + p->packOrder + "), the smallest gap free over its whole stretch",
+                           std::move(p->gaps[i]));
+        };
         for (int s = 0; s < builder_.steps(); ++s) {
             builder_.beginStep(s);
             for (auto& [type, p] : plans) {
                 auto at = p.evictionsAt.find(s);
                 if (at == p.evictionsAt.end()) continue;
-                for (Eviction& e : at->second)
-                    builder_.spill(e.buf, "its next use is the furthest (COPY_IN buffers count double): written out to make room",
-                                   std::move(e.candidates));
+                for (Eviction& e : at->second) builder_.spill(e.buf, spillWhy(type, e));
             }
             const Node& node = builder_.nodeAt(s);
             for (int b : builder_.buffersAt(s)) {
-                if (node.isAlloc())
-                    builder_.place(b, offsetOf.at({b, nodeTime(s)}),
-                                   "ALLOC: offline packing, largest stretch first, smallest gap free over its whole stretch");
-                else if (builder_.residency(b) == Residency::Spilled)
-                    builder_.place(b, offsetOf.at({b, inTime(s)}), "SPILL_IN just before its next use, at its packed offset");
+                if (node.isAlloc()) placeStretch(b, nodeTime(s), "ALLOC");
+                else if (builder_.residency(b) == Residency::Spilled) placeStretch(b, inTime(s), "SPILL_IN just before its next use");
             }
             builder_.runNode();
         }
         return builder_.finish();
+    }
+
+    SpillWhy spillWhy(const std::string& type, Eviction& e) {
+        SpillWhy why;
+        why.reason = "its next use is the furthest (COPY_IN buffers count double): written out";
+        const Bytes capacity = opts_.capacities.at(type);
+        if (e.budget < capacity)
+            why.reason += std::string(e.forBufs.empty() ? " to keep the bytes resident" : " to make room") + " within " +
+                          std::to_string(e.budget) + " of the " + std::to_string(capacity) +
+                          " bytes, the rest kept free here because packing found no gap with all of them";
+        else
+            why.reason += " to make room";
+        why.formula = kLifetimeFormula;
+        why.forBufs = std::move(e.forBufs);
+        why.need = e.need;
+        why.shortfall = e.missing;
+        why.ranked = std::move(e.shown);
+        why.weighed = e.weighed;
+        return why;
     }
 
     const Graph& g_;
