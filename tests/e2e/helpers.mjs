@@ -147,10 +147,17 @@ export async function waitForFresh(page, timeout = 30000) {
   await page.waitForFunction(() => document.querySelector('#summary-card')?.dataset.stale === 'false' && document.querySelector('[data-testid=progress]').hidden, null, { timeout });
 }
 
-/** Chooses an example in the menu and waits for its result. */
+/** Chooses an example in the menu and waits for its result (an example already on screen, not
+ * edited, stays as it is). */
 export async function selectExample(page, name) {
-  await page.locator('[data-testid=example-select]').selectOption(name);
-  await page.waitForFunction((n) => document.querySelector('[data-testid=graph-source]')?.textContent.startsWith('Example:') && document.querySelector('[data-testid=example-select]').value === n, name);
+  const select = page.locator('[data-testid=example-select]');
+  if (await select.inputValue() === name) return waitForFresh(page);
+  const caption = await text(page, 'graph-source');
+  await select.selectOption(name);
+  await page.waitForFunction(([n, before]) => {
+    const now = document.querySelector('[data-testid=graph-source]')?.textContent ?? '';
+    return now.startsWith('Example:') && now !== before && document.querySelector('[data-testid=example-select]').value === n;
+  }, [name, caption]);
   await waitForFresh(page);
 }
 
