@@ -164,21 +164,11 @@ const policies = () => store.get().engine?.policies ?? null;
 /** A checked case (link, case file): its settings, then its graph, then a run; then the step,
  * the spill and the lesson it was shared at. */
 async function applyCase(c: Case, title: string) {
-  store.set({ settings: c.settings, lesson: null });
   const lesson = c.view?.lesson ? LESSONS.find((l) => l.id === c.view!.lesson) : undefined;
+  store.set({ settings: c.settings, lesson: null, pendingView: c.view ? { step: c.view.step ?? 0, spill: c.view.spill ?? null } : null });
   await doc.load(c.graph, { title: lesson ? `Lesson: ${lesson.title}` : title, edited: false }, true);
-  await runner.run();
-  applyView(c.view);
   if (lesson) store.set({ lesson: { id: lesson.id, answer: null, docVersion: store.get().docVersion } });
-}
-
-function applyView(v: CaseView | undefined) {
-  if (!v || !store.get().view) return;
-  if (v.step !== undefined) stepper.goTo(v.step);
-  if (v.spill !== undefined && v.spill !== null) {
-    const sp = store.get().view!.spills[v.spill];
-    if (sp) store.set({ selectedSpill: v.spill, selectedBuf: sp.buf });
-  }
+  await runner.run();
 }
 
 /** What a link carries besides the case: the step, the selected spill, the lesson. */
@@ -201,12 +191,12 @@ async function openLesson(l: Lesson) {
     store.set({
       settings: { ...defaultSettings(), ...l.settings, capacities: caps ? Object.entries(caps) : copyCapacities(DEFAULT_CAPACITIES) },
       lesson: { id: l.id, answer: null, docVersion: -1 },
+      pendingView: { step: l.step, spill: null },
     });
     const i = LESSONS.indexOf(l);
     await doc.load(graph, { title: `Lesson ${i + 1}: ${l.title}`, description: l.text[0], edited: false }, true);
     store.set({ lesson: { id: l.id, answer: null, docVersion: store.get().docVersion } });
     await runner.run();
-    stepper.goTo(l.step);
   } catch (e) {
     notify(`Could not open the lesson "${l.title}": ${(e as Error).message}`, 'error');
   }

@@ -118,6 +118,8 @@ export interface State {
   selectedSpill: number | null;
   /** the step of the new order the step panel shows and the chart marks */
   cursor: number;
+  /** where the next plan for the editor's graph and settings opens (a lesson, a link) */
+  pendingView: { step: number; spill: number | null } | null;
   playing: boolean;
   predict: PredictState;
   lesson: LessonState | null;
@@ -190,6 +192,7 @@ export const store = createStore({
   selectedBuf: null,
   selectedSpill: null,
   cursor: 0,
+  pendingView: null,
   playing: false,
   predict: { on: false, picks: {}, note: null },
   lesson: null,

@@ -1,7 +1,7 @@
 // The step cursor over the plan on screen: moving it, playing, and predict mode (the cursor
 // stops at each spill and waits until the learner picks the buffer to write out, or skips).
 // All of it lives in the store (cursor, playing, predict); this module only changes it.
-import { store, type State } from '../store';
+import { store, runKey, type State } from '../store';
 import { decisionAtStep, spillAtStep, stateAt, type DecisionView, type LiveBuffer } from '../lib/steps';
 import { lessonById } from '../lib/lessons';
 
@@ -91,13 +91,19 @@ export function createStepper(): Stepper {
     store.set({ playing: true });
   };
 
-  // a new plan, or an edit: no playing on through it
+  // a new plan: no playing on through it; the cursor stays (a plan of the same graph), goes to
+  // where a lesson or a link asked (the plan for the editor's graph and settings), or to 0
   store.subscribe((s, p) => {
-    if (s.view !== p.view) {
-      stop();
-      const sameGraph = !!p.view && s.viewKey.split('|')[0] === p.viewKey.split('|')[0];
-      store.set({ cursor: sameGraph ? Math.min(s.cursor, lastStep(s)) : 0, predict: { ...s.predict, picks: {}, note: null } });
-    }
+    if (s.view === p.view) return;
+    stop();
+    const sameGraph = !!p.view && s.viewKey.split('|')[0] === p.viewKey.split('|')[0];
+    const target = s.view && s.viewKey === runKey(s) ? s.pendingView : null;
+    const sp = target?.spill !== null && target?.spill !== undefined ? s.view?.spills[target.spill] : undefined;
+    store.set({
+      cursor: Math.min(target?.step ?? (sameGraph ? s.cursor : 0), lastStep(s)),
+      predict: { ...s.predict, picks: {}, note: null },
+      ...(target ? { pendingView: null, selectedSpill: sp ? target.spill : null, selectedBuf: sp ? sp.buf : null } : {}),
+    });
   });
 
   return {

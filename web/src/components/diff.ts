@@ -21,14 +21,14 @@ function stepOfNode(v: PlanView, node: number): number {
   return m.get(node) ?? -1;
 }
 
-/** The graph node at a step of a plan, or the last one before it when a spill node is there. */
-function nodeAtStep(v: PlanView, step: number): number {
+/** The graph node at a step of a plan; where a spill node is, the nearest graph node in direction
+ * `dir` (then the other way). */
+function nodeAtStep(v: PlanView, step: number, dir: 1 | -1): number {
   const n = v.nodes;
-  for (let s = Math.min(step, v.order.length - 1); s >= 0; s--) {
-    const op = n.strings[n.op[v.order[s]]];
-    if (op !== 'SPILL_OUT' && op !== 'SPILL_IN') return v.order[s];
-  }
-  return v.order[0] ?? -1;
+  const graphNode = (s: number) => { const op = n.strings[n.op[v.order[s]]]; return op !== 'SPILL_OUT' && op !== 'SPILL_IN'; };
+  for (const d of [dir, -dir])
+    for (let s = step; s >= 0 && s < v.order.length; s += d) if (graphNode(s)) return v.order[s];
+  return -1;
 }
 
 /** Per buffer: spills in A minus spills in B (positive: A spills it more often). */
@@ -79,7 +79,10 @@ export function mountDiff(card: HTMLElement, root: HTMLElement, status: HTMLElem
     setCursor(step) {
       const s = store.get();
       const v = viewOf(s, k);
-      if (v && s.diff) store.set({ diff: { ...s.diff, node: nodeAtStep(v, Math.max(0, Math.min(v.order.length - 1, step))) } });
+      if (!v || !s.diff) return;
+      const at = s.diff.node >= 0 ? stepOfNode(v, s.diff.node) : -1;
+      const to = Math.max(0, Math.min(v.order.length - 1, step));
+      store.set({ diff: { ...s.diff, node: nodeAtStep(v, to, to >= at ? 1 : -1) } });
     },
     selectedBuf: (s) => s.selectedBuf,
     select: (buf) => store.set({ selectedBuf: buf }),
@@ -125,7 +128,8 @@ export function mountDiff(card: HTMLElement, root: HTMLElement, status: HTMLElem
     spills.replaceChildren(list('diff-only-a', 'A', onlyA), list('diff-only-b', 'B', onlyB));
   };
   store.subscribe((s, p) => {
-    if (s.diff !== p.diff || (s.diff && (s.docVersion !== p.docVersion || s.settings !== p.settings))) render();
+    const d = s.diff, e = p.diff;
+    if (d?.views !== e?.views || d?.status !== e?.status || d?.rows !== e?.rows || (d && (s.docVersion !== p.docVersion || s.settings !== p.settings))) render();
   });
   render();
 }

@@ -5,6 +5,7 @@ import type { Store, State } from '../store';
 import { LESSONS, lessonById, type Lesson } from '../lib/lessons';
 import { decisionAtStep } from '../lib/steps';
 import { fmtInt, h, present } from '../lib/format';
+import { redrawKeepingFocus } from '../lib/focus';
 
 export interface LessonHandlers {
   open(lesson: Lesson): void;
@@ -107,8 +108,8 @@ export function mountLessons(root: HTMLElement, title: HTMLElement, store: Store
   };
 
   store.subscribe((s, p) => {
-    if (s.lessonsDone !== p.lessonsDone || s.lesson?.id !== p.lesson?.id) renderList();
-    if (s.lesson !== p.lesson || s.view !== p.view || (s.lesson && (s.docVersion !== p.docVersion || s.settings !== p.settings))) renderPanel();
+    if (s.lessonsDone !== p.lessonsDone || s.lesson?.id !== p.lesson?.id) redrawKeepingFocus(list, renderList);
+    if (s.lesson !== p.lesson || s.view !== p.view || (s.lesson && (s.docVersion !== p.docVersion || s.settings !== p.settings))) redrawKeepingFocus(panel, renderPanel);
   });
   renderList();
   renderPanel();

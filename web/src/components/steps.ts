@@ -7,6 +7,7 @@ import { SPEEDS, answerPending, openQuestion, questionAt, type Stepper } from '.
 import { decisionAtStep, describeStep, furthestNextUse, inputStepOf, memoryTypes, spillAtStep, stateAt, stepOfInput, type DecisionView, type MemoryAt } from '../lib/steps';
 import { bufferColor } from '../lib/color';
 import { fmtBytes, fmtInt, h, present } from '../lib/format';
+import { redrawKeepingFocus } from '../lib/focus';
 
 /** "step 40" or "step 40 (input step 37)": the one numbering, the input's beside it where it differs. */
 export function stepText(view: PlanView, step: number): string {
@@ -28,6 +29,7 @@ function inputStepText(view: PlanView, input: number): string {
 
 export function mountStepControls(root: HTMLElement, store: Store, stepper: Stepper) {
   root.classList.add('step-controls');
+  root.dataset.testid = 'step-controls';
   const btn = (testid: string, label: string, text: string) => h('button', { class: 'btn small', type: 'button', 'data-testid': testid, 'aria-label': label, title: label }, text);
   const prev = btn('step-prev', 'Previous step', '‹ Prev');
   const next = btn('step-next', 'Next step', 'Next ›');
@@ -109,7 +111,7 @@ export function mountStepState(root: HTMLElement, store: Store, on: { pick(buf: 
     const dark = s.theme === 'dark';
     const question = openQuestion(s) >= 0;
     const rows = m.live.slice(0, MAX_ROWS).map((b) => {
-      const pick = h('button', { class: 'link-btn', type: 'button', title: question ? `Write out buffer ${b.buf}` : `Highlight buffer ${b.buf} in the chart and tables` },
+      const pick = h('button', { class: 'link-btn', type: 'button', 'data-testid': 'state-pick', 'data-buf': b.buf, title: question ? `Write out buffer ${b.buf}` : `Highlight buffer ${b.buf} in the chart and tables` },
         h('span', { class: 'swatch', style: `background:${bufferColor(b.buf, dark)}` }), ` ${b.buf}`);
       pick.addEventListener('click', () => { if (!on.pick(b.buf)) on.select(s.selectedBuf === b.buf ? null : b.buf); });
       return h('tr', { 'data-testid': 'step-state', 'data-buf': b.buf, 'data-offset': b.offset, 'data-mem': m.type, 'data-size': b.size,
@@ -143,7 +145,7 @@ export function mountStepState(root: HTMLElement, store: Store, on: { pick(buf: 
     root.replaceChildren(...stateAt(v, s.cursor, types).map((m) => memory(s, m)));
   };
   store.subscribe((s, p) => {
-    if (s.view !== p.view || s.cursor !== p.cursor || s.selectedBuf !== p.selectedBuf || s.theme !== p.theme || s.predict !== p.predict) render();
+    if (s.view !== p.view || s.cursor !== p.cursor || s.selectedBuf !== p.selectedBuf || s.theme !== p.theme || s.predict !== p.predict) redrawKeepingFocus(root, render);
   });
   render();
 }
@@ -175,7 +177,7 @@ export function mountStepDecision(root: HTMLElement, store: Store, stepper: Step
     root.append(...explain(s, v, d));
   };
   store.subscribe((s, p) => {
-    if (s.view !== p.view || s.cursor !== p.cursor || s.predict !== p.predict || s.theme !== p.theme || s.lesson !== p.lesson) render();
+    if (s.view !== p.view || s.cursor !== p.cursor || s.predict !== p.predict || s.theme !== p.theme || s.lesson !== p.lesson) redrawKeepingFocus(root, render, '[data-testid=predict-answer]');
   });
   render();
 }
@@ -202,9 +204,9 @@ function question(s: State, q: NonNullable<ReturnType<typeof questionAt>>, stepp
 
 function reveal(s: State, d: DecisionView, picked: number): HTMLElement {
   const belady = furthestNextUse(d);
-  if (picked < 0) return h('p', { class: 'predict-a', 'data-testid': 'predict-answer' }, `Skipped. The policy wrote out buffer ${d.buf}; in hindsight, Belady's rule (the furthest next use) picks buffer ${belady}.`);
+  if (picked < 0) return h('p', { class: 'predict-a', tabindex: -1, 'data-testid': 'predict-answer' }, `Skipped. The policy wrote out buffer ${d.buf}; in hindsight, Belady's rule (the furthest next use) picks buffer ${belady}.`);
   const same = picked === d.buf;
-  return h('p', { class: `predict-a ${same ? 'good' : 'bad'}`, 'data-testid': 'predict-answer', 'data-picked': picked },
+  return h('p', { class: `predict-a ${same ? 'good' : 'bad'}`, tabindex: -1, 'data-testid': 'predict-answer', 'data-picked': picked },
     `You picked buffer ${picked}: ${same ? '✓ the policy\u2019s choice too.' : `the policy wrote out buffer ${d.buf}.`} `,
     `In hindsight, Belady's rule (the furthest next use; best when sizes and costs are equal) picks buffer ${belady}${picked === belady ? ' ✓' : ''}.`);
 }
