@@ -112,7 +112,7 @@ export function mountDiff(card: HTMLElement, root: HTMLElement, status: HTMLElem
         h('td', { class: `r ${y < x ? 'better' : y > x ? 'worse' : ''}` }, y === x ? '=' : `${y > x ? '+' : ''}${fmtInt(y - x)}`));
     const ma = a.meta.metrics, mb = b.meta.metrics;
     summary.replaceChildren(h('table', { class: 'cands diff-table' },
-      h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { class: 'r' }, 'A'), h('th', { class: 'r' }, 'B'), h('th', { class: 'r' }, 'B − A'))),
+      h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { class: 'r' }, `A: ${label(d, 0)}`), h('th', { class: 'r' }, `B: ${label(d, 1)}`), h('th', { class: 'r' }, 'B − A'))),
       h('tbody', {},
         row('Spills', 'diff-spills-count', ma.spills, mb.spills),
         row('Extra data moved (B)', 'diff-extra-bytes', ma.extraBytes, mb.extraBytes),
@@ -121,7 +121,7 @@ export function mountDiff(card: HTMLElement, root: HTMLElement, status: HTMLElem
         ...types.map((t) => row(`Peak ${t}`, `diff-peak-${t}`, ma.residentPeak[t] ?? 0, mb.residentPeak[t] ?? 0)))));
     const { onlyA, onlyB } = spillDifference(a, b);
     const list = (testid: string, who: string, items: typeof onlyA) => h('div', { 'data-testid': testid },
-      h('strong', {}, `Only ${who} spills`),
+      h('strong', {}, `Only ${who} spills`), items.length ? h('span', { class: 'muted small' }, ` ${fmtInt(items.reduce((n, x) => n + x.n, 0))} times, ${fmtInt(items.length)} buffers`) : null,
       items.length
         ? h('ul', {}, ...items.map((x) => h('li', { 'data-buf': x.buf, 'data-n': x.n }, `buffer ${x.buf} (${x.type}, ${fmtInt(x.size)} B)${x.n > 1 ? ` ×${x.n}` : ''}`)))
         : h('p', { class: 'muted small' }, 'nothing'));

@@ -119,7 +119,7 @@ export function mountStepState(root: HTMLElement, store: Store, on: { pick(buf: 
         h('td', {}, pick),
         h('td', { class: 'r' }, String(b.offset)),
         h('td', { class: 'r' }, fmtInt(b.size)),
-        h('td', {}, ...(b.inUse ? ['now'] : b.nextUse < 0 ? ['none (FREE left)'] : stepCell(v, b.nextUse))),
+        h('td', { class: 'nowrap' }, ...(b.inUse ? ['now'] : b.nextUse < 0 ? ['none (FREE left)'] : stepCell(v, b.nextUse))),
         h('td', { title: b.copyIn ? 'A COPY_IN filled it: main memory holds its data, so writing it out moves nothing' : 'Main memory has no copy: writing it out moves its bytes' }, b.copyIn ? 'yes (COPY_IN)' : 'no'));
     });
     const pct = m.capacity ? Math.min(100, (m.used / m.capacity) * 100) : 0;
@@ -244,14 +244,15 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
     return h('tr', { class: chosen ? 'chosen' : '', 'data-testid': 'decision-candidate', 'data-buf': c.buf },
       h('td', {}, swatch(c.buf), ` ${c.buf}`),
       h('td', { class: 'r' }, fmtInt(c.size)),
-      h('td', {}, ...(stepOfInput(v, c.nextUseStep) >= 0 ? stepCell(v, stepOfInput(v, c.nextUseStep)) : [`input ${c.nextUseStep}`])),
+      h('td', { class: 'nowrap' }, ...(stepOfInput(v, c.nextUseStep) >= 0 ? stepCell(v, stepOfInput(v, c.nextUseStep)) : [`input ${c.nextUseStep}`])),
       h('td', {}, c.copyIn ? 'yes' : 'no'),
       h('td', { class: 'r' }, Number.isInteger(c.score) ? fmtInt(c.score) : c.score.toFixed(2)),
       h('td', { class: 'score-cell' }, h('div', { class: 'score-bar', style: `width:${Math.max(1, (Math.abs(c.score) / max) * 100)}%` })),
       h('td', { class: 'marks' }, chosen ? h('span', { class: 'mark out', title: 'the buffer the policy wrote out' }, 'out') : null,
         c.buf === belady ? h('span', { class: 'mark far', title: 'the furthest next use: Belady’s choice' }, 'furthest') : null));
   });
-  const windows = d.windows.map((w) => h('tr', { class: w.bufs.includes(d.buf) ? 'chosen' : '', 'data-testid': 'decision-window' },
+  // windows cheapest first: the first is the one written out (its buffers, one decision each)
+  const windows = d.windows.map((w, i) => h('tr', { class: i === 0 ? 'chosen' : '', 'data-testid': 'decision-window' },
     h('td', {}, `[${w.start}, ${w.end})`), h('td', {}, w.bufs.join(', ') || '—'), h('td', { class: 'r' }, w.cost.toFixed(2))));
   const room = d.room.for.length
     ? `Buffer${d.room.for.length > 1 ? 's' : ''} ${d.room.for.join(', ')} need${d.room.for.length > 1 ? '' : 's'} ${fmtBytes(d.room.need)} in ${d.type}; ${fmtBytes(d.room.free)} are free, the largest hole is ${fmtBytes(d.room.largestHole)}: ${fmtBytes(d.room.shortfall)} missing.`

@@ -12,18 +12,7 @@ export function buildNodeTable(graphNodes: GraphNode[], added: GraphNode[]): Nod
     }
   }
   const len = maxId + 1;
-  const strings: string[] = [''];
-  const index = new Map<string, number>([['', 0]]);
-  const str = (v: unknown) => {
-    const k = typeof v === 'string' ? v : '';
-    let i = index.get(k);
-    if (i === undefined) {
-      i = strings.length;
-      strings.push(k);
-      index.set(k, i);
-    }
-    return i;
-  };
+  const { strings, of: str } = stringTable();
   const t: NodeTable = {
     count: len,
     strings,
@@ -148,12 +137,12 @@ export function buildStretches(result: PlanResult, buffers: BufferTable): Record
   return out;
 }
 
-/** A string table: each distinct string once. */
+/** A string table: each distinct string once, '' (and anything not a string) at 0. */
 function stringTable() {
-  const strings: string[] = [];
-  const index = new Map<string, number>();
-  const of = (v: string | undefined) => {
-    const k = v ?? '';
+  const strings: string[] = [''];
+  const index = new Map<string, number>([['', 0]]);
+  const of = (v: unknown) => {
+    const k = typeof v === 'string' ? v : '';
     let i = index.get(k);
     if (i === undefined) {
       i = strings.length;
