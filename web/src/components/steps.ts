@@ -15,6 +15,9 @@ export function stepText(view: PlanView, step: number): string {
   return input === null || input === step ? `step ${step}` : `step ${step} (input step ${input})`;
 }
 
+/** A score or cost with at most two decimals (187.5, 0.68, 6). */
+const fmtScore = (x: number) => (Number.isInteger(x) ? fmtInt(x) : String(Number(x.toFixed(2))));
+
 /** A step as a table cell: its number, the input step beside it (smaller) where it differs. */
 function stepCell(view: PlanView, step: number): (Node | string)[] {
   const input = inputStepOf(view, step);
@@ -246,14 +249,14 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
       h('td', { class: 'r' }, fmtInt(c.size)),
       h('td', { class: 'nowrap' }, ...(stepOfInput(v, c.nextUseStep) >= 0 ? stepCell(v, stepOfInput(v, c.nextUseStep)) : [`input ${c.nextUseStep}`])),
       h('td', {}, c.copyIn ? 'yes' : 'no'),
-      h('td', { class: 'r' }, Number.isInteger(c.score) ? fmtInt(c.score) : c.score.toFixed(2)),
+      h('td', { class: 'r' }, fmtScore(c.score)),
       h('td', { class: 'score-cell' }, h('div', { class: 'score-bar', style: `width:${Math.max(1, (Math.abs(c.score) / max) * 100)}%` })),
       h('td', { class: 'marks' }, chosen ? h('span', { class: 'mark out', title: 'the buffer the policy wrote out' }, 'out') : null,
         c.buf === belady ? h('span', { class: 'mark far', title: 'the furthest next use: Belady’s choice' }, 'furthest') : null));
   });
   // windows cheapest first: the first is the one written out (its buffers, one decision each)
   const windows = d.windows.map((w, i) => h('tr', { class: i === 0 ? 'chosen' : '', 'data-testid': 'decision-window' },
-    h('td', {}, `[${w.start}, ${w.end})`), h('td', {}, w.bufs.join(', ') || '—'), h('td', { class: 'r' }, w.cost.toFixed(2))));
+    h('td', {}, `[${w.start}, ${w.end})`), h('td', {}, w.bufs.join(', ') || '—'), h('td', { class: 'r' }, fmtScore(w.cost))));
   const room = d.room.for.length
     ? `Buffer${d.room.for.length > 1 ? 's' : ''} ${d.room.for.join(', ')} need${d.room.for.length > 1 ? '' : 's'} ${fmtBytes(d.room.need)} in ${d.type}; ${fmtBytes(d.room.free)} are free, the largest hole is ${fmtBytes(d.room.largestHole)}: ${fmtBytes(d.room.shortfall)} missing.`
     : `${d.type} must hold less at this step: ${fmtBytes(d.room.shortfall)} over its budget.`;
