@@ -60,7 +60,8 @@ struct Room {
 };
 
 // A decision the planner made, in the order it made it; the playground replays these. Lists are
-// bounded (kShownChoices entries; the chosen one always among them) with the count weighed beside.
+// bounded (the first kShownChoices, plus the chosen one and a spill's furthest next use where they
+// rank lower) with the count weighed beside.
 struct Decision {
     enum class Kind { Place, Spill, Reload, Free };
     Kind kind = Kind::Place;
