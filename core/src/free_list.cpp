@@ -19,6 +19,27 @@ std::optional<Bytes> FreeList::bestFit(Bytes size) {
     return offset;
 }
 
+void FreeList::take(Bytes offset, Bytes size) {
+    const Bytes end = offset + size;
+    auto hole = std::upper_bound(holes_.begin(), holes_.end(), offset,
+                                 [](Bytes at, const Hole& h) { return at < h.start; });
+    if (hole == holes_.begin() || std::prev(hole)->end < end)
+        throw InternalError("free list: taking [" + std::to_string(offset) + ", " + std::to_string(end) +
+                            ") which is not free");
+    --hole;
+    if (hole->start == offset && hole->end == end) {
+        holes_.erase(hole);
+    } else if (hole->start == offset) {
+        hole->start = end;
+    } else if (hole->end == end) {
+        hole->end = offset;
+    } else {
+        const Hole after{end, hole->end};
+        hole->end = offset;
+        holes_.insert(std::next(hole), after);
+    }
+}
+
 void FreeList::release(Bytes offset, Bytes size) {
     const Bytes end = offset + size;
     auto next = std::lower_bound(holes_.begin(), holes_.end(), offset,

@@ -301,6 +301,33 @@ OrderedJson boundJson(const TrafficBound& b) {
     return j;
 }
 
+// A placement's holes, [start, end) pairs by address.
+void addPlacement(OrderedJson& dj, const Decision& d) {
+    OrderedJson holes = OrderedJson::array();
+    for (const Hole& h : d.holes) holes.push_back({h.start, h.end});
+    dj["holes"] = std::move(holes);
+    dj["holesTotal"] = d.holesTotal;
+}
+
+// A spill's room, formula, candidates (best first) and, for a policy that weighs windows, windows.
+void addSpillChoice(OrderedJson& dj, const Decision& d) {
+    dj["room"] = {{"for", d.room.forBufs}, {"need", d.room.need}, {"free", d.room.freeBytes},
+                  {"largestHole", d.room.largestHole}, {"shortfall", d.room.shortfall}};
+    dj["formula"] = d.formula;
+    OrderedJson cands = OrderedJson::array();
+    for (const Candidate& c : d.candidates)
+        cands.push_back({{"buf", c.buf}, {"nextUseStep", c.nextUseStep}, {"score", c.score}, {"size", c.size},
+                         {"copyIn", c.copyIn}});
+    dj["candidates"] = std::move(cands);
+    dj["candidatesTotal"] = d.candidatesTotal;
+    if (d.windows.empty()) return;
+    OrderedJson windows = OrderedJson::array();
+    for (const SpillWindow& w : d.windows)
+        windows.push_back({{"start", w.start}, {"end", w.end}, {"cost", w.cost}, {"bufs", w.bufs}});
+    dj["windows"] = std::move(windows);
+    dj["windowsTotal"] = d.windowsTotal;
+}
+
 OrderedJson costJson(const CostModel& c) {
     OrderedJson j;
     j["model"] = c.name();
@@ -363,18 +390,15 @@ std::string resultToJson(const Graph&, const Result& r) {
         OrderedJson dj;
         dj["kind"] = decisionKind(d.kind);
         dj["step"] = d.step;
+        dj["orderStep"] = d.orderStep;
         dj["node"] = d.node;
         dj["buf"] = d.buf;
         dj["type"] = d.type;
         dj["offset"] = d.offset;
         dj["size"] = d.size;
         dj["reason"] = d.reason;
-        if (d.kind == Decision::Kind::Spill) {
-            OrderedJson cands = OrderedJson::array();
-            for (const Candidate& c : d.candidates)
-                cands.push_back({{"buf", c.buf}, {"nextUseStep", c.nextUseStep}, {"score", c.score}});
-            dj["candidates"] = std::move(cands);
-        }
+        if (d.kind == Decision::Kind::Place || d.kind == Decision::Kind::Reload) addPlacement(dj, d);
+        if (d.kind == Decision::Kind::Spill) addSpillChoice(dj, d);
         decisions.push_back(std::move(dj));
     }
     j["decisions"] = std::move(decisions);

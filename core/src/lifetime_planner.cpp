@@ -39,29 +39,45 @@ namespace {
 constexpr std::int64_t kExactNodesWithoutSpills = 200000;
 constexpr std::int64_t kExactNodesLastTry = 20000;
 
+// A write-out phase 1 chose, with what the decision log shows of the choice.
 struct Eviction {
     int buf;
-    std::vector<Candidate> candidates;
-    const char* reason;
+    std::vector<Scored> shown;  // the strongest candidates, the victims and the furthest next use
+    int weighed;                // candidates weighed
+    std::vector<int> forBufs;   // the node's buffers that needed the room
+    Bytes need;                 // their bytes
+    Bytes missing;              // bytes over the budget still to free when this victim was chosen
+    Bytes budget;               // the budget at that step (below capacity after a failed packing)
+    bool optimal = false;       // chosen by the optimal residency step, not by furthest next use
+    int peakStep = -1;          // optimal: the step where keeping it would overflow the most
 };
 
 enum class ResidencyRule { FurthestNextUse, Optimal };
 
-constexpr const char* kFurthestReason =
-    "its next use is the furthest (COPY_IN buffers count double): written out to make room";
 constexpr const char* kOptimalReason =
     "the optimal residency for this order writes it out until its next use: keeping it would cost more elsewhere";
+constexpr const char* kOptimalFormula =
+    "the residency step for the whole order (docs/policies.md, policy residency): every stretch between two uses "
+    "of a buffer either stays resident or is written out, at the buffer's traffic; the choice moving the least "
+    "data that keeps each step within capacity";
+constexpr const char* kExactPacking = "exact packing";
 
 struct MemoryPlan {
     std::vector<Stretch> stretches;
+    std::vector<std::vector<Hole>> gaps;  // per stretch: the gaps its packing weighed
+    const char* packOrder = "";           // the packing order that succeeded, or kExactPacking
     std::map<int, std::vector<Eviction>> evictionsAt;  // step -> in order
-    const char* placedBy = "ALLOC: offline packing, largest stretch first, smallest gap free over its whole stretch";
 };
+
+constexpr const char* kLifetimeFormula =
+    "score = distance to next use, halved unless a COPY_IN filled the buffer (the seed's size \u00d7 distance "
+    "\u00f7 cost): the highest scores are written out until the bytes missing are covered, then any victim "
+    "the room did not need is kept back";
 
 class LifetimePlanner {
 public:
     LifetimePlanner(const Graph& g, const Order& order, const PlanOptions& opts, ResidencyRule rule)
-        : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost), rule_(rule) {}
+        : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost, opts.capacities), rule_(rule) {}
 
     std::optional<Plan> run() {
         std::map<std::string, MemoryPlan> plans;
@@ -116,8 +132,13 @@ private:
         for (int attempt = 0;; ++attempt) {
             // Branch and bound on the first attempt only: a retry is about fragmentation anyway.
             MemoryPlan p = problem ? optimalResidency(*problem, budget, attempt == 0) : chooseResidency(type, budget);
-            std::optional<Stretch> failed = packStretches(p.stretches, capacity);
-            if (!failed) return p;
+            PackingNotes notes;
+            std::optional<Stretch> failed = packStretches(p.stretches, capacity, &notes);
+            if (!failed) {
+                p.gaps = std::move(notes.gaps);
+                p.packOrder = notes.order;
+                return p;
+            }
             // Nothing written out: a packing means no spill at all, worth a long search. The
             // last try gets a shorter one. (Elsewhere the greedy orders and the cuts do better
             // for the time: measured on Conv_Case0, docs/policies.md.)
@@ -159,7 +180,8 @@ private:
         const packing::Result r = packing::pack(problem, options);
         if (r.verdict != packing::Verdict::Fits) return false;
         for (size_t i = 0; i < stretches.size(); ++i) stretches[i].offset = r.offsets[i];
-        plan.placedBy = "ALLOC: exact packing, a search over placements of every resident stretch (the greedy orders found none)";
+        plan.gaps = gapsAround(stretches, capacity);
+        plan.packOrder = kExactPacking;
         return true;
     }
 
@@ -167,10 +189,11 @@ private:
     MemoryPlan optimalResidency(const ResidencyProblem& problem, const std::vector<Bytes>& budget, bool exact) {
         ResidencyEffort effort;
         if (!exact) effort.exactNodes = 0;
-        const ResidencyChoice choice = spillway::chooseResidency(problem, budget, effort);
+        std::vector<char> keep = spillway::chooseResidency(problem, budget, effort).keep;
+        const std::vector<Bytes> load = keepBack(problem, budget, keep);
         std::vector<std::vector<const Gap*>> outGaps(g_.buffers.size());
         for (size_t i = 0; i < problem.gaps.size(); ++i)
-            if (!choice.keep[i]) outGaps[problem.gaps[i].buf].push_back(&problem.gaps[i]);
+            if (!keep[i]) outGaps[problem.gaps[i].buf].push_back(&problem.gaps[i]);
         MemoryPlan plan;
         for (int b : buffersOfMemory(problem.type)) {
             const Bytes size = g_.buffers[b].size;
@@ -178,7 +201,7 @@ private:
             std::sort(outGaps[b].begin(), outGaps[b].end(), [](const Gap* x, const Gap* y) { return x->from < y->from; });
             for (const Gap* gap : outGaps[b]) {
                 plan.stretches.push_back({b, from, outTime(gap->from + 1), size});
-                plan.evictionsAt[gap->from + 1].push_back({b, {}, kOptimalReason});
+                plan.evictionsAt[gap->from + 1].push_back(explainOptimal(problem, budget, keep, load, *gap));
                 from = inTime(gap->to);
             }
             plan.stretches.push_back({b, from, freeTime(stepOf(g_.buffers[b].freeNode)), size});
@@ -186,6 +209,56 @@ private:
         for (auto& [step, evictions] : plan.evictionsAt)
             std::sort(evictions.begin(), evictions.end(), [](const Eviction& x, const Eviction& y) { return x.buf < y.buf; });
         return plan;
+    }
+
+    // Keeps back every written-out gap that fits after all (largest traffic first), so that each
+    // write-out left is needed somewhere in its gap. Returns the bytes resident per step.
+    static std::vector<Bytes> keepBack(const ResidencyProblem& problem, const std::vector<Bytes>& budget,
+                                       std::vector<char>& keep) {
+        std::vector<Bytes> load = problem.forced;
+        for (size_t i = 0; i < problem.gaps.size(); ++i)
+            if (keep[i])
+                for (int t = problem.gaps[i].from + 1; t < problem.gaps[i].to; ++t) load[t] += problem.gaps[i].size;
+        std::vector<size_t> out;
+        for (size_t i = 0; i < problem.gaps.size(); ++i)
+            if (!keep[i]) out.push_back(i);
+        std::stable_sort(out.begin(), out.end(), [&](size_t x, size_t y) { return problem.gaps[x].traffic > problem.gaps[y].traffic; });
+        for (size_t i : out) {
+            const Gap& gap = problem.gaps[i];
+            bool fits = true;
+            for (int t = gap.from + 1; t < gap.to && fits; ++t) fits = load[t] + gap.size <= budget[t];
+            if (!fits) continue;
+            keep[i] = 1;
+            for (int t = gap.from + 1; t < gap.to; ++t) load[t] += gap.size;
+        }
+        return load;
+    }
+
+    // Why a gap is written out: the step inside it where keeping it would overflow the most, the
+    // node's buffers there, and the buffers idle across that step (those written out first).
+    Eviction explainOptimal(const ResidencyProblem& problem, const std::vector<Bytes>& budget, const std::vector<char>& keep,
+                            const std::vector<Bytes>& load, const Gap& gap) {
+        int peak = gap.from + 1;
+        for (int t = gap.from + 1; t < gap.to; ++t)
+            if (load[t] - budget[t] > load[peak] - budget[peak]) peak = t;
+        Eviction e{gap.buf, {}, 0, {}, problem.forced[peak], load[peak] + gap.size - budget[peak], budget[peak], true, peak};
+        for (int b : buffersIn(problem.type, peak)) e.forBufs.push_back(b);
+        // score: bytes x steps it holds idle, per byte writing it out would move
+        std::vector<std::pair<bool, Scored>> idle;  // (kept, candidate): the written-out ones first
+        for (size_t i = 0; i < problem.gaps.size(); ++i) {
+            const Gap& o = problem.gaps[i];
+            if (o.from < peak && peak < o.to)
+                idle.push_back({keep[i] != 0, {o.buf, static_cast<double>(o.size) * (o.to - o.from) /
+                                                          static_cast<double>(std::max<Bytes>(1, o.traffic))}});
+        }
+        std::stable_sort(idle.begin(), idle.end(), [](const auto& x, const auto& y) {
+            return x.first != y.first ? !x.first : x.second.score > y.second.score;
+        });
+        std::vector<Scored> ranked;
+        for (const auto& [kept, c] : idle) ranked.push_back(c);
+        e.weighed = static_cast<int>(ranked.size());
+        e.shown = PlanBuilder::shortlist(ranked, {gap.buf});
+        return e;
     }
 
     int stepOf(int node) {
@@ -230,6 +303,9 @@ private:
             if (used + need > budget[s]) {
                 for (Eviction& e : chooseVictims(resident, needed, s, used + need - budget[s], nextUse)) {
                     close(e.buf, outTime(s));
+                    e.forBufs = incoming;
+                    e.need = need;
+                    e.budget = budget[s];
                     plan.evictionsAt[s].push_back(std::move(e));
                 }
             }
@@ -264,11 +340,6 @@ private:
             scored.push_back({b, key, next});
         }
         std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.key > b.key; });
-        // The decision log shows the strongest candidates, not all of a large memory's buffers.
-        constexpr size_t kShown = 16;
-        std::vector<Candidate> candidates;
-        for (size_t i = 0; i < scored.size() && i < kShown; ++i)
-            candidates.push_back({g_.buffers[scored[i].buf].id, scored[i].next, static_cast<double>(scored[i].key) / 2.0});
         std::vector<Scored> victims;
         Bytes freed = 0;
         for (const Scored& v : scored) {
@@ -284,33 +355,87 @@ private:
                 victims.erase(victims.begin() + static_cast<long>(i));
             }
         }
+        // The decision log shows the strongest candidates, not all of a large memory's buffers:
+        // the first few, the victims and the one used furthest away.
+        std::vector<spillway::Scored> ranked;
+        std::vector<int> keep;
+        int furthest = -1;
+        for (const Scored& c : scored) {
+            ranked.push_back({c.buf, static_cast<double>(c.key) / 2.0});
+            if (furthest < 0 || c.next > nextUse(furthest)) furthest = c.buf;
+        }
+        keep.push_back(furthest);
+        for (const Scored& v : victims) keep.push_back(v.buf);
+        const std::vector<spillway::Scored> shown = PlanBuilder::shortlist(ranked, keep);
         std::vector<Eviction> out;
-        for (const Scored& v : victims) out.push_back({v.buf, candidates, kFurthestReason});
+        Bytes missing = excess;
+        for (const Scored& v : victims) {
+            out.push_back({v.buf, shown, static_cast<int>(scored.size()), {}, 0, missing, 0});
+            missing -= g_.buffers[v.buf].size;
+        }
         return out;
     }
 
     Plan replay(std::map<std::string, MemoryPlan>& plans) {
-        std::map<std::pair<int, Time>, Bytes> offsetOf;  // (buffer, from) -> offset
+        // (buffer, from) -> its stretch
+        std::map<std::pair<int, Time>, std::pair<MemoryPlan*, size_t>> stretchAt;
         for (auto& [type, p] : plans)
-            for (const Stretch& s : p.stretches) offsetOf[{s.buf, s.from}] = s.offset;
+            for (size_t i = 0; i < p.stretches.size(); ++i) stretchAt[{p.stretches[i].buf, p.stretches[i].from}] = {&p, i};
+        auto placeStretch = [&](int b, Time from, const std::string& what) {
+            auto [p, i] = stretchAt.at({b, from});
+            const bool exact = p->packOrder == kExactPacking;
+            builder_.place(b, p->stretches[i].offset,
+                           what + (exact ? ": exact packing, a search over the placements of every resident stretch (the greedy orders found none)"
+                                         : ": offline packing (" + std::string(p->packOrder) + "), the smallest gap free over its whole stretch"),
+                           std::move(p->gaps[i]));
+        };
         for (int s = 0; s < builder_.steps(); ++s) {
             builder_.beginStep(s);
             for (auto& [type, p] : plans) {
                 auto at = p.evictionsAt.find(s);
                 if (at == p.evictionsAt.end()) continue;
-                for (Eviction& e : at->second)
-                    builder_.spill(e.buf, e.reason, std::move(e.candidates));
+                for (Eviction& e : at->second) builder_.spill(e.buf, spillWhy(type, e));
             }
             const Node& node = builder_.nodeAt(s);
             for (int b : builder_.buffersAt(s)) {
-                if (node.isAlloc())
-                    builder_.place(b, offsetOf.at({b, nodeTime(s)}), plans.at(g_.buffers[b].type).placedBy);
-                else if (builder_.residency(b) == Residency::Spilled)
-                    builder_.place(b, offsetOf.at({b, inTime(s)}), "SPILL_IN just before its next use, at its packed offset");
+                if (node.isAlloc()) placeStretch(b, nodeTime(s), "ALLOC");
+                else if (builder_.residency(b) == Residency::Spilled) placeStretch(b, inTime(s), "SPILL_IN just before its next use");
             }
             builder_.runNode();
         }
         return builder_.finish();
+    }
+
+    SpillWhy spillWhy(const std::string& type, Eviction& e) {
+        SpillWhy why;
+        if (e.optimal) {
+            const Node& at = g_.node(order_[e.peakStep]);
+            why.reason = std::string(kOptimalReason) + ": kept, it would leave " + std::to_string(e.missing) + " bytes too many at step " +
+                         std::to_string(e.peakStep) + " (node " + std::to_string(at.id) + ")" +
+                         (e.forBufs.empty() ? ", written out to keep the bytes resident within " + std::to_string(e.budget) + " there" : "");
+            why.formula = kOptimalFormula;
+            why.forBufs = std::move(e.forBufs);
+            why.need = e.need;
+            why.shortfall = e.missing;
+            why.ranked = std::move(e.shown);
+            why.weighed = e.weighed;
+            return why;
+        }
+        why.reason = "its next use is the furthest (COPY_IN buffers count double): written out";
+        const Bytes capacity = opts_.capacities.at(type);
+        if (e.budget < capacity)
+            why.reason += std::string(e.forBufs.empty() ? " to keep the bytes resident" : " to make room") + " within " +
+                          std::to_string(e.budget) + " of the " + std::to_string(capacity) +
+                          " bytes, the rest kept free here because packing found no gap with all of them";
+        else
+            why.reason += " to make room";
+        why.formula = kLifetimeFormula;
+        why.forBufs = std::move(e.forBufs);
+        why.need = e.need;
+        why.shortfall = e.missing;
+        why.ranked = std::move(e.shown);
+        why.weighed = e.weighed;
+        return why;
     }
 
     const Graph& g_;

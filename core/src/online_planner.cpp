@@ -31,10 +31,22 @@ std::int64_t seedScoreKey(const Buffer& b, int distance) {
 
 enum class VictimRule { Seed, Window };
 
+// The policies' formulas, as each decision records them (docs/result-format.md).
+constexpr const char* kSeedFormula =
+    "score = size \u00d7 distance to next use \u00f7 cost, cost = size for a COPY_IN buffer (main memory holds "
+    "its data) else 2 \u00d7 size: the highest score is written out (ties: lowest buffer id)";
+constexpr const char* kWindowFormula =
+    "cost of a contiguous window = \u03a3 over its buffers of bytes the spill moves (size for a COPY_IN buffer, "
+    "else 2 \u00d7 size) \u00f7 distance to next use: the cheapest window long enough is written out; a "
+    "buffer's score is its term";
+constexpr const char* kRelocation =
+    "no choice: even with every other buffer written out no hole is large enough, so the buffers this node "
+    "uses are written out and placed again";
+
 class OnlinePlanner {
 public:
     OnlinePlanner(const Graph& g, const Order& order, const PlanOptions& opts, VictimRule rule = VictimRule::Seed)
-        : g_(g), builder_(g, order, opts.cost), protected_(g.buffers.size(), false), rule_(rule) {
+        : g_(g), builder_(g, order, opts.cost, opts.capacities), protected_(g.buffers.size(), false), rule_(rule) {
         for (const auto& [type, cap] : opts.capacities) memories_.emplace(type, MemoryState{FreeList(cap), {}});
     }
 
@@ -78,9 +90,12 @@ private:
             std::vector<int> mine(mem.resident.begin(), mem.resident.end());  // all protected now
             if (std::any_of(mine.begin(), mine.end(), [&](int x) { return !protected_[x]; }))
                 throw InternalError("planner: relocating while unprotected buffers are resident");
+            SpillWhy why = roomFor(b, kRelocation);
+            why.reason = "relocated: fragmentation leaves no hole for buffer " + std::to_string(g_.buffers[b].id) +
+                         ", which this node also uses";
             for (int other : mine) {
-                spill(other, "relocated: fragmentation leaves no hole for buffer " +
-                                 std::to_string(g_.buffers[b].id) + ", which this node also uses", {});
+                why.ranked = {{other, 0}};
+                spill(other, why);
                 queue.push_back(other);
             }
             if (!tryPlace(b)) throw InternalError("planner: no room in an empty memory");
@@ -121,9 +136,11 @@ private:
         for (int b : mem.resident) segs.push_back({builder_.offset(b), builder_.offset(b) + g_.buffers[b].size, b});
         std::sort(segs.begin(), segs.end(), [](const Segment& x, const Segment& y) { return x.start < y.start; });
         double bestCost = -1;
-        size_t bestFrom = 0, bestTo = 64.0;
+        size_t bestFrom = 0, bestTo = 0;
+        struct Weighed { size_t from, to; double cost; };
+        std::vector<Weighed> weighed;
         for (size_t i = 0; i < segs.size(); ++i) {
-            double cost = 64.0;
+            double cost = 0;
             size_t j = i;
             bool valid = true;
             for (; j < segs.size() && segs[j].start - segs[i].start < need; ++j) {
@@ -136,6 +153,7 @@ private:
                 cost += static_cast<double>(traffic) / distance;
             }
             if (!valid || segs[j - 1].end - segs[i].start < need) continue;
+            weighed.push_back({i, j, cost});
             if (bestCost < 0 || cost < bestCost) {
                 bestCost = cost;
                 bestFrom = i;
@@ -143,42 +161,87 @@ private:
             }
         }
         if (bestCost < 0) return false;
+        SpillWhy why = roomFor(forBuffer, kWindowFormula);
+        why.reason = "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) +
+                     ": the cheapest contiguous window is written out";
+        recordWindows(why, segs, weighed);
         for (size_t k = bestFrom; k < bestTo; ++k)
-            if (segs[k].buf >= 0)
-                spill(segs[k].buf, "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) +
-                                       ": the cheapest contiguous window is written out", {});
+            if (segs[k].buf >= 0) spill(segs[k].buf, why);
         return true;
+    }
+
+    // The decision log's view of a window choice: the cheapest windows (the chosen one first: the
+    // cheapest, ties to the lowest address), and their buffers in that order, each scored by its
+    // term of the cost; the count of buffers in any window weighed.
+    template <typename Segment, typename Weighed>
+    void recordWindows(SpillWhy& why, const std::vector<Segment>& segs, std::vector<Weighed>& weighed) {
+        std::vector<int> inWindows(segs.size() + 1, 0);  // segments covered by some window (difference array)
+        for (const Weighed& w : weighed) {
+            ++inWindows[w.from];
+            --inWindows[w.to];
+        }
+        why.weighed = 0;
+        int depth = 0;
+        for (size_t k = 0; k < segs.size(); ++k)
+            if ((depth += inWindows[k]) > 0 && segs[k].buf >= 0) ++why.weighed;
+        std::stable_sort(weighed.begin(), weighed.end(), [](const Weighed& x, const Weighed& y) { return x.cost < y.cost; });
+        std::set<int> listed;
+        for (size_t n = 0; n < weighed.size() && n < static_cast<size_t>(kShownChoices); ++n) {
+            const Weighed& w = weighed[n];
+            WeighedWindow ww{segs[w.from].start, segs[w.to - 1].end, w.cost, {}};
+            for (size_t k = w.from; k < w.to; ++k) {
+                const int b = segs[k].buf;
+                if (b < 0) continue;
+                ww.bufs.push_back(b);
+                if (!listed.insert(b).second) continue;
+                const int distance = std::max(builder_.nextUse(b) - builder_.step(), 1);
+                why.ranked.push_back({b, static_cast<double>(spillTrafficBytes(g_.buffers[b])) / distance});
+            }
+            why.windows.push_back(std::move(ww));
+        }
+        why.windowsWeighed = static_cast<int>(weighed.size());
+    }
+
+    // The room `forBuffer` needs in its memory, now: its size, and the contiguous bytes missing.
+    SpillWhy roomFor(int forBuffer, const char* formula) {
+        SpillWhy why;
+        why.formula = formula;
+        why.forBufs = {forBuffer};
+        why.need = g_.buffers[forBuffer].size;
+        why.shortfall = why.need - memoryOf(forBuffer).freeList.largestHole();
+        return why;
     }
 
     bool spillBestVictim(int forBuffer) {
         MemoryState& mem = memoryOf(forBuffer);
-        std::vector<Candidate> candidates;
+        SpillWhy why = roomFor(forBuffer, kSeedFormula);
+        std::vector<std::int64_t> keys;
         int victim = -1;
         std::int64_t bestKey = -1;
         for (int b : mem.resident) {
             if (protected_[b]) continue;
-            const int nextUse = builder_.nextUse(b);
-            const int distance = std::max(nextUse - builder_.step(), 1);
+            const int distance = std::max(builder_.nextUse(b) - builder_.step(), 1);
             const std::int64_t key = seedScoreKey(g_.buffers[b], distance);
-            candidates.push_back({g_.buffers[b].id, nextUse, static_cast<double>(key) / 2.0});
+            why.ranked.push_back({b, static_cast<double>(key) / 2.0});
             if (key > bestKey) {
                 bestKey = key;
                 victim = b;
             }
         }
         if (victim < 0) return false;
-        spill(victim,
-              "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) + " (" +
-                  std::to_string(g_.buffers[forBuffer].size) + " bytes): spill the highest score",
-              std::move(candidates));
+        // highest score first; ties in ascending buffer id, as the victim was chosen
+        std::stable_sort(why.ranked.begin(), why.ranked.end(), [](const Scored& x, const Scored& y) { return x.score > y.score; });
+        why.reason = "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) + " (" +
+                     std::to_string(g_.buffers[forBuffer].size) + " bytes): spill the highest score";
+        spill(victim, std::move(why));
         return true;
     }
 
-    void spill(int b, std::string reason, std::vector<Candidate> candidates) {
+    void spill(int b, SpillWhy why) {
         MemoryState& mem = memoryOf(b);
         mem.freeList.release(builder_.offset(b), g_.buffers[b].size);
         mem.resident.erase(b);
-        builder_.spill(b, std::move(reason), std::move(candidates));
+        builder_.spill(b, std::move(why));
     }
 
     const Graph& g_;

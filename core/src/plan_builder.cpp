@@ -18,9 +18,12 @@ Node spillNode(NodeId id, const char* op, const char* pipe, Cycles cycles, Buffe
 }
 }  // namespace
 
-PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& cost)
+PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& cost, const Capacities& capacities)
     : g_(g), order_(order), cost_(cost), buffersAt_(order.size()), states_(g.buffers.size()),
-      spillBase_(g.maxNodeId() + 1) {
+      memoryOf_(g.buffers.size()), spillBase_(g.maxNodeId() + 1) {
+    for (const auto& [type, cap] : capacities) memories_.emplace(type, FreeList(cap));
+    for (size_t b = 0; b < g.buffers.size(); ++b) memoryOf_[b] = &memories_.at(g.buffers[b].type);
+    plan_.decisions.reserve(2 * g.buffers.size());  // a placement and a FREE each, spills on top
     std::vector<int> stepOf(g.nodes.size());
     for (int s = 0; s < static_cast<int>(order.size()); ++s) {
         stepOf[g.nodeIndex.at(order[s])] = s;
@@ -38,26 +41,56 @@ PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& co
     }
 }
 
-void PlanBuilder::place(int b, Bytes offset, std::string reason) {
+std::vector<Scored> PlanBuilder::shortlist(const std::vector<Scored>& ranked, const std::vector<int>& keep) {
+    std::vector<Scored> out;
+    for (size_t i = 0; i < ranked.size(); ++i)
+        if (i < static_cast<size_t>(kShownChoices) || std::find(keep.begin(), keep.end(), ranked[i].buf) != keep.end())
+            out.push_back(ranked[i]);
+    return out;
+}
+
+void PlanBuilder::place(int b, Bytes offset, std::string reason, std::optional<std::vector<Hole>> considered) {
     const Buffer& buf = g_.buffers[b];
     BufferState& st = states_[b];
     const bool reload = st.residency == Residency::Spilled;
+    std::vector<Hole> holes = considered ? std::move(*considered) : memoryOf_[b]->holes();
+    memoryOf_[b]->take(offset, buf.size);
     st.residency = Residency::Resident;
     st.offset = offset;
+    int orderStep = -1;  // an ALLOC's node comes in runNode()
     if (reload) {
         Spill& s = plan_.spills[st.pendingSpill];
         s.newOffset = offset;
         st.reloadedAt = st.nextUse;
-        s.inStep = static_cast<int>(plan_.order.size());
+        s.inStep = orderStep = static_cast<int>(plan_.order.size());
         plan_.order.push_back(s.inNode);
         st.pendingSpill = -1;
     } else {
         plan_.allocations.push_back({buf.id, buf.type, offset, buf.size});
+        placedThisStep_.push_back(plan_.decisions.size());
     }
-    decide(reload ? Decision::Kind::Reload : Decision::Kind::Place, b, std::move(reason));
+    Decision& d = decide(reload ? Decision::Kind::Reload : Decision::Kind::Place, b, std::move(reason), orderStep);
+    recordHoles(d, std::move(holes));
 }
 
-void PlanBuilder::spill(int b, std::string reason, std::vector<Candidate> candidates) {
+// The holes a placement chose among, by address: all of them, or the one it took and those that
+// came closest to being taken (the smallest that hold the buffer, then the largest that do not).
+void PlanBuilder::recordHoles(Decision& d, std::vector<Hole> holes) const {
+    d.holesTotal = static_cast<int>(holes.size());
+    if (holes.size() > static_cast<size_t>(kShownChoices)) {
+        const Bytes size = d.size, at = d.offset;
+        auto rank = [&](const Hole& h) {
+            const bool chosen = h.start <= at && at + size <= h.end;
+            return std::make_tuple(!chosen, h.size() < size, h.size() < size ? -h.size() : h.size(), h.start);
+        };
+        std::sort(holes.begin(), holes.end(), [&](const Hole& x, const Hole& y) { return rank(x) < rank(y); });
+        holes.resize(kShownChoices);
+        std::sort(holes.begin(), holes.end(), [](const Hole& x, const Hole& y) { return x.start < y.start; });
+    }
+    d.holes = std::move(holes);
+}
+
+void PlanBuilder::spill(int b, SpillWhy why) {
     const Buffer& buf = g_.buffers[b];
     BufferState& st = states_[b];
     const int k = static_cast<int>(plan_.spills.size());
@@ -71,11 +104,42 @@ void PlanBuilder::spill(int b, std::string reason, std::vector<Candidate> candid
     plan_.addedNodes.push_back(spillNode(in, kSpillIn, kSpillInPipe, cost_.spillInCycles(buf), buf.id));
     plan_.order.push_back(out);
     addSpillEdges(b, out, in);
-    decide(Decision::Kind::Spill, b, std::move(reason));
-    plan_.decisions.back().candidates = std::move(candidates);
+    Decision& d = decide(Decision::Kind::Spill, b, std::move(why.reason), plan_.spills.back().outStep);
+    recordChoice(d, b, why);
+    memoryOf_[b]->release(st.offset, buf.size);
     st.residency = Residency::Spilled;
     st.pendingSpill = k;
     st.lastSpillIn = in;
+}
+
+// A spill's room, formula, candidates and windows. The candidates kept are the policy's first
+// choices, the victim, and the one whose next use is furthest (Belady's choice, which the
+// playground shows as the choice in hindsight).
+void PlanBuilder::recordChoice(Decision& d, int victim, SpillWhy& why) const {
+    const FreeList& mem = *memoryOf_[victim];
+    for (int b : why.forBufs) d.room.forBufs.push_back(g_.buffers[b].id);
+    d.room.need = why.need;
+    for (const Hole& h : mem.holes()) d.room.freeBytes += h.size();
+    d.room.largestHole = mem.largestHole();
+    d.room.shortfall = why.shortfall;
+    d.formula = std::move(why.formula);
+    int furthest = -1;
+    for (const Scored& c : why.ranked)
+        if (furthest < 0 || nextUse(c.buf) > nextUse(furthest)) furthest = c.buf;
+    for (const Scored& c : shortlist(why.ranked, {victim, furthest})) {
+        const Buffer& cb = g_.buffers[c.buf];
+        d.candidates.push_back({cb.id, cb.size, nextUse(c.buf), cb.hasCopyIn, c.score});
+    }
+    d.candidatesTotal = why.weighed >= 0 ? why.weighed : static_cast<int>(why.ranked.size());
+    d.windowsTotal = why.windowsWeighed >= 0 ? why.windowsWeighed : static_cast<int>(why.windows.size());
+    for (size_t i = 0; i < why.windows.size(); ++i) {
+        const WeighedWindow& w = why.windows[i];
+        const bool holdsVictim = std::find(w.bufs.begin(), w.bufs.end(), victim) != w.bufs.end();
+        if (i >= static_cast<size_t>(kShownChoices) && !holdsVictim) continue;
+        SpillWindow sw{w.start, w.end, w.cost, {}};
+        for (int b : w.bufs) sw.bufs.push_back(g_.buffers[b].id);
+        d.windows.push_back(std::move(sw));
+    }
 }
 
 // The contest's edges, reduced to a set with the same transitive closure (linear in the uses;
@@ -98,6 +162,8 @@ void PlanBuilder::runNode() {
         if (states_[b].residency != Residency::Resident)
             throw InternalError("planner: node " + std::to_string(node.id) + " runs without buffer " +
                                 std::to_string(g_.buffers[b].id));
+    for (size_t i : placedThisStep_) plan_.decisions[i].orderStep = static_cast<int>(plan_.order.size());
+    placedThisStep_.clear();
     plan_.order.push_back(node.id);
     if (!node.isBufferNode())
         for (int b : buffersAt_[step_])
@@ -105,16 +171,26 @@ void PlanBuilder::runNode() {
     if (node.isFree()) {
         int b = buffersAt_[step_].front();
         states_[b].residency = Residency::Freed;
-        decide(Decision::Kind::Free, b, "FREE: its bytes return to the free list");
+        memoryOf_[b]->release(states_[b].offset, g_.buffers[b].size);
+        decide(Decision::Kind::Free, b, "FREE: its bytes return to the free list", static_cast<int>(plan_.order.size()) - 1);
     }
     if (!node.isAlloc())
         for (int b : buffersAt_[step_]) ++states_[b].nextUse;
 }
 
-void PlanBuilder::decide(Decision::Kind kind, int b, std::string reason) {
+Decision& PlanBuilder::decide(Decision::Kind kind, int b, std::string reason, int orderStep) {
     const Buffer& buf = g_.buffers[b];
-    plan_.decisions.push_back({kind, step_, order_[step_], buf.id, buf.type, states_[b].offset, buf.size,
-                               std::move(reason), {}});
+    Decision& d = plan_.decisions.emplace_back();
+    d.kind = kind;
+    d.step = step_;
+    d.orderStep = orderStep;
+    d.node = order_[step_];
+    d.buf = buf.id;
+    d.type = buf.type;
+    d.offset = states_[b].offset;
+    d.size = buf.size;
+    d.reason = std::move(reason);
+    return d;
 }
 
 Plan PlanBuilder::finish() {

@@ -1,11 +1,19 @@
 // Internal to the planners: records a walk over the input order as a Plan. A policy decides
 // where buffers go and whom to spill; the builder emits SPILL_OUT/SPILL_IN nodes with the
 // contest's ids and edges, keeps each buffer's use steps and residency, and logs decisions.
+// Every decision is recorded with what it chose among, so that any policy explains itself: the
+// builder keeps each memory's free holes and fills in the facts (holes at a placement, free
+// bytes and largest hole at a spill, each candidate's size, next use and COPY_IN flag); a policy
+// gives only what is its own (its scores, formula, the room it needed, the holes it weighed when
+// they are not the memory's free holes of the moment).
 #pragma once
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "spillway/cost.h"
+#include "spillway/free_list.h"
 #include "spillway/plan.h"
 #include "spillway/schedule.h"
 
@@ -13,9 +21,39 @@ namespace spillway {
 
 enum class Residency { Unallocated, Resident, Spilled, Freed };
 
+// A candidate victim as a policy scores it: a buffer index and the policy's own score.
+struct Scored {
+    int buf;
+    double score;
+};
+
+// A contiguous run of memory a policy weighed writing out whole: its buffers (indices, by address).
+struct WeighedWindow {
+    Bytes start, end;
+    double cost;
+    std::vector<int> bufs;
+};
+
+// What a policy says about one spill (see Decision in plan.h).
+struct SpillWhy {
+    std::string reason;          // one sentence a student can read
+    std::string formula;         // how the candidates are scored and the victim chosen
+    std::vector<int> forBufs;    // buffer indices that needed the room
+    Bytes need = 0;              // bytes they need
+    Bytes shortfall = 0;         // bytes missing, by the policy's own measure
+    std::vector<Scored> ranked;  // the candidates weighed, the policy's preferred victim first
+    int weighed = -1;            // how many were weighed, when `ranked` is a shortlist already
+    std::vector<WeighedWindow> windows;  // windows weighed, cheapest first (window policy)
+    int windowsWeighed = -1;             // how many, when `windows` is a shortlist already
+};
+
 class PlanBuilder {
 public:
-    PlanBuilder(const Graph& g, const Order& order, const CostModel& cost);
+    PlanBuilder(const Graph& g, const Order& order, const CostModel& cost, const Capacities& capacities);
+
+    // The first kShownChoices of `ranked`, plus any buffer of `keep` further down, in ranked order:
+    // what a decision records of a long candidate list.
+    static std::vector<Scored> shortlist(const std::vector<Scored>& ranked, const std::vector<int>& keep);
 
     int steps() const { return static_cast<int>(order_.size()); }
     int step() const { return step_; }
@@ -32,9 +70,11 @@ public:
 
     void beginStep(int step) { step_ = step; }
     // Places b at `offset`: its initial placement at ALLOC, or its reload (SPILL_IN) if spilled.
-    void place(int b, Bytes offset, std::string reason);
+    // `considered`: the holes the policy chose among, when they are not the memory's free holes
+    // of this moment (an offline packer's gaps free over the buffer's whole stretch).
+    void place(int b, Bytes offset, std::string reason, std::optional<std::vector<Hole>> considered = std::nullopt);
     // Writes b out (SPILL_OUT) and frees its bytes; its reload comes with a later place().
-    void spill(int b, std::string reason, std::vector<Candidate> candidates = {});
+    void spill(int b, SpillWhy why);
     // Emits the current step's node; a FREE releases its buffer. Then advances use cursors.
     void runNode();
 
@@ -52,13 +92,18 @@ private:
     };
     void addSpillEdges(int b, NodeId out, NodeId in);
     void edge(NodeId from, NodeId to) { plan_.addedEdges.emplace_back(from, to); }
-    void decide(Decision::Kind kind, int b, std::string reason);
+    Decision& decide(Decision::Kind kind, int b, std::string reason, int orderStep);
+    void recordHoles(Decision& d, std::vector<Hole> holes) const;
+    void recordChoice(Decision& d, int victim, SpillWhy& why) const;
 
     const Graph& g_;
     const Order& order_;
     const CostModel& cost_;
     std::vector<std::vector<int>> buffersAt_;
     std::vector<BufferState> states_;
+    std::map<std::string, FreeList> memories_;  // each memory's free holes, as the plan leaves them
+    std::vector<FreeList*> memoryOf_;           // per buffer
+    std::vector<size_t> placedThisStep_;        // ALLOC placements waiting for their node's position
     NodeId spillBase_;
     int step_ = 0;
     Plan plan_;

@@ -38,8 +38,21 @@ private:
     std::vector<std::vector<int>> buckets_;
 };
 
+// The free ranges of [0, capacity) outside `busy` ([offset, end) pairs, sorted by offset).
+template <typename F>
+void forEachGap(const std::vector<std::pair<Bytes, Bytes>>& busy, Bytes capacity, F&& f) {
+    Bytes at = 0;
+    for (auto [start, end] : busy) {
+        if (start > at) f(at, start);
+        at = std::max(at, end);
+    }
+    if (capacity > at) f(at, capacity);
+}
+
+// `gaps`, when given: per stretch, every gap free over its time span when it was packed.
 template <typename Before>
-std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before) {
+std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before,
+                                   std::vector<std::vector<Hole>>* gaps = nullptr) {
     std::vector<int> byPriority(stretches.size());
     for (size_t i = 0; i < stretches.size(); ++i) byPriority[i] = static_cast<int>(i);
     std::stable_sort(byPriority.begin(), byPriority.end(),
@@ -51,19 +64,15 @@ std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capaci
         busy.clear();
         placed.forEachOverlapping(s, [&](const Stretch& o) { busy.emplace_back(o.offset, o.offset + o.size); });
         std::sort(busy.begin(), busy.end());
-        Bytes bestOffset = -1, bestGap = 0, at = 0;
-        auto consider = [&](Bytes gapStart, Bytes gapEnd) {
+        Bytes bestOffset = -1, bestGap = 0;
+        forEachGap(busy, capacity, [&](Bytes gapStart, Bytes gapEnd) {
             const Bytes gap = gapEnd - gapStart;
+            if (gaps) (*gaps)[i].push_back({gapStart, gapEnd});
             if (gap >= s.size && (bestOffset < 0 || gap < bestGap)) {
                 bestOffset = gapStart;
                 bestGap = gap;
             }
-        };
-        for (auto [start, end] : busy) {
-            if (start > at) consider(at, start);
-            at = std::max(at, end);
-        }
-        consider(at, capacity);
+        });
         if (bestOffset < 0) return s;
         s.offset = bestOffset;
         placed.add(i);
@@ -71,30 +80,61 @@ std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capaci
     return std::nullopt;
 }
 
+using Before = bool (*)(const Stretch&, const Stretch&);
+struct PackOrder {
+    const char* name;
+    Before before;
+};
+constexpr PackOrder kPackOrders[] = {
+    {"largest stretch first", [](const Stretch& x, const Stretch& y) { return x.size != y.size ? x.size > y.size : x.from < y.from; }},
+    {"longest stretch first",
+     [](const Stretch& x, const Stretch& y) { return x.to - x.from != y.to - y.from ? x.to - x.from > y.to - y.from : x.size > y.size; }},
+    {"largest area first",
+     [](const Stretch& x, const Stretch& y) {
+         const auto ax = x.size * (x.to - x.from), ay = y.size * (y.to - y.from);
+         return ax != ay ? ax > ay : x.from < y.from;
+     }},
+    {"earliest first", [](const Stretch& x, const Stretch& y) { return x.from != y.from ? x.from < y.from : x.size > y.size; }},
+};
+
 }  // namespace
 
 // Stretches one by one into the smallest gap free over their whole time span, in
 // one of several orders (largest first; longest first; largest area first; earliest first):
-// no order wins on every memory, and trying four costs little. Returns nullopt on success,
-// else a stretch that found no gap in the first order.
-std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity) {
-    using Before = bool (*)(const Stretch&, const Stretch&);
-    const Before orders[] = {
-        [](const Stretch& x, const Stretch& y) { return x.size != y.size ? x.size > y.size : x.from < y.from; },
-        [](const Stretch& x, const Stretch& y) { return x.to - x.from != y.to - y.from ? x.to - x.from > y.to - y.from : x.size > y.size; },
-        [](const Stretch& x, const Stretch& y) {
-            const auto ax = x.size * (x.to - x.from), ay = y.size * (y.to - y.from);
-            return ax != ay ? ax > ay : x.from < y.from;
-        },
-        [](const Stretch& x, const Stretch& y) { return x.from != y.from ? x.from < y.from : x.size > y.size; },
-    };
+// no order wins on every memory, and trying four costs little.
+std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity, PackingNotes* notes) {
     std::optional<Stretch> firstFailure;
-    for (Before before : orders) {
-        std::optional<Stretch> failed = packInOrder(stretches, capacity, before);
-        if (!failed) return std::nullopt;
-        if (!firstFailure) firstFailure = failed;
+    for (const PackOrder& order : kPackOrders) {
+        std::optional<Stretch> failed = packInOrder(stretches, capacity, order.before);
+        if (failed) {
+            if (!firstFailure) firstFailure = failed;
+            continue;
+        }
+        if (notes) {  // once more in the order that packed, noting the gaps each stretch weighed
+            notes->order = order.name;
+            notes->gaps.assign(stretches.size(), {});
+            packInOrder(stretches, capacity, order.before, &notes->gaps);
+        }
+        return std::nullopt;
     }
     return firstFailure;
+}
+
+std::vector<std::vector<Hole>> gapsAround(const std::vector<Stretch>& stretches, Bytes capacity) {
+    TimeIndex all(stretches);
+    for (size_t i = 0; i < stretches.size(); ++i) all.add(static_cast<int>(i));
+    std::vector<std::vector<Hole>> gaps(stretches.size());
+    std::vector<std::pair<Bytes, Bytes>> busy;
+    for (size_t i = 0; i < stretches.size(); ++i) {
+        const Stretch& s = stretches[i];
+        busy.clear();
+        all.forEachOverlapping(s, [&](const Stretch& o) {
+            if (&o != &s) busy.emplace_back(o.offset, o.offset + o.size);
+        });
+        std::sort(busy.begin(), busy.end());
+        forEachGap(busy, capacity, [&](Bytes start, Bytes end) { gaps[i].push_back({start, end}); });
+    }
+    return gaps;
 }
 
 }  // namespace spillway

@@ -1,12 +1,14 @@
 // Internal: placement of resident stretches, the one seam between deciding who stays resident
 // (policies lifetime and residency) and deciding where. A stretch is one buffer resident over a
 // span of time; packing gives every stretch an offset so that stretches overlapping in time do
-// not overlap in memory. Today's packer is greedy; an exact packer can replace it here.
+// not overlap in memory. The packer here is greedy; the exact packer (spillway/packing.h) takes
+// over where it fails.
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "spillway/free_list.h"
 #include "spillway/graph.h"
 
 namespace spillway {
@@ -26,8 +28,20 @@ struct Stretch {
     Bytes offset = -1;
 };
 
-// Sets every stretch's offset within [0, capacity). Returns nullopt on success, else a stretch
-// that found no room (the caller makes room around it and tries again).
-std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity);
+// What the decision log shows of a packing: the order that packed, and per stretch the gaps
+// free over its whole time span that its placement chose among.
+struct PackingNotes {
+    const char* order = "";
+    std::vector<std::vector<Hole>> gaps;
+};
+
+// Sets every stretch's offset within [0, capacity), trying several orders. Returns nullopt on
+// success (and fills `notes` if given), else a stretch that found no room in the first order (the
+// caller makes room around it and tries again).
+std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity, PackingNotes* notes = nullptr);
+
+// Per stretch of a complete packing (every offset set, e.g. by the exact packer): the gaps free
+// over its whole time span given every other stretch, the one it occupies among them.
+std::vector<std::vector<Hole>> gapsAround(const std::vector<Stretch>& stretches, Bytes capacity);
 
 }  // namespace spillway

@@ -67,7 +67,9 @@ TEST_CASE("the spill storm plans with edges linear in its spills, the rule's clo
         CHECK(r.metrics.spills >= uses - 2);
         CHECK(r.plan.addedEdges.size() <= 6 * r.plan.spills.size());
         const std::string json = resultToJson(doc.graph, r);
-        CHECK(json.size() < static_cast<std::size_t>(uses) * 1000);  // 6,000 uses: under 6 MB
+        // linear too: each spill's decisions carry their room, formula and candidates (6,000
+        // uses: under 9 MB; the quadratic rule gave 229 MB)
+        CHECK(json.size() < static_cast<std::size_t>(uses) * 1500);
     }
 }
 

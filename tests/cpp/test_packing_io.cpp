@@ -103,7 +103,10 @@ TEST_CASE("packing options: capacity required, budget and techniques checked by 
     CHECK(inputErrorOf([] { parsePackOptions(R"({"capacity": 8, "speed": 1})"); }) ==
           "options: field \"speed\" is unknown (known: capacity, budget, disable, preorders)");
     CHECK(inputErrorOf([] { parsePackOptions("[1]"); }) == "the options must be a JSON object like {\"capacity\": 1048576}");
-    CHECK(inputErrorOf([] { parsePackOptions("{\"capacity\": "); }).rfind("the options are not valid JSON: ", 0) == 0);
+    CHECK(inputErrorOf([] { parsePackOptions("{\"capacity\": "); }).rfind("line 1, column 14: the options is not valid JSON: ", 0) == 0);
+    // nesting is checked before the options become a tree (whose printing recurses)
+    CHECK(inputErrorOf([] { parsePackOptions("{\"disable\": " + std::string(100000, '[')); }) ==
+          "line 1, column 44: the options nests arrays and objects deeper than 32 levels (limit depth = 32)");
 }
 
 TEST_CASE("packing result JSON: offsets and minimalloc's CSV when it fits, the region and reason when not") {

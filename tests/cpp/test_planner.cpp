@@ -69,18 +69,44 @@ TEST_CASE("planner: a hand-made graph where every decision is known") {
     CHECK(p.spills[0].outStep == 6);
     CHECK(p.spills[0].inStep == 14);
 
-    // The first spill decision lists every candidate with the seed's score.
+    // The first spill decision lists every candidate with the seed's score, highest first, and
+    // the room b3 needed: 200 bytes, none free.
     auto firstSpill = std::find_if(p.decisions.begin(), p.decisions.end(),
                                    [](const Decision& d) { return d.kind == Decision::Kind::Spill; });
     REQUIRE(firstSpill != p.decisions.end());
     CHECK(firstSpill->step == 6);
+    CHECK(firstSpill->orderStep == 6);
     CHECK(firstSpill->buf == 0);
     REQUIRE(firstSpill->candidates.size() == 3);
+    CHECK(firstSpill->candidatesTotal == 3);
     CHECK(firstSpill->candidates[0].buf == 0);
     CHECK(firstSpill->candidates[0].nextUseStep == 10);
+    CHECK(firstSpill->candidates[0].size == 100);
+    CHECK(firstSpill->candidates[0].copyIn);
     CHECK(firstSpill->candidates[0].score == doctest::Approx(4.0));
-    CHECK(firstSpill->candidates[1].score == doctest::Approx(1.5));
-    CHECK(firstSpill->candidates[2].score == doctest::Approx(2.5));
+    CHECK(firstSpill->candidates[1].buf == 2);
+    CHECK_FALSE(firstSpill->candidates[1].copyIn);
+    CHECK(firstSpill->candidates[1].score == doctest::Approx(2.5));
+    CHECK(firstSpill->candidates[2].buf == 1);
+    CHECK(firstSpill->candidates[2].score == doctest::Approx(1.5));
+    CHECK(firstSpill->room.forBufs == std::vector<BufferId>{3});
+    CHECK(firstSpill->room.need == 200);
+    CHECK(firstSpill->room.freeBytes == 0);
+    CHECK(firstSpill->room.shortfall == 200);
+    CHECK(firstSpill->formula.rfind("score = size", 0) == 0);
+    // The second: b0's 100 bytes are free now, not contiguous with any other hole.
+    const Decision& second = *std::find_if(firstSpill + 1, p.decisions.end(),
+                                           [](const Decision& d) { return d.kind == Decision::Kind::Spill; });
+    CHECK(second.buf == 2);
+    CHECK(second.room.freeBytes == 100);
+    CHECK(second.room.largestHole == 100);
+    CHECK(second.room.shortfall == 100);
+    CHECK(second.candidates.size() == 2);
+    // b3 is placed where the three write-outs left one hole, the whole memory.
+    const Decision& b3 = *std::find_if(p.decisions.begin(), p.decisions.end(),
+                                       [](const Decision& d) { return d.kind == Decision::Kind::Place && d.buf == 3; });
+    CHECK(b3.orderStep == 9);
+    CHECK(b3.holes == std::vector<Hole>{{0, 300}});
 
     // The contest's edges for b0's spill (OUT 15, IN 16).
     auto has = [&](NodeId s, NodeId d) {

@@ -147,9 +147,12 @@ export async function waitForFresh(page, timeout = 30000) {
   await page.waitForFunction(() => document.querySelector('#summary-card')?.dataset.stale === 'false' && document.querySelector('[data-testid=progress]').hidden, null, { timeout });
 }
 
-/** Chooses an example in the menu and waits for its result. */
+/** Chooses an example in the menu and waits for its result (an example already on screen, not
+ * edited, stays as it is). */
 export async function selectExample(page, name) {
-  await page.locator('[data-testid=example-select]').selectOption(name);
+  const select = page.locator('[data-testid=example-select]');
+  if (await select.inputValue() === name) return waitForFresh(page);
+  await select.selectOption(name);
   await page.waitForFunction((n) => document.querySelector('[data-testid=graph-source]')?.dataset.example === n && document.querySelector('[data-testid=example-select]').value === n, name);
   await waitForFresh(page);
 }

@@ -1,5 +1,5 @@
 // Keyboard and touch: the tables' rows and the chart without a mouse, the chart's text
-// alternative, and a tap on a phone showing the chart's details.
+// alternative, and a tap on a phone showing the chart's details and moving the step cursor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { usePlayground, SIZES, openPage, waitForResult, text, resultText, selectExample } from './helpers.mjs';
@@ -26,18 +26,20 @@ for (const size of SIZES) {
     }
     for (const id of ['example-select', 'open', 'run', 'share', 'download', 'theme']) assert.ok(reached.has(id), `Tab reaches ${id}: ${[...reached].join(' ')}`);
 
-    // the spill list: arrows move, Enter opens the decision behind the spill
+    // the spill list: arrows move, Enter moves the step cursor to the spill and opens its decision
     const spills = page.locator('[data-testid=spill-table] [role=grid]');
     await spills.focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /Spill 2: buffer/.test(document.querySelector('[data-testid=decisions]').textContent));
-    assert.match(await text(page, 'decisions'), new RegExp(`Spill 2: buffer ${result.spills[1].buf}`));
+    await page.waitForFunction(() => /Spill 2 of/.test(document.querySelector('[data-testid=step-decision]').textContent));
+    assert.match(await text(page, 'step-decision'), new RegExp(`Spill 2 of ${result.spills.length}: buffer ${result.spills[1].buf} is written out`));
+    assert.equal(await text(page, 'step-label'), String(result.spills[1].outStep));
     await page.keyboard.press('Home');
     await page.keyboard.press(' ');
-    await page.waitForFunction(() => /Spill 1: buffer/.test(document.querySelector('[data-testid=decisions]').textContent));
+    await page.waitForFunction(() => /Spill 1 of/.test(document.querySelector('[data-testid=step-decision]').textContent));
 
-    // the order table: End goes to the last step, Enter highlights that row's buffer everywhere
+    // the order table: End goes to the last step, Enter moves the step cursor there and highlights
+    // that row's buffer everywhere
     const order = page.locator('[data-testid=order-table]');
     await order.locator('[role=grid]').focus();
     await page.keyboard.press('End');
@@ -48,6 +50,7 @@ for (const size of SIZES) {
     assert.ok(active < result.order.length - 2);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => Number(document.querySelector('[data-testid=order-table]').dataset.highlighted) > 0);
+    assert.equal(await text(page, 'step-label'), String(active));
     assert.equal(await order.locator('[role=grid]').getAttribute('aria-activedescendant') !== null, true, 'the active row is announced');
 
     // the chart: focusable, named by a text alternative, pans and zooms from the keyboard
@@ -64,11 +67,20 @@ for (const size of SIZES) {
     await page.waitForFunction(([x, y]) => document.querySelector('[data-testid=memory-chart]').dataset.view !== `${x}-${y}`, [a0, a1]);
     const [b0, b1] = await chartView(page);
     assert.ok(b1 - b0 < a1 - a0, `zoomed in: ${a0}-${a1} -> ${b0}-${b1}`);
-    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowRight');
     await page.waitForFunction((x) => Number(document.querySelector('[data-testid=memory-chart]').dataset.view.split('-')[0]) > x, b0);
     assert.match(await text(page, 'chart-live'), /^Steps [\d,]+ to [\d,]+ of [\d,]+\.$/);
-    await page.keyboard.press('Home');
+    await page.keyboard.press('0');
     await page.waitForFunction((s) => document.querySelector('[data-testid=memory-chart]').dataset.view === `0-${s}`, result.order.length);
+    // the arrows move the step cursor, Home and End to the first and last step
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.querySelector('[data-testid=memory-chart]').dataset.cursor === '0');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('[data-testid=step-label]').textContent === '2');
+    assert.equal(await text(page, 'chart-live'), `Step 2 of ${result.order.length.toLocaleString('en-US')}.`);
+    await page.keyboard.press('End');
+    await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s), result.order.length - 1);
     // ] walks to the next spill: its details in the tooltip, its decision below
     await page.keyboard.press(']');
     const tip = page.locator('[data-testid=chart-tip]');
@@ -76,8 +88,9 @@ for (const size of SIZES) {
     const s1 = result.spills[0];
     assert.match(await tip.textContent(), new RegExp(`Buffer ${s1.buf}`));
     assert.match(await text(page, 'chart-live'), new RegExp(`^Spill 1 of ${result.spills.length}: buffer ${s1.buf}`));
+    assert.equal(await text(page, 'step-label'), String(s1.outStep), '] moves the cursor to the spill');
     await page.keyboard.press(']');
-    await page.waitForFunction((b) => new RegExp(`Spill 2: buffer ${b}`).test(document.querySelector('[data-testid=decisions]').textContent), result.spills[1].buf);
+    await page.waitForFunction((b) => new RegExp(`Spill 2 of \\d+: buffer ${b}`).test(document.querySelector('[data-testid=step-decision]').textContent), result.spills[1].buf);
     await page.keyboard.press('Escape');
     await tip.waitFor({ state: 'hidden' });
     assert.deepEqual(page.errors, []);

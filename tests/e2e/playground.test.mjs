@@ -206,9 +206,9 @@ test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and 
   assert.ok(colours > 50, `chart has ${colours} colours`);
   // selecting a spill shows its decision and highlights the buffer's uses in the order table
   await firstRow.click();
-  const decisions = page.locator('[data-testid=decisions]');
+  const decisions = page.locator('[data-testid=step-decision]');
   await decisions.locator('tr.chosen').waitFor();
-  assert.match(await decisions.textContent(), new RegExp(`Spill 1: buffer ${s0.buf}`));
+  assert.match(await decisions.textContent(), new RegExp(`Spill 1 of ${spills}: buffer ${s0.buf}`));
   const uses = result.order.map((id, step) => [id, step]).filter(([id]) => {
     const n = result.addedNodes.find((a) => a.Id === id);
     return n ? n.Bufs.includes(s0.buf) : false;
@@ -222,7 +222,7 @@ test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and 
   let named = false;
   for (let x = 0.1; x < 0.9 && !named; x += 0.1) {
     await page.mouse.move(box.x + box.width * x, box.y + 60);
-    named = /Buffer \d+/.test((await page.locator('.chart-tip').textContent()) ?? '') && await page.locator('.chart-tip').isVisible();
+    named = /Buffer \d+/.test((await page.locator('[data-testid=chart-tip]').textContent()) ?? '') && await page.locator('[data-testid=chart-tip]').isVisible();
   }
   assert.ok(named, 'the tooltip names a buffer');
   assert.deepEqual(page.errors, []);
@@ -278,7 +278,7 @@ test('a long run shows progress and can be cancelled; the engine restarts; the o
   assert.match(await text(page, 'notice'), /cancelled/i);
   assert.equal(await resultText(page), first, 'the cancelled run left the previous result');
   // ... marked as not matching the editor, on every card
-  for (const id of ['summary-card', 'chart-card', 'order-card', 'spills-card', 'decisions-card', 'compare-card'])
+  for (const id of ['summary-card', 'chart-card', 'step-card', 'order-card', 'spills-card', 'compare-card'])
     assert.equal(await page.locator(`#${id}`).getAttribute('data-stale'), 'true', `${id} is marked out of date`);
   assert.match(await text(page, 'stale-reason'), /graph changed/);
   // the new worker plans
@@ -339,7 +339,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
     assert.match(await warn.textContent(), /8,000/);
     const [dl] = await Promise.all([page.waitForEvent('download'), warn.locator('button').click()]);
     const saved = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
-    assert.equal(saved.v, 2, 'case files are format v2 (v1 still opens)');
+    assert.equal(saved.v, 3, 'case files are format v3 (v1 and v2 still open)');
     assert.equal(saved.graph, fs.readFileSync(big, 'utf8'));
     await page.keyboard.press('Escape');
   }

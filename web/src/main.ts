@@ -1,18 +1,26 @@
 // Wires the page: store <-> components, the two workers (engine, text tasks), files, examples,
-// links and storage. Nothing from a link or a file reaches the store (and so the storage) before
+// lessons, links and storage. Nothing from a link or a file reaches the store (and so the storage) before
 // the text worker has checked it against every limit.
 import './styles.css';
 import { store, notify, notifyBriefly } from './store';
 import { checkSettings } from './lib/settings';
-import { CASE_PREFIX, caseJson, type Case } from './lib/share';
+import { CASE_PREFIX, caseJson, type Case, type CaseView } from './lib/share';
 import { EngineClient } from './engine/client';
 import { TextClient } from './text/client';
 import { createDocument } from './app/document';
 import { createRunner } from './app/runner';
-import { storage, KEY_SETTINGS, KEY_THEME, KEY_GRAPH } from './app/storage';
+import { storage, KEY_SETTINGS, KEY_THEME, KEY_GRAPH, KEY_LESSONS } from './app/storage';
+import { createStepper, answerPending } from './app/stepping';
 import { mountNotice } from './components/notice';
 import { mountSettings } from './components/settings';
-import { mountSummary, mountOrderTable, mountSpillTable, mountDecisions } from './components/results';
+import { mountSummary, mountOrderTable, mountSpillTable } from './components/results';
+import { mountStepControls, mountStepState, mountStepDecision } from './components/steps';
+import { mountLessons } from './components/lessons';
+import { mountGlossary } from './components/glossary';
+import { mountDiff } from './components/diff';
+import { LESSONS, LESSON_ID, type Lesson } from './lib/lessons';
+import { compactJson, layoutJson } from './lib/json-text';
+import { DEFAULT_CAPACITIES, copyCapacities, defaultSettings } from './lib/settings';
 import { mountChart } from './components/chart';
 import { mountCompare } from './components/compare';
 import { mountShare } from './components/share';
@@ -88,23 +96,44 @@ mountSettings($('settings'), store, (m, l) => notify(m, l));
 mountSource($('graph-source'), exampleSelect, store);
 mountErrorPanel($('error'), store, { editor: doc.editor, locate: (where) => text.locate(doc.text(), where), run: () => void runner.run() });
 mountSummary($('summary'), store);
-mountChart($('chart'), store);
+const stepper = createStepper();
+/** Selects spill k (null: none) and moves the step cursor to its SPILL_OUT. */
+function selectSpill(k: number | null) {
+  const sp = k === null ? undefined : store.get().view?.spills[k];
+  store.set({ selectedSpill: sp ? k : null, selectedBuf: sp ? sp.buf : null });
+  if (sp) stepper.goTo(sp.outStep);
+}
+mountChart($('chart'), store, {
+  id: 'memory-chart',
+  view: (s) => s.view,
+  cursor: (s) => (s.view ? s.cursor : null),
+  setCursor: (step) => stepper.goTo(step),
+  selectedBuf: (s) => s.selectedBuf,
+  select: (buf) => store.set({ selectedBuf: buf, selectedSpill: null }),
+  spills: { selected: (s) => s.selectedSpill, select: selectSpill },
+  pick: (buf) => stepper.pick(buf),
+  veiled: answerPending,
+});
+mountStepControls($('step-controls'), store, stepper);
+mountStepState($('step-state'), store, { pick: (buf) => stepper.pick(buf), select: (buf) => store.set({ selectedBuf: buf, selectedSpill: null }) });
+mountStepDecision($('step-decision'), store, stepper);
+mountDiff($('diff-card'), $('diff'), $('diff-status'), store);
+mountGlossary($('glossary'));
 mountCompare($('compare'), $('compare-status'), store, {
   open: (row) => runner.openCompareRow(row),
   cancel: () => runner.cancelCompare(),
   retry: () => runner.retryCompare(),
 });
-mountOrderTable($('order'), store);
-mountSpillTable($('spills'), store);
-mountDecisions($('decisions'), store);
-mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text());
-mountStale($('stale-bar'), ['summary-card', 'chart-card', 'order-card', 'spills-card', 'decisions-card'].map((id) => $(id)), $('compare-card'),
+mountOrderTable($('order'), store, (step) => stepper.goTo(step));
+mountSpillTable($('spills'), store, selectSpill);
+mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text(), caseView);
+mountStale($('stale-bar'), ['summary-card', 'chart-card', 'step-card', 'order-card', 'spills-card'].map((id) => $(id)), $('compare-card'),
   $('editor-status'), store, () => void runner.run());
 store.subscribe((s, p) => {
   if (s.view === p.view) return;
   const v = s.view;
   $('order-info').textContent = v ? `${fmtInt(v.order.length)} steps · ${fmtInt(v.addedCount)} spill nodes` : '';
-  $('spill-info').textContent = v ? (v.spills.length ? `${fmtInt(v.spills.length)} · select one for the decision` : '') : '';
+  $('spill-info').textContent = v ? (v.spills.length ? `${fmtInt(v.spills.length)} · select one to step to it` : '') : '';
 });
 
 // ---- downloads -------------------------------------------------------------------------------
@@ -115,7 +144,7 @@ dlMenu.addEventListener('click', (e) => {
   dlMenu.open = false;
   const file = b.dataset.file!;
   if (file === 'case.json') {
-    download('spillway-case.json', caseJson(doc.text(), store.get().settings), 'application/json');
+    download('spillway-case.json', caseJson(doc.text(), store.get().settings, caseView()), 'application/json');
     return;
   }
   const view = store.get().view;
@@ -132,18 +161,66 @@ dlMenu.addEventListener('keydown', (e) => { if (e.key === 'Escape') { dlMenu.ope
 // ---- opening cases, files, examples, links -----------------------------------------------------
 const policies = () => store.get().engine?.policies ?? null;
 
-/** A checked case (link, case file): its settings, then its graph, then a run. */
+/** A checked case (link, case file): its settings, then its graph, then a run; then the step,
+ * the spill and the lesson it was shared at. */
 async function applyCase(c: Case, title: string) {
-  store.set({ settings: c.settings });
-  await doc.load(c.graph, { title, edited: false }, true);
-  void runner.run();
+  const lesson = c.view?.lesson ? LESSONS.find((l) => l.id === c.view!.lesson) : undefined;
+  store.set({ settings: c.settings, lesson: null, pendingView: c.view ? { step: c.view.step ?? 0, spill: c.view.spill ?? null } : null });
+  await doc.load(c.graph, { title: lesson ? `Lesson: ${lesson.title}` : title, edited: false }, true);
+  if (lesson) store.set({ lesson: { id: lesson.id, answer: null, docVersion: store.get().docVersion } });
+  await runner.run();
 }
+
+/** What a link carries besides the case: the step, the selected spill, the lesson. */
+function caseView(): CaseView {
+  const s = store.get();
+  return { step: s.cursor, spill: s.selectedSpill, lesson: s.lesson?.id ?? null };
+}
+
+// ---- lessons ---------------------------------------------------------------------------------
+try {
+  const done = JSON.parse(storage.get(KEY_LESSONS) ?? '[]') as unknown;
+  if (Array.isArray(done)) store.set({ lessonsDone: done.filter((x): x is string => typeof x === 'string' && LESSON_ID.test(x)) });
+} catch { /* unreadable progress: start afresh */ }
+store.subscribe((s, p) => { if (s.lessonsDone !== p.lessonsDone) storage.set(KEY_LESSONS, JSON.stringify(s.lessonsDone)); });
+
+async function openLesson(l: Lesson) {
+  try {
+    const graph = l.example ? await engine.example(l.example) : layoutJson(compactJson(JSON.stringify(l.graph)));
+    const caps = (JSON.parse(graph) as { Capacities?: Record<string, number> }).Capacities;
+    store.set({
+      settings: { ...defaultSettings(), ...l.settings, capacities: caps ? Object.entries(caps) : copyCapacities(DEFAULT_CAPACITIES) },
+      lesson: { id: l.id, answer: null, docVersion: -1 },
+      pendingView: { step: l.step, spill: null },
+    });
+    const i = LESSONS.indexOf(l);
+    await doc.load(graph, { title: `Lesson ${i + 1}: ${l.title}`, description: l.text[0], edited: false }, true);
+    store.set({ lesson: { id: l.id, answer: null, docVersion: store.get().docVersion } });
+    await runner.run();
+  } catch (e) {
+    notify(`Could not open the lesson "${l.title}": ${(e as Error).message}`, 'error');
+  }
+}
+mountLessons($('lessons'), $('lessons-title'), store, {
+  open: (l) => void openLesson(l),
+  close: () => store.set({ lesson: null }),
+  goToStep(step) {
+    stepper.goTo(step);
+    $('step-card').scrollIntoView({ block: 'start' });
+    ($('step-controls').querySelector('[data-testid=step-next]') as HTMLElement | null)?.focus();
+  },
+  tryWith(w) {
+    store.setSettings({ ...w });
+    void runner.run();
+  },
+});
 
 async function openFile(file: File) {
   const [content, c] = await Promise.all([file.text(), text.openFile(file, policies())]);
   if (c && !c.ok) return notify(`${file.name}: ${c.message}`, 'error');
   if (c) await applyCase(c.case, `Case file: ${file.name}`);
   else {
+    store.set({ lesson: null });
     await doc.load(content, { title: `File: ${file.name}`, edited: false });
     void runner.run();
   }
@@ -170,6 +247,7 @@ async function loadExample(name: string) {
   try {
     const t = await engine.example(name);
     const info = store.get().engine?.examples.find((e) => e.name === name);
+    store.set({ lesson: null });
     await doc.load(t, { title: `Example: ${info?.title ?? name}`, description: info?.description, example: name, edited: false });
     await runner.run();
   } catch (e) {

@@ -72,6 +72,35 @@ export interface CompareState {
   message?: string;
 }
 
+/** Predict mode: the stepper stops at each spill and asks which buffer to write out first. */
+export interface PredictState {
+  on: boolean;
+  /** per spill (index into view.spills): the buffer the learner picked, -1 when skipped */
+  picks: Record<number, number>;
+  /** why the last pick was not taken */
+  note: string | null;
+}
+
+/** The lesson on screen: its id, and the learner's answer once given. */
+export interface LessonState {
+  id: string;
+  answer: string | null;
+  /** the docVersion the lesson loaded: a later edit means the question no longer applies */
+  docVersion: number;
+}
+
+/** Two rows of the compare table side by side: their plans, and one cursor over both (the
+ * graph node both plans run there). */
+export interface DiffState {
+  rows: [CompareRow, CompareRow];
+  key: string; // compareKey() of the graph and settings the plans are for
+  status: 'running' | 'done' | 'error';
+  views: [PlanView, PlanView] | null;
+  message?: string;
+  /** the graph node at the cursor (both charts show where it runs), -1 before any */
+  node: number;
+}
+
 export interface State {
   engine: EngineInfo | null;
   engineFailed: string | null;
@@ -87,11 +116,23 @@ export interface State {
   error: ErrorInfo | null;
   selectedBuf: number | null;
   selectedSpill: number | null;
+  /** the step of the new order the step panel shows and the chart marks */
+  cursor: number;
+  /** where the next plan for the editor's graph and settings opens (a lesson, a link) */
+  pendingView: { step: number; spill: number | null } | null;
+  playing: boolean;
+  predict: PredictState;
+  lesson: LessonState | null;
+  lessonsDone: string[];
+  /** rows of the compare table picked for the diff ("policy|order"), at most two */
+  diffPicks: string[];
+  diff: DiffState | null;
   notice: Notice | null;
   theme: 'light' | 'dark';
   compare: CompareState | null;
 }
 
+export const rowKey = (r: CompareRow) => `${r.policy}|${r.order}`;
 export const runKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settings).run}`;
 export const compareKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settings).compare}`;
 
@@ -150,6 +191,14 @@ export const store = createStore({
   error: null,
   selectedBuf: null,
   selectedSpill: null,
+  cursor: 0,
+  pendingView: null,
+  playing: false,
+  predict: { on: false, picks: {}, note: null },
+  lesson: null,
+  lessonsDone: [],
+  diffPicks: [],
+  diff: null,
   notice: null,
   theme: prefersDark ? 'dark' : 'light',
   compare: null,

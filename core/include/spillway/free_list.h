@@ -21,6 +21,8 @@ public:
     // Best fit: the smallest hole that holds `size` (the lowest one among equals), taken from
     // its start. nullopt when no hole is large enough.
     std::optional<Bytes> bestFit(Bytes size);
+    // Takes [offset, offset+size) out of the free space. Precondition: the range is free.
+    void take(Bytes offset, Bytes size);
     // Returns [offset, offset+size) to the free space, merging with neighbouring holes.
     // Precondition: the range is inside the memory and not free already.
     void release(Bytes offset, Bytes size);

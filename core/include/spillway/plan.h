@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "free_list.h"
 #include "graph.h"
 
 namespace spillway {
@@ -30,26 +31,62 @@ struct Spill {
     int inStep = 0;
 };
 
-// One candidate the planner weighed when choosing whom to spill.
+// One candidate the planner weighed when choosing whom to spill. The policy gives the score; the
+// builder fills in the facts (size, next use, whether main memory holds its data).
 struct Candidate {
     BufferId buf = 0;
+    Bytes size = 0;
     int nextUseStep = 0;  // position (in the input order) of its next use
-    double score = 0;     // larger is spilled first
+    bool copyIn = false;  // a COPY_IN filled it: main memory holds its data, writing it out is free
+    double score = 0;     // the policy's own score (Decision::formula says how it is computed)
 };
 
-// A decision the planner made, in the order it made it; the playground replays these.
+// A contiguous run of memory (holes and buffers) the policy weighed writing out whole.
+struct SpillWindow {
+    Bytes start = 0;
+    Bytes end = 0;  // exclusive
+    double cost = 0;
+    std::vector<BufferId> bufs;  // the buffers in it, by address
+};
+
+// Why a spill was needed: the buffers that needed room, how many bytes they need, the memory's
+// free bytes and largest hole at that moment, and the bytes missing by the policy's own measure.
+struct Room {
+    std::vector<BufferId> forBufs;
+    Bytes need = 0;
+    Bytes freeBytes = 0;
+    Bytes largestHole = 0;
+    Bytes shortfall = 0;
+};
+
+// A decision the planner made, in the order it made it; the playground replays these. Lists are
+// bounded (the first kShownChoices, plus the chosen one and a spill's furthest next use where they
+// rank lower) with the count weighed beside.
 struct Decision {
     enum class Kind { Place, Spill, Reload, Free };
     Kind kind = Kind::Place;
     int step = 0;          // position in the input order of the node being processed
+    int orderStep = 0;     // position in the new order of the node it emitted (ALLOC, SPILL_OUT, SPILL_IN, FREE)
     NodeId node = 0;       // that node's id
     BufferId buf = 0;      // the buffer placed / spilled / reloaded / freed
     std::string type;
     Bytes offset = 0;
     Bytes size = 0;
     std::string reason;    // one sentence a student can read
-    std::vector<Candidate> candidates;  // Spill only: everyone weighed, victim included
+    // Place / Reload: the holes the placement chose among, by address (the chosen one holds offset).
+    std::vector<Hole> holes;
+    int holesTotal = 0;
+    // Spill: the room needed, the policy's formula, and the candidates (best first) and windows
+    // (cheapest first) it weighed.
+    Room room;
+    std::string formula;
+    std::vector<Candidate> candidates;
+    int candidatesTotal = 0;
+    std::vector<SpillWindow> windows;
+    int windowsTotal = 0;
 };
+
+inline constexpr int kShownChoices = 16;
 
 struct Plan {
     std::string policy;                   // the policy that made it ("best" names its winner)

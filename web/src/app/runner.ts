@@ -1,8 +1,9 @@
 // Running the planner: Run / Cancel / progress, re-running when settings change, and the compare
 // table (every policy on every order) in a second worker after the plan is on screen, so that a
 // long comparison never holds up the next Run; it is cancelled when the graph, capacities or cost
-// change. A settings field that cannot be used stops Run with a message naming it.
-import { store, runKey, compareKey, notify, type ErrorInfo, type FieldError } from '../store';
+// change. A settings field that cannot be used stops Run with a message naming it. Two rows of
+// the compare table picked for a diff have their plans made in the compare worker as well.
+import { store, runKey, compareKey, rowKey, notify, type ErrorInfo, type FieldError } from '../store';
 import { compareOptions, runOptions, type Settings } from '../lib/settings';
 import { EngineClient } from '../engine/client';
 import { WorkerError } from '../lib/worker-rpc';
@@ -136,6 +137,33 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
       if (token === runToken) stopProgress();
     }
   }
+
+  // the diff: both picked rows' plans, for the graph and settings of the compare table
+  let diffToken = 0;
+  async function startDiff() {
+    const s = store.get();
+    const rows = s.diffPicks.map((k) => s.compare?.rows.find((r) => rowKey(r) === k));
+    if (rows.length !== 2 || !rows[0] || !rows[1] || !lastRun || s.compare?.rowsKey !== lastRun.key) {
+      if (s.diff) store.set({ diff: null });
+      return;
+    }
+    const pair: [CompareRow, CompareRow] = [rows[0], rows[1]];
+    const token = ++diffToken;
+    const { graph, settings, key } = lastRun;
+    store.set({ diff: { rows: pair, key, status: 'running', views: null, node: -1 } });
+    comparer ??= new EngineClient();
+    try {
+      const plan = (r: CompareRow) => comparer!.plan(graph, { ...runOptions({ ...settings, policy: r.policy, orderSource: r.order as Settings['orderSource'] }) });
+      const a = await plan(pair[0]);
+      const b = await plan(pair[1]);
+      if (token === diffToken) store.set({ diff: { rows: pair, key, status: 'done', views: [a, b], node: -1 } });
+    } catch (e) {
+      if (token === diffToken) store.set({ diff: { rows: pair, key, status: 'error', views: null, node: -1, message: (e as Error).message } });
+    }
+  }
+  store.subscribe((s, p) => {
+    if (s.diffPicks !== p.diffPicks || (s.compare?.rowsKey !== p.compare?.rowsKey && s.diffPicks.length === 2)) void startDiff();
+  });
 
   // settings: re-run (debounced) when they change what a run would do
   let autoTimer = 0;

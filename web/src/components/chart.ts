@@ -1,18 +1,23 @@
 // Memory layout chart: one lane per memory type, x = step in the new order, y = offset
 // (0 at the bottom, capacity at the top). One rectangle per stretch a buffer is resident; the
 // stretch while it is spilled is drawn dashed and hatched at the place it left.
-// Mouse: drag to pan, wheel to zoom, hover for details, click to highlight a buffer's uses.
-// Touch: a tap shows the details of what is under the finger (and highlights it), a sideways drag
-// pans; the page still scrolls vertically over the chart.
-// Keyboard (the chart is one tab stop): ←/→ pan, +/− zoom, Home shows everything, [ and ] step
-// through the spills (showing each one's details), Esc clears. A text description (the chart's
-// accessible name and description) says what it shows.
+// A cursor line marks the step the step panel shows; clicking a point of the chart moves it there.
+// Mouse: drag to pan, wheel to zoom, hover for details, click to move the cursor and highlight a
+// buffer's uses. Touch: a tap does the same and shows the details of what is under the finger, a
+// sideways drag pans; the page still scrolls vertically over the chart.
+// Keyboard (the chart is one tab stop): ←/→ move the cursor a step, Home/End to the first/last
+// step, Shift+←/→ or PgUp/PgDn pan, +/− zoom, 0 shows every step, [ and ] step through the spills
+// (showing each one's details), Esc clears. A text description (the chart's accessible name and
+// description) says what it shows.
+// The same component draws the diff's two charts: a ChartSource says where its plan, cursor and
+// selection live in the store.
 // Many thousands of stretches on screen are painted straight into pixels: per-rectangle canvas
 // calls would hold the page for a frame of hundreds of milliseconds.
-import type { Store } from '../store';
+import type { State, Store } from '../store';
 import type { PlanView, StretchTable } from '../engine/types';
 import { bufferColor, bufferRgb, cssRgb } from '../lib/color';
 import { fmtBytes, fmtInt, h } from '../lib/format';
+import { memoryTypes } from '../lib/steps';
 
 const GUTTER = 76;
 const RIGHT = 10;
@@ -25,24 +30,42 @@ const PIXELS_ABOVE = 400;
 interface Lane { type: string; capacity: number; used: number; st: StretchTable; top: number; height: number; spills: number }
 interface Hit { lane: Lane; i: number }
 
-export function mountChart(root: HTMLElement, store: Store) {
-  root.dataset.testid = 'memory-chart';
+/** Where a chart's plan, cursor and selection live. */
+export interface ChartSource {
+  /** test id prefix: `${id}` on the root, `${id}-canvas`, `${id}-tip`, ... */
+  id: string;
+  view(s: State): PlanView | null;
+  cursor(s: State): number | null;
+  setCursor(step: number): void;
+  selectedBuf(s: State): number | null;
+  select(buf: number | null): void;
+  /** [ and ] walk through the spills (the main chart) */
+  spills?: { selected(s: State): number | null; select(k: number | null): void };
+  /** a buffer clicked while a question waits for its answer: true when taken as the answer */
+  pick?(buf: number): boolean;
+  /** hide what lies after the cursor (a question is open) */
+  veiled?(s: State): boolean;
+}
+
+export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
+  const tid = (part: string) => (src.id === 'memory-chart' ? `chart-${part}` : `${src.id}-${part}`);
+  root.dataset.testid = src.id;
   root.classList.add('chart');
   const fit = h('label', { class: 'chart-fit', title: 'Scale each lane to the bytes actually used instead of the capacity' },
-    h('input', { type: 'checkbox', 'data-testid': 'chart-fit' }), 'fit height to used bytes');
+    h('input', { type: 'checkbox', 'data-testid': tid('fit') }), 'fit height to used bytes');
   const hint = h('div', { class: 'chart-hint' },
-    h('span', {}, 'drag or ←/→ to pan · wheel or +/− to zoom · click or tap a buffer for details · [ ] step through spills · Home resets'), fit);
+    h('span', {}, `click a step to move the cursor · ←/→ step · Shift+←/→ pan · wheel or +/− zoom · 0 shows all${src.spills ? ' · [ ] spills' : ''}`), fit);
   fit.querySelector('input')!.addEventListener('change', (e) => {
     fitY = (e.target as HTMLInputElement).checked;
     requestDraw();
   });
-  const describe = h('p', { class: 'visually-hidden', id: 'chart-description', 'data-testid': 'chart-description' });
-  const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'chart-live' });
+  const describe = h('p', { class: 'visually-hidden', id: tid('description'), 'data-testid': tid('description') });
+  const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': tid('live') });
   const canvas = h('canvas', {
     class: 'chart-canvas', tabindex: 0, role: 'img', 'aria-roledescription': 'interactive chart',
-    'aria-describedby': 'chart-description', 'data-testid': 'chart-canvas',
+    'aria-describedby': tid('description'), 'data-testid': tid('canvas'),
   });
-  const tip = h('div', { class: 'chart-tip', role: 'tooltip', id: 'chart-tip', 'data-testid': 'chart-tip' });
+  const tip = h('div', { class: 'chart-tip', role: 'tooltip', id: tid('tip'), 'data-testid': tid('tip') });
   const wrap = h('div', { class: 'chart-wrap' }, canvas, tip);
   const empty = h('div', { class: 'placeholder' }, 'The memory layout appears here after a run.');
   root.append(hint, wrap, describe, live, empty);
@@ -70,11 +93,7 @@ export function mountChart(root: HTMLElement, store: Store) {
     if (v) {
       const caps = v.meta.capacities;
       // lanes in the settings' order (L1, UB, L0A, ...), then any other type the result has
-      const pref = store.get().settings.capacities.map((e) => e[0]);
-      const types = [...pref.filter((t) => t in caps), ...Object.keys(caps).filter((t) => !pref.includes(t))]
-        .filter((t) => v.stretches[t]?.count);
-      for (const t of Object.keys(v.stretches)) if (!types.includes(t)) types.push(t);
-      types.forEach((type, i) => {
+      memoryTypes(v, store.get().settings.capacities.map((e) => e[0])).forEach((type, i) => {
         const st = v.stretches[type];
         let top = 1;
         let spills = 0;
@@ -104,7 +123,7 @@ export function mountChart(root: HTMLElement, store: Store) {
       : 'Memory layout: no result yet');
     describe.textContent = lanes.map((l) =>
       `${l.type}: capacity ${fmtBytes(l.capacity)}, highest byte used ${fmtBytes(l.used)}, ${fmtInt(l.st.count - 2 * l.spills)} buffers, ${fmtInt(l.spills)} spills.`).join(' ') +
-      ' Keys: left and right arrows pan, plus and minus zoom, Home shows all steps, ] and [ go to the next and previous spill.';
+      ` Keys: left and right arrows move the step cursor, Home and End go to the first and last step, shift with the arrows pans, plus and minus zoom, 0 shows all steps${src.spills ? ', ] and [ go to the next and previous spill' : ''}.`;
     requestAnimationFrame(resize); // reading the layout now would force it
   }
 
@@ -173,7 +192,7 @@ export function mountChart(root: HTMLElement, store: Store) {
     root.dataset.view = `${Math.round(x0)}-${Math.round(x1)}`;
     if (!view || !lanes.length) return;
     const dark = store.get().theme === 'dark';
-    const sel = store.get().selectedBuf;
+    const sel = src.selectedBuf(store.get());
     const pw = plotW();
     ctx.textBaseline = 'middle';
     let painted = 0;
@@ -233,6 +252,7 @@ export function mountChart(root: HTMLElement, store: Store) {
         ctx.fill();
       }
     }
+    drawCursor();
     // step axis
     const axisY = lanes[lanes.length - 1].top + LANE_H + 4;
     const span = x1 - x0;
@@ -250,6 +270,35 @@ export function mountChart(root: HTMLElement, store: Store) {
     }
     ctx.textAlign = 'right';
     ctx.fillText('step', GUTTER - 5, axisY + 9);
+  }
+
+  /** The cursor: a band over its step across every lane; with a question open, a veil over the
+   * steps after it (they would give the answer away). */
+  function drawCursor() {
+    const s = store.get();
+    const c = src.cursor(s);
+    root.dataset.cursor = c === null ? '' : String(c);
+    if (c === null || !lanes.length) return;
+    const top = lanes[0].top, bottom = lanes[lanes.length - 1].top + LANE_H;
+    const pw = plotW();
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(GUTTER, top - 6, pw, bottom - top + 6);
+    ctx.clip();
+    if (src.veiled?.(s)) {
+      const from = Math.max(GUTTER, sx(c + 1));
+      ctx.fillStyle = colors.bg;
+      ctx.globalAlpha = 0.94;
+      ctx.fillRect(from, top - 6, GUTTER + pw - from, bottom - top + 6);
+      ctx.globalAlpha = 1;
+    }
+    const xa = sx(c), xb = sx(c + 1);
+    ctx.fillStyle = colors.accent;
+    ctx.globalAlpha = 0.18;
+    ctx.fillRect(xa, top, Math.max(1, xb - xa), bottom - top);
+    ctx.globalAlpha = 1;
+    ctx.fillRect(Math.round((xa + xb) / 2) - 1, top - 6, 2, bottom - top + 6);
+    ctx.restore();
   }
 
   function outline(lane: Lane, i: number) {
@@ -420,9 +469,11 @@ export function mountChart(root: HTMLElement, store: Store) {
     if (moved >= 4) return;
     const touch = e.pointerType !== 'mouse';
     const r = hit(e.offsetX, e.offsetY, touch ? 8 : 2);
-    const cur = store.get().selectedBuf;
     const buf = r ? r.lane.st.buf[r.i] : null;
-    store.set({ selectedBuf: buf !== null && (touch || cur !== buf) ? buf : null, selectedSpill: null });
+    if (buf !== null && src.pick?.(buf)) return;
+    if (e.offsetX >= GUTTER && e.offsetX <= GUTTER + plotW()) src.setCursor(Math.floor(toStep(e.offsetX)));
+    const cur = src.selectedBuf(store.get());
+    src.select(buf !== null && (touch || cur !== buf) ? buf : null);
     if (r) showTipFor(r, e.offsetX, e.offsetY, touch);
     else hideTip();
   });
@@ -444,14 +495,14 @@ export function mountChart(root: HTMLElement, store: Store) {
   const announce = () => { live.textContent = `Steps ${fmtInt(Math.max(0, Math.round(x0)))} to ${fmtInt(Math.min(steps, Math.round(x1)))} of ${fmtInt(steps)}.`; };
   function stepSpill(dir: 1 | -1) {
     const v = view;
-    if (!v || !v.spills.length) {
+    if (!v || !v.spills.length || !src.spills) {
       live.textContent = 'This plan has no spills.';
       return;
     }
-    const cur = store.get().selectedSpill;
+    const cur = src.spills.selected(store.get());
     const next = cur === null ? (dir > 0 ? 0 : v.spills.length - 1) : (cur + dir + v.spills.length) % v.spills.length;
     const sp = v.spills[next];
-    store.set({ selectedSpill: next, selectedBuf: sp.buf });
+    src.spills.select(next);
     // centre the spill's stretch and show its details
     const span = Math.min(x1 - x0, Math.max(8, (sp.inStep - sp.outStep) * 3));
     x0 = (sp.outStep + sp.inStep) / 2 - span / 2;
@@ -470,28 +521,38 @@ export function mountChart(root: HTMLElement, store: Store) {
     }
     live.textContent = `Spill ${next + 1} of ${v.spills.length}: buffer ${sp.buf} (${sp.type}, ${fmtBytes(sp.size)}) leaves offset ${sp.oldOffset} at step ${sp.outStep} and comes back at offset ${sp.newOffset} at step ${sp.inStep}.`;
   }
+  const moveCursor = (to: number) => {
+    src.setCursor(to);
+    const c = src.cursor(store.get()) ?? 0;
+    live.textContent = `Step ${c} of ${fmtInt(steps)}.`;
+  };
   canvas.addEventListener('keydown', (e) => {
     if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
     const span = x1 - x0;
-    const keys: Record<string, () => void> = {
-      ArrowLeft: () => pan(-span * 0.1),
-      ArrowRight: () => pan(span * 0.1),
-      '+': () => zoom(1 / 1.5, (x0 + x1) / 2),
-      '=': () => zoom(1 / 1.5, (x0 + x1) / 2),
-      '-': () => zoom(1.5, (x0 + x1) / 2),
-      Home: () => reset(),
-      ']': () => stepSpill(1),
-      '[': () => stepSpill(-1),
-      Escape: () => { hideTip(); store.set({ selectedBuf: null, selectedSpill: null }); },
-    };
+    const c = src.cursor(store.get()) ?? 0;
+    const panning = (d: number) => () => { pan(d); announce(); };
+    const keys: Record<string, () => void> = e.shiftKey
+      ? { ArrowLeft: panning(-span * 0.1), ArrowRight: panning(span * 0.1) }
+      : {
+          ArrowLeft: () => moveCursor(c - 1),
+          ArrowRight: () => moveCursor(c + 1),
+          Home: () => moveCursor(0),
+          End: () => moveCursor(steps - 1),
+          PageUp: panning(-span * 0.8),
+          PageDown: panning(span * 0.8),
+          '+': () => { zoom(1 / 1.5, (x0 + x1) / 2); announce(); },
+          '=': () => { zoom(1 / 1.5, (x0 + x1) / 2); announce(); },
+          '-': () => { zoom(1.5, (x0 + x1) / 2); announce(); },
+          '0': () => { reset(); announce(); },
+          ']': () => stepSpill(1),
+          '[': () => stepSpill(-1),
+          Escape: () => { hideTip(); src.select(null); src.spills?.select(null); },
+        };
     const act = keys[e.key];
     if (!act) return;
     e.preventDefault();
+    if (e.key !== ']' && e.key !== '[') hideTip();
     act();
-    if (e.key !== ']' && e.key !== '[' && e.key !== 'Escape') {
-      hideTip();
-      announce();
-    }
   });
 
   function zoom(f: number, at: number) {
@@ -511,20 +572,36 @@ export function mountChart(root: HTMLElement, store: Store) {
     if (x1 > steps + pad) { x1 = steps + pad; x0 = x1 - span; }
   }
 
+  /** Keeps the cursor's step on screen (the view pans when the cursor leaves it). */
+  function follow(c: number | null) {
+    if (c === null || (c >= x0 && c + 1 <= x1)) return;
+    const span = x1 - x0;
+    x0 = c < x0 ? c - span * 0.1 : c + 1 - span * 0.9;
+    x1 = x0 + span;
+    clamp();
+  }
+
   new ResizeObserver(() => { if (wrap.clientWidth !== cssW) resize(); }).observe(wrap);
   store.subscribe((s, p) => {
-    if (s.view !== p.view) setView(s.view);
-    else if (s.selectedBuf !== p.selectedBuf) {
+    const v = src.view(s);
+    if (v !== src.view(p)) return setView(v);
+    const b = src.selectedBuf(s);
+    const c = src.cursor(s);
+    if (b !== src.selectedBuf(p)) {
       // bring the selected buffer into view if it is off screen
-      const B = s.view?.buffers;
-      const b = s.selectedBuf;
+      const B = v?.buffers;
       if (B && b !== null && b < B.count && B.allocStep[b] >= 0 && (B.freeStep[b] < x0 || B.allocStep[b] > x1)) {
         const span = x1 - x0;
         x0 = Math.max(0, B.allocStep[b] - span * 0.1); x1 = x0 + span; clamp();
       }
       if (tipFor && tipFor.buf !== b) hideTip();
       requestDraw();
-    } else if (s.theme !== p.theme) { colors = readColors(); requestDraw(); }
+    }
+    if (c !== src.cursor(p) || src.veiled?.(s) !== src.veiled?.(p)) {
+      follow(c);
+      requestDraw();
+    }
+    if (s.theme !== p.theme) { colors = readColors(); requestDraw(); }
   });
-  setView(store.get().view);
+  setView(src.view(store.get()));
 }

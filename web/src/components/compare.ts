@@ -1,9 +1,10 @@
 // The compare table: every policy on every order source for the current graph, capacities and
 // cost (the engine's compare(), each plan verified). The row of the plan on screen is highlighted,
 // the least extra data moved is marked, and a row opens its plan (sets policy + order and runs).
+// Two rows picked with their "diff" boxes open both plans side by side (components/diff.ts).
 import { fmtInt, fmtMs, h } from '../lib/format';
 import { ORDER_TEXT, POLICY_TEXT, orderLabel, type OrderName } from '../lib/explanations';
-import { compareStale, type Store } from '../store';
+import { compareStale, rowKey, type Store } from '../store';
 import type { CompareRow } from '../engine/types';
 
 export interface CompareHandlers {
@@ -51,6 +52,7 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
       status.append(`${c.rows.length} plans, all verified · ${fmtMs(total)}`);
     }
 
+    const focused = (document.activeElement as HTMLElement | null)?.closest?.('[data-testid=compare-row]')?.getAttribute('data-key') ?? null;
     host.replaceChildren();
     if (!c || (!c.rows.length && c.status !== 'error')) {
       host.append(h('div', { class: 'placeholder small-ph' }, c?.status === 'running'
@@ -81,7 +83,8 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
         th('Peak demand of the order', { colspan: types.length + 1, class: 'c group', title: 'the bytes each memory would need at once if nothing were spilled: a property of the order, the same for every policy' }),
         th('Total cycles', { rowspan: 2, class: 'r' }),
         th('ms', { rowspan: 2, class: 'r', title: 'wall time of that plan in the engine' }),
-        th('', { rowspan: 2 })),
+        th('', { rowspan: 2 }),
+        th('Diff', { rowspan: 2, class: 'c', title: 'Pick two rows to see their plans side by side' })),
       h('tr', {}, ...types.map((t) => th(t, { class: 'r sub' })), th('all', { class: 'r sub' })));
     const tbody = h('tbody');
     rows.forEach((r, i) => {
@@ -93,7 +96,7 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
       if (i === cur) open.disabled = true;
       const tr = h('tr', {
         class: [i === cur ? 'current' : '', best ? 'best' : '', i > 0 && rows[i - 1].order !== r.order ? 'group-start' : ''].join(' ').trim(),
-        'data-testid': 'compare-row', 'data-policy': r.policy, 'data-order': r.order, 'data-current': i === cur ? 'true' : undefined,
+        'data-testid': 'compare-row', 'data-policy': r.policy, 'data-order': r.order, 'data-current': i === cur ? 'true' : undefined, 'data-key': rowKey(r),
         title: i === cur ? 'The plan on screen' : 'Click to open this plan',
       },
         h('td', { title: `${orderLabel(r.order)}: ${ORDER_TEXT[r.order as OrderName] ?? ''}` }, r.order),
@@ -109,14 +112,23 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
         h('td', { class: 'r', 'data-col': 'total-cycles' }, fmtInt(r.totalCycles)),
         h('td', { class: 'r muted' }, r.ms < 10 ? r.ms.toFixed(1) : String(Math.round(r.ms))),
         h('td', { class: 'c' }, open));
+      const key = rowKey(r);
+      const pick = h('input', { type: 'checkbox', 'data-testid': 'diff-pick', 'aria-label': `Diff: ${r.policy} on the ${orderLabel(r.order)}`, checked: store.get().diffPicks.includes(key) });
+      pick.addEventListener('click', (e) => e.stopPropagation());
+      pick.addEventListener('change', () => {
+        const picks = store.get().diffPicks.filter((k) => k !== key);
+        store.set({ diffPicks: pick.checked ? [...picks, key].slice(-2) : picks });
+      });
+      tr.append(h('td', { class: 'c' }, pick));
       tr.addEventListener('click', () => { if (i !== cur) on.open(r); });
       tbody.append(tr);
     });
     const table = h('table', { class: `compare${stale ? ' stale' : ''}`, 'data-testid': 'compare-table', 'data-rows': rows.length }, thead, tbody);
     host.append(h('div', { class: 'compare-scroll' }, table));
+    if (focused) (host.querySelector(`[data-key="${focused}"] [data-testid=diff-pick]`) as HTMLElement | null)?.focus();
   };
   store.subscribe((s, p) => {
-    if (s.compare !== p.compare || s.view !== p.view || compareStale(s) !== compareStale(p)) render();
+    if (s.compare !== p.compare || s.view !== p.view || s.diffPicks !== p.diffPicks || compareStale(s) !== compareStale(p)) render();
   });
   render();
 }

@@ -1,12 +1,16 @@
 // The graph editor (CodeMirror 6). Its text is the source of truth for the graph. It reports
 // each change with its kind (a load by the page, a paste that replaced everything, an edit)
 // without turning the document into a string, which costs milliseconds for a 4 MB graph.
+// Help comes from the glossary (lib/glossary.ts) through CodeMirror's own extensions: hover docs
+// on field names, ops, pipes and memories (Ctrl/⌘+K shows them at the cursor), and completion of
+// field names and of the values of "Op", "Pipe" and "Type".
 import { EditorView, basicSetup } from 'codemirror';
-import { json } from '@codemirror/lang-json';
+import { json, jsonLanguage } from '@codemirror/lang-json';
 import { EditorState, Compartment, Prec, Transaction } from '@codemirror/state';
 import { keymap } from '@codemirror/view';
 import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { oneDarkHighlight } from './theme-cm';
+import { graphHelp, showHelpAtCursor } from './editor-help';
 
 const USER_EVENTS = ['input', 'delete', 'undo', 'redo', 'move'];
 
@@ -45,7 +49,9 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
         languageSlot.of(json()),
         readOnlySlot.of([]),
         themeSlot.of([]),
-        EditorView.contentAttributes.of({ 'aria-label': 'Graph JSON' }),
+        EditorView.contentAttributes.of({ 'aria-label': 'Graph JSON. Ctrl+K explains the word at the cursor; Ctrl+Space completes field names.' }),
+        graphHelp(jsonLanguage),
+        keymap.of([{ key: 'Mod-k', run: showHelpAtCursor }]),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged || loading) return;
           if ((u.state.doc.length > LARGE_TEXT) !== large) setTimeout(() => view.dispatch({ effects: setLanguage(view.state.doc.length > LARGE_TEXT) }), 0);

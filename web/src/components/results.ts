@@ -1,9 +1,10 @@
-// Results: summary, the new order (virtualised), the spill list and the decisions behind a spill.
+// Results: summary, the new order (virtualised) and the spill list. Steps are positions in the new
+// order; the order table shows each node's input step beside it where it differs.
 import { createVTable } from './vtable';
 import { fmtBytes, fmtInt, fmtMs, h } from '../lib/format';
 import type { Store } from '../store';
 import type { PlanView } from '../engine/types';
-import { bufferColor } from '../lib/color';
+import { inputStepOf } from '../lib/steps';
 
 export function mountSummary(root: HTMLElement, store: Store) {
   root.dataset.testid = 'summary';
@@ -56,11 +57,12 @@ export function mountSummary(root: HTMLElement, store: Store) {
 
 const spillRole = (op: string) => (op === 'SPILL_OUT' ? 'spill-out' : op === 'SPILL_IN' ? 'spill-in' : op === 'ALLOC' || op === 'FREE' ? 'buf' : '');
 
-export function mountOrderTable(root: HTMLElement, store: Store) {
+export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: number) => void) {
   let view: PlanView | null = null;
   let highlight = new Set<number>();
   const cols = [
     { key: 'step', label: 'Step', width: 'minmax(40px,0.7fr)', align: 'right' as const },
+    { key: 'input', label: 'Input step', width: 'minmax(40px,0.7fr)', align: 'right' as const },
     { key: 'id', label: 'Id', width: 'minmax(40px,0.7fr)', align: 'right' as const },
     { key: 'op', label: 'Op', width: 'minmax(70px,1.3fr)' },
     { key: 'pipe', label: 'Pipe', width: 'minmax(40px,0.7fr)' },
@@ -70,7 +72,7 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
     { key: 'end', label: 'End', width: 'minmax(50px,0.9fr)', align: 'right' as const },
   ];
   const table = createVTable({
-    label: 'New order: one row per step; Enter highlights the buffer of the row',
+    label: 'New order: one row per step; Enter moves the step cursor there and highlights the buffer of the row',
     columns: cols,
     empty: 'No plan yet',
     cell(row, col) {
@@ -79,26 +81,28 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
       const n = v.nodes;
       switch (col) {
         case 0: return String(row);
-        case 1: return String(id);
-        case 2: return n.strings[n.op[id]];
-        case 3: return n.strings[n.pipe[id]];
-        case 4: {
+        case 1: { const input = inputStepOf(v, row); return input === null ? '—' : input === row ? '' : String(input); }
+        case 2: return String(id);
+        case 3: return n.strings[n.op[id]];
+        case 4: return n.strings[n.pipe[id]];
+        case 5: {
           if (n.bufId[id] >= 0) return `buf ${n.bufId[id]} · ${n.strings[n.type[id]]} ${fmtBytes(n.size[id])}`;
           return Array.from(n.bufList.subarray(n.bufStart[id], n.bufStart[id + 1])).join(', ');
         }
-        case 5: return fmtInt(n.cycles[id]);
-        case 6: return fmtInt(v.start[row]);
-        case 7: return fmtInt(v.end[row]);
+        case 6: return fmtInt(n.cycles[id]);
+        case 7: return fmtInt(v.start[row]);
+        case 8: return fmtInt(v.end[row]);
       }
       return '';
     },
     rowClass(row) {
       const v = view!;
       const id = v.order[row];
-      return spillRole(v.nodes.strings[v.nodes.op[id]]) + (highlight.has(row) ? ' hl' : '');
+      return spillRole(v.nodes.strings[v.nodes.op[id]]) + (highlight.has(row) ? ' hl' : '') + (row === store.get().cursor ? ' cursor' : '');
     },
     onRowActivate(row) {
       const v = view!;
+      goTo(row);
       const id = v.order[row];
       const n = v.nodes;
       const b = n.bufId[id] >= 0 ? n.bufId[id] : n.bufStart[id] < n.bufStart[id + 1] ? n.bufList[n.bufStart[id]] : undefined;
@@ -124,14 +128,15 @@ export function mountOrderTable(root: HTMLElement, store: Store) {
   store.subscribe((s, p) => {
     if (s.view !== p.view) update(false);
     else if (s.selectedBuf !== p.selectedBuf) update(true);
+    else if (s.cursor !== p.cursor) table.refresh();
   });
   update(false);
 }
 
-export function mountSpillTable(root: HTMLElement, store: Store) {
+export function mountSpillTable(root: HTMLElement, store: Store, selectSpill: (k: number) => void) {
   let view: PlanView | null = null;
   const table = createVTable({
-    label: 'Spills: Enter shows the decision behind the spill',
+    label: 'Spills: Enter moves the step cursor to the spill and shows the decision behind it',
     columns: [
       { key: 'k', label: '#', width: 'minmax(26px,0.6fr)', align: 'right' },
       { key: 'buf', label: 'Buf', width: 'minmax(30px,0.7fr)', align: 'right' },
@@ -160,10 +165,7 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
       const s = view!.spills[row];
       return `Buffer ${s.buf} (${s.type}, ${fmtBytes(s.size)}) leaves offset ${s.oldOffset} at step ${s.outStep} (SPILL_OUT ${s.outNode}) and comes back at offset ${s.newOffset} at step ${s.inStep} (SPILL_IN ${s.inNode})`;
     },
-    onRowActivate(row) {
-      const s = view!.spills[row];
-      store.set({ selectedSpill: row, selectedBuf: s.buf });
-    },
+    onRowActivate: selectSpill,
   });
   table.el.dataset.testid = 'spill-table';
   root.append(table.el);
@@ -177,61 +179,4 @@ export function mountSpillTable(root: HTMLElement, store: Store) {
       else table.refresh();
     }
   });
-}
-
-/** The planner's reasoning for the selected spill: the candidates it scored and the one it chose. */
-export function mountDecisions(root: HTMLElement, store: Store) {
-  root.dataset.testid = 'decisions';
-  const render = () => {
-    const { view, selectedSpill, theme } = store.get();
-    root.replaceChildren();
-    if (!view) return;
-    if (selectedSpill === null || !view.spills[selectedSpill]) {
-      const counts = view.decisionCounts;
-      const total = Object.values(counts).reduce((a, b) => a + b, 0);
-      root.append(
-        h('p', { class: 'muted' }, view.spills.length
-          ? 'Select a spill (in the list above) to see which buffers the planner weighed and why it chose this one.'
-          : 'No spills: the planner never had to choose a victim.'),
-        h('p', { class: 'muted small' }, `${fmtInt(total)} decisions: ` +
-          Object.entries(counts).map(([k, n]) => `${fmtInt(n)} ${k}`).join(', ')));
-      return;
-    }
-    const sp = view.spills[selectedSpill];
-    const D = view.spillDecisions;
-    root.append(h('div', { class: 'dec-head' },
-      h('span', { class: 'swatch', style: `background:${bufferColor(sp.buf, theme === 'dark')}` }),
-      h('strong', {}, `Spill ${selectedSpill + 1}: buffer ${sp.buf}`),
-      h('span', { class: 'muted' }, ` ${sp.type}, ${fmtBytes(sp.size)}`)));
-    if (selectedSpill >= D.count) {
-      root.append(h('p', { class: 'muted' }, 'The result records no decision for this spill.'));
-      return;
-    }
-    root.append(h('p', { class: 'dec-reason' }, `At input step ${D.step[selectedSpill]} (node ${D.node[selectedSpill]}): ${D.reason[selectedSpill]}`));
-    const from = D.candStart[selectedSpill], to = D.candStart[selectedSpill + 1];
-    if (to > from) {
-      const max = Math.max(D.candScore[from], 1e-9); // best score first
-      const tbody = h('tbody');
-      for (let k = from; k < to; k++) {
-        const chosen = D.candBuf[k] === sp.buf;
-        const score = D.candScore[k];
-        tbody.append(h('tr', { class: chosen ? 'chosen' : '' },
-          h('td', { class: 'r' }, String(D.candBuf[k])),
-          h('td', { class: 'r' }, String(D.candNextUse[k])),
-          h('td', { class: 'r' }, Number.isInteger(score) ? fmtInt(score) : score.toFixed(2)),
-          h('td', { class: 'score-cell' }, h('div', { class: 'score-bar', style: `width:${Math.max(1, (score / max) * 100)}%` })),
-          h('td', {}, chosen ? 'spilled' : '')));
-      }
-      root.append(h('table', { class: 'cands' },
-        h('thead', {}, h('tr', {}, h('th', { class: 'r' }, 'Buffer'), h('th', { class: 'r' }, 'Next use'), h('th', { class: 'r' }, 'Score'), h('th', {}, ''), h('th', {}, ''))),
-        tbody));
-      const more = D.candTotal[selectedSpill] - (to - from);
-      if (more > 0) root.append(h('p', { class: 'muted small' }, `…and ${fmtInt(more)} more candidates (in result.json)`));
-      root.append(h('p', { class: 'muted small' }, 'score = size × distance to next use / bytes a spill moves; the highest score is spilled (ties: lowest buffer id).'));
-    }
-  };
-  store.subscribe((s, p) => {
-    if (s.view !== p.view || s.selectedSpill !== p.selectedSpill || s.theme !== p.theme) render();
-  });
-  render();
 }

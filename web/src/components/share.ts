@@ -1,14 +1,15 @@
-// "Copy link": the whole case (graph + settings, format v2) compressed into the fragment. The
+// "Copy link": the whole case (graph, settings, and the step, spill and lesson on screen: format
+// v3) compressed into the fragment. The
 // graph goes in compacted (whitespace outside strings removed) and the text worker compresses it,
 // so a large graph does not hold the page. The popover says how long the link is.
-import { caseJson as caseText, LINK_WARN_LENGTH } from '../lib/share';
+import { caseJson as caseText, LINK_WARN_LENGTH, type CaseView } from '../lib/share';
 import { LIMITS, fmtLimit } from '../lib/limits';
 import { download } from '../lib/files';
 import { fmtInt, h } from '../lib/format';
 import type { Store } from '../store';
 import type { TextClient } from '../text/client';
 
-export function mountShare(button: HTMLButtonElement, popover: HTMLElement, store: Store, text: TextClient, getText: () => string) {
+export function mountShare(button: HTMLButtonElement, popover: HTMLElement, store: Store, text: TextClient, getText: () => string, getView: () => CaseView) {
   button.dataset.testid = 'share';
   button.setAttribute('aria-haspopup', 'dialog');
   button.setAttribute('aria-expanded', 'false');
@@ -32,11 +33,12 @@ export function mountShare(button: HTMLButtonElement, popover: HTMLElement, stor
     button.setAttribute('aria-expanded', 'true');
     const graph = getText();
     const settings = store.get().settings;
+    const view = getView();
     popover.replaceChildren(h('div', { class: 'share-title' }, 'Link to this case'), h('div', { class: 'muted small' }, 'Making the link…'));
     popover.hidden = false;
     let link: Awaited<ReturnType<TextClient['encodeLink']>>;
     try {
-      link = await text.encodeLink(graph, settings);
+      link = await text.encodeLink(graph, settings, view);
     } catch (err) {
       if (mine === token) popover.replaceChildren(h('div', { class: 'share-warn' }, `The link could not be made: ${(err as Error).message}`));
       return;
@@ -46,7 +48,7 @@ export function mountShare(button: HTMLButtonElement, popover: HTMLElement, stor
     const input = h('input', { class: 'share-url', readonly: true, value: url, 'data-testid': 'share-url', 'aria-label': 'Link to this case' });
     const status = h('span', { class: 'share-status', role: 'status' });
     const dl = h('button', { class: 'btn small', type: 'button' }, 'Download case (.json)');
-    dl.addEventListener('click', () => download('spillway-case.json', caseText(graph, settings), 'application/json'));
+    dl.addEventListener('click', () => download('spillway-case.json', caseText(graph, settings, view), 'application/json'));
     const saved = graph.length - link.graphChars;
     popover.replaceChildren(
       h('div', { class: 'share-title' }, 'Link to this case'),

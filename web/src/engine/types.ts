@@ -8,11 +8,18 @@ export interface Spill {
   buf: number; type: string; size: number; oldOffset: number; newOffset: number;
   outNode: number; inNode: number; outStep: number; inStep: number;
 }
-export interface Candidate { buf: number; nextUseStep: number; score: number; [k: string]: unknown }
+export interface Candidate { buf: number; nextUseStep: number; score: number; size?: number; copyIn?: boolean }
+export interface SpillWindow { start: number; end: number; cost: number; bufs: number[] }
+export interface Room { for: number[]; need: number; free: number; largestHole: number; shortfall: number }
+/** One decision as the result holds it (docs/result-format.md, "decisions"); the fields after
+ * `reason` depend on the kind, and results of older engines lack them. */
 export interface Decision {
   kind: 'place' | 'spill' | 'reload' | 'free' | string;
-  step: number; node: number; buf: number; type: string; offset: number; size: number;
-  reason: string; candidates?: Candidate[]; [k: string]: unknown;
+  step: number; orderStep?: number; node: number; buf: number; type: string; offset: number; size: number;
+  reason: string;
+  holes?: [number, number][]; holesTotal?: number;
+  room?: Room; formula?: string; candidates?: Candidate[]; candidatesTotal?: number;
+  windows?: SpillWindow[]; windowsTotal?: number;
 }
 export interface GraphNode {
   Id: number; Op: string; Pipe?: string; Cycles?: number; Bufs?: number[];
@@ -67,6 +74,7 @@ export interface BufferTable {
   size: Float64Array;
   usesStart: Int32Array; // buffer b's steps are uses[usesStart[b] .. usesStart[b+1])
   uses: Int32Array;
+  copyIn: Uint8Array; // a COPY_IN uses it: main memory holds its data
 }
 
 /** The stretches of one memory's chart lane (x in steps of the new order, end exclusive). A
@@ -81,21 +89,49 @@ export interface StretchTable {
   spilled: Uint8Array;
 }
 
-/** The decision behind each spill, in spill order, as typed arrays (a large plan has thousands,
- * each with its candidates: as objects they would take the page tens of milliseconds to receive).
- * Spill k's candidates, best score first and at most SPILL_CANDIDATES of them, are
- * cand*[candStart[k] .. candStart[k + 1]); candTotal[k] says how many the planner weighed. */
-export interface SpillDecisions {
+/** Every decision of the plan as typed arrays (a large plan has a hundred thousand: as objects they
+ * would take the page tens of milliseconds to receive). Lists of decision i are
+ * X[xStart[i] .. xStart[i + 1]) of the arrays named after them; strings are indices into
+ * `strings`. decisionAt() in lib/steps.ts turns one back into an object. */
+export interface DecisionTable {
   count: number;
-  step: Int32Array;
+  strings: string[];
+  kind: Uint8Array; // DECISION_KINDS index
+  step: Int32Array; // input step
+  orderStep: Int32Array; // step of the new order (-1: unknown, an older result)
   node: Int32Array;
-  reason: string[];
+  buf: Int32Array;
+  type: Uint16Array;
+  offset: Float64Array;
+  size: Float64Array;
+  reason: Uint32Array;
+  formula: Uint32Array;
+  /** decision index per step of the new order, -1 where none */
+  atStep: Int32Array;
+  holeStart: Int32Array;
+  holeFrom: Float64Array;
+  holeTo: Float64Array;
+  holesTotal: Int32Array;
+  room: Float64Array; // need, free, largestHole, shortfall: 4 per decision
+  forStart: Int32Array;
+  forBuf: Int32Array;
   candStart: Int32Array;
   candTotal: Int32Array;
   candBuf: Int32Array;
   candNextUse: Int32Array;
   candScore: Float64Array;
+  candSize: Float64Array;
+  candCopyIn: Uint8Array;
+  winStart: Int32Array;
+  winTotal: Int32Array;
+  winFrom: Float64Array;
+  winTo: Float64Array;
+  winCost: Float64Array;
+  winBufStart: Int32Array; // per window
+  winBufs: Int32Array;
 }
+
+export const DECISION_KINDS = ['place', 'spill', 'reload', 'free'] as const;
 
 /** What the worker sends for a result: the small parts parsed, the large parts as typed arrays,
  * the full text for downloads and for the rarely needed rest (decisions, allocations). */
@@ -110,7 +146,8 @@ export interface PlanView {
   spills: Spill[];
   addedCount: number;
   decisionCounts: Record<string, number>;
-  spillDecisions: SpillDecisions;
+  decisions: DecisionTable;
+  inputOrder: Int32Array;
   nodes: NodeTable;
   buffers: BufferTable;
   stretches: Record<string, StretchTable>; // by memory type

@@ -23,3 +23,6 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
   return el;
 }
+
+/** The nodes among `xs` (for replaceChildren() and lists built with conditions). */
+export const present = (...xs: (Node | null | undefined | false)[]): Node[] => xs.filter((x): x is Node => !!x);

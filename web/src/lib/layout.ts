@@ -1,9 +1,6 @@
 // From a result and its graph to what the views draw: per-node facts, per-buffer steps and the
 // stretches of the memory chart, all as typed arrays. Pure functions, used inside the worker.
-import type { BufferTable, Decision, GraphNode, NodeTable, PlanResult, PlanView, SpillDecisions, StretchTable } from '../engine/types';
-
-/** Candidates of a spill decision the page shows (the rest are in result.json). */
-export const SPILL_CANDIDATES = 50;
+import { DECISION_KINDS, type BufferTable, type Decision, type DecisionTable, type GraphNode, type NodeTable, type PlanResult, type PlanView, type StretchTable } from '../engine/types';
 
 export function buildNodeTable(graphNodes: GraphNode[], added: GraphNode[]): NodeTable {
   let maxId = -1;
@@ -15,18 +12,7 @@ export function buildNodeTable(graphNodes: GraphNode[], added: GraphNode[]): Nod
     }
   }
   const len = maxId + 1;
-  const strings: string[] = [''];
-  const index = new Map<string, number>([['', 0]]);
-  const str = (v: unknown) => {
-    const k = typeof v === 'string' ? v : '';
-    let i = index.get(k);
-    if (i === undefined) {
-      i = strings.length;
-      strings.push(k);
-      index.set(k, i);
-    }
-    return i;
-  };
+  const { strings, of: str } = stringTable();
   const t: NodeTable = {
     count: len,
     strings,
@@ -67,6 +53,7 @@ export function buildNodeTable(graphNodes: GraphNode[], added: GraphNode[]): Nod
 export function buildBuffers(nodes: NodeTable, order: ArrayLike<number>): BufferTable {
   const opAlloc = nodes.strings.indexOf('ALLOC');
   const opFree = nodes.strings.indexOf('FREE');
+  const opCopyIn = nodes.strings.indexOf('COPY_IN');
   let maxBuf = -1;
   for (let i = 0; i < nodes.count; i++) if (nodes.bufId[i] > maxBuf) maxBuf = nodes.bufId[i];
   for (let i = 0; i < nodes.bufList.length; i++) if (nodes.bufList[i] > maxBuf) maxBuf = nodes.bufList[i];
@@ -94,9 +81,11 @@ export function buildBuffers(nodes: NodeTable, order: ArrayLike<number>): Buffer
   each((b, s) => {
     uses[fill[b]++] = s;
   });
+  const copyIn = new Uint8Array(n);
   for (let s = 0; s < order.length; s++) {
     const id = order[s];
     if (id < 0 || id >= nodes.count) continue;
+    if (opCopyIn >= 0 && nodes.op[id] === opCopyIn) for (let j = nodes.bufStart[id]; j < nodes.bufStart[id + 1]; j++) copyIn[nodes.bufList[j]] = 1;
     const b = nodes.bufId[id];
     if (b < 0) continue;
     if (nodes.op[id] === opAlloc) {
@@ -104,7 +93,7 @@ export function buildBuffers(nodes: NodeTable, order: ArrayLike<number>): Buffer
       size[b] = nodes.size[id];
     } else if (nodes.op[id] === opFree) freeStep[b] = s;
   }
-  return { count: n, allocStep, freeStep, size, usesStart, uses };
+  return { count: n, allocStep, freeStep, size, usesStart, uses, copyIn };
 }
 
 /** Resident stretches (ALLOC -> FREE, split at each SPILL_OUT / SPILL_IN) and spilled gaps. */
@@ -148,30 +137,88 @@ export function buildStretches(result: PlanResult, buffers: BufferTable): Record
   return out;
 }
 
-export function buildSpillDecisions(decisions: Decision[]): SpillDecisions {
-  const spills = decisions.filter((d) => d.kind === 'spill');
-  const lists = spills.map((d) => (d.candidates ?? []).slice().sort((a, b) => b.score - a.score || a.buf - b.buf).slice(0, SPILL_CANDIDATES));
-  const n = lists.reduce((a, l) => a + l.length, 0);
-  const t: SpillDecisions = {
-    count: spills.length, step: new Int32Array(spills.length), node: new Int32Array(spills.length), reason: [],
-    candStart: new Int32Array(spills.length + 1), candTotal: new Int32Array(spills.length),
-    candBuf: new Int32Array(n), candNextUse: new Int32Array(n), candScore: new Float64Array(n),
-  };
-  let k = 0;
-  spills.forEach((d, i) => {
-    t.step[i] = d.step;
-    t.node[i] = d.node;
-    t.reason.push(d.reason);
-    t.candTotal[i] = d.candidates?.length ?? 0;
-    t.candStart[i] = k;
-    for (const c of lists[i]) {
-      t.candBuf[k] = c.buf;
-      t.candNextUse[k] = c.nextUseStep;
-      t.candScore[k++] = c.score;
+/** A string table: each distinct string once, '' (and anything not a string) at 0. */
+function stringTable() {
+  const strings: string[] = [''];
+  const index = new Map<string, number>([['', 0]]);
+  const of = (v: unknown) => {
+    const k = typeof v === 'string' ? v : '';
+    let i = index.get(k);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(k);
+      index.set(k, i);
     }
+    return i;
+  };
+  return { strings, of };
+}
+
+/** Variable-length lists, one per decision, as parallel columns and a start index. */
+function lists<K extends string>(columns: readonly K[]) {
+  const start: number[] = [0];
+  const cols = Object.fromEntries(columns.map((c) => [c, [] as number[]])) as Record<K, number[]>;
+  return {
+    cols,
+    push(row: Record<K, number>) { for (const c of columns) cols[c].push(row[c]); },
+    end() { start.push(cols[columns[0]].length); },
+    start: () => Int32Array.from(start),
+  };
+}
+
+export function buildDecisions(decisions: Decision[], steps: number): DecisionTable {
+  const n = decisions.length;
+  const str = stringTable();
+  const holes = lists(['from', 'to'] as const);
+  const fors = lists(['buf'] as const);
+  const cands = lists(['buf', 'next', 'score', 'size', 'copyIn'] as const);
+  const wins = lists(['from', 'to', 'cost', 'bufStart'] as const);
+  const winBufs: number[] = [];
+  const t = {
+    count: n, kind: new Uint8Array(n), step: new Int32Array(n), orderStep: new Int32Array(n), node: new Int32Array(n),
+    buf: new Int32Array(n), type: new Uint16Array(n), offset: new Float64Array(n), size: new Float64Array(n),
+    reason: new Uint32Array(n), formula: new Uint32Array(n), atStep: new Int32Array(steps).fill(-1),
+    holesTotal: new Int32Array(n), room: new Float64Array(4 * n), candTotal: new Int32Array(n), winTotal: new Int32Array(n),
+  };
+  decisions.forEach((d, i) => {
+    t.kind[i] = Math.max(0, DECISION_KINDS.indexOf(d.kind as typeof DECISION_KINDS[number]));
+    t.step[i] = d.step;
+    t.orderStep[i] = d.orderStep ?? -1;
+    if (d.orderStep !== undefined && d.orderStep >= 0 && d.orderStep < steps) t.atStep[d.orderStep] = i;
+    t.node[i] = d.node;
+    t.buf[i] = d.buf;
+    t.type[i] = str.of(d.type);
+    t.offset[i] = d.offset;
+    t.size[i] = d.size;
+    t.reason[i] = str.of(d.reason);
+    t.formula[i] = str.of(d.formula);
+    for (const [from, to] of d.holes ?? []) holes.push({ from, to });
+    holes.end();
+    t.holesTotal[i] = d.holesTotal ?? 0;
+    const r = d.room;
+    if (r) t.room.set([r.need, r.free, r.largestHole, r.shortfall], 4 * i);
+    for (const buf of r?.for ?? []) fors.push({ buf });
+    fors.end();
+    for (const c of d.candidates ?? []) cands.push({ buf: c.buf, next: c.nextUseStep, score: c.score, size: c.size ?? 0, copyIn: c.copyIn ? 1 : 0 });
+    cands.end();
+    t.candTotal[i] = d.candidatesTotal ?? d.candidates?.length ?? 0;
+    for (const w of d.windows ?? []) {
+      wins.push({ from: w.start, to: w.end, cost: w.cost, bufStart: winBufs.length });
+      winBufs.push(...w.bufs);
+    }
+    wins.end();
+    t.winTotal[i] = d.windowsTotal ?? 0;
   });
-  t.candStart[spills.length] = k;
-  return t;
+  return {
+    ...t,
+    strings: str.strings,
+    holeStart: holes.start(), holeFrom: Float64Array.from(holes.cols.from), holeTo: Float64Array.from(holes.cols.to),
+    forStart: fors.start(), forBuf: Int32Array.from(fors.cols.buf),
+    candStart: cands.start(), candBuf: Int32Array.from(cands.cols.buf), candNextUse: Int32Array.from(cands.cols.next),
+    candScore: Float64Array.from(cands.cols.score), candSize: Float64Array.from(cands.cols.size), candCopyIn: Uint8Array.from(cands.cols.copyIn),
+    winStart: wins.start(), winFrom: Float64Array.from(wins.cols.from), winTo: Float64Array.from(wins.cols.to),
+    winCost: Float64Array.from(wins.cols.cost), winBufStart: Int32Array.from([...wins.cols.bufStart, winBufs.length]), winBufs: Int32Array.from(winBufs),
+  };
 }
 
 export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNodes: GraphNode[], engineMs: number, t0: number, graphHasOrder = false): PlanView {
@@ -187,7 +234,7 @@ export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNode
   });
   const decisionCounts: Record<string, number> = {};
   for (const d of result.decisions ?? []) decisionCounts[d.kind] = (decisionCounts[d.kind] ?? 0) + 1;
-  const spillDecisions = buildSpillDecisions(result.decisions ?? []);
+  const decisions = buildDecisions(result.decisions ?? [], order.length);
   const { format, engine, policy, planPolicy, cost, capacities, orderSource, metrics } = result;
   return {
     resultBytes,
@@ -196,7 +243,8 @@ export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNode
     spills: result.spills,
     addedCount: (result.addedNodes ?? []).length,
     decisionCounts,
-    spillDecisions,
+    decisions,
+    inputOrder: Int32Array.from(result.inputOrder ?? []),
     nodes, buffers, stretches,
     engineMs,
     prepareMs: performance.now() - t0,
@@ -210,7 +258,7 @@ export function transferables(v: PlanView): Transferable[] {
   const add = (o: object) => {
     for (const x of Object.values(o)) if (ArrayBuffer.isView(x)) out.push(x.buffer);
   };
-  add(v); add(v.nodes); add(v.buffers); add(v.spillDecisions);
+  add(v); add(v.nodes); add(v.buffers); add(v.decisions);
   for (const s of Object.values(v.stretches)) add(s);
   return out;
 }

@@ -19,3 +19,6 @@ export const LIMITS = {
 } as const;
 
 export const fmtLimit = (n: number) => n.toLocaleString('en-US');
+
+/** A lesson's id (lessons/*.json, a link's view): lower-case letters, digits and dashes. */
+export const LESSON_ID = /^[a-z0-9-]{1,40}$/;

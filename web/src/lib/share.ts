@@ -1,4 +1,6 @@
-// The case in a link: "#case=" + lz-string(JSON {v, graph, settings}), and in a case file.
+// The case in a link: "#case=" + lz-string(JSON {v, graph, settings, view}), and in a case file.
+// v3 adds `view`: the step the cursor was at, the selected spill and the lesson on screen, so a
+// link opens where its author was; v1 and v2 cases have none and open at step 0.
 // v2: policy "" and order source "graph" mean the engine's current defaults ("best"; the graph's
 // Order, else "best"). v1 (before those defaults changed) meant "seed" and "the graph's Order,
 // else ascending id": a v1 case is read with those spelt out, so it opens the plan its author saw.
@@ -7,18 +9,26 @@
 // next step: the link's length, the decompressed length, then the settings.
 import { compressToEncodedURIComponent } from 'lz-string';
 import { checkSettings, type Settings } from './settings';
-import { LIMITS, fmtLimit } from './limits';
+import { LESSON_ID, LIMITS, fmtLimit } from './limits';
 import { DecompressedTooLarge, decompressBounded } from './lz-bounded';
 import { compactJson, layoutJson } from './json-text';
 
-export const CASE_VERSION = 2;
+export const CASE_VERSION = 3;
 export const LINK_WARN_LENGTH = 8000;
 export const CASE_PREFIX = 'case=';
+
+/** Where the author was: the step of the new order, the selected spill, the lesson (v3). */
+export interface CaseView {
+  step?: number;
+  spill?: number | null;
+  lesson?: string | null;
+}
 
 export interface Case {
   v: number;
   graph: string;
   settings: Settings;
+  view?: CaseView;
 }
 
 export type DecodeResult = { ok: true; case: Case } | { ok: false; message: string };
@@ -33,10 +43,10 @@ const isJson = (text: string) => {
 };
 
 /** The link fragment (without '#') for a graph and settings, and the graph's length in it. */
-export function encodeCase(graph: string, settings: Settings): { fragment: string; graphChars: number; compacted: boolean } {
+export function encodeCase(graph: string, settings: Settings, view?: CaseView): { fragment: string; graphChars: number; compacted: boolean } {
   const compacted = isJson(graph);
   const g = compacted ? compactJson(graph) : graph; // invalid JSON travels as typed
-  const c: Case = { v: CASE_VERSION, graph: g, settings };
+  const c: Case = { v: CASE_VERSION, graph: g, settings, view };
   return { fragment: CASE_PREFIX + compressToEncodedURIComponent(JSON.stringify(c)), graphChars: g.length, compacted };
 }
 
@@ -81,9 +91,33 @@ export function parseCase(raw: unknown, policies: readonly string[] | null, what
   if (!checked.ok) return { ok: false, message: `This ${what} is refused: ${checked.message}.` };
   const settings = checked.settings;
   if (r.v === 1) migrateV1(settings, r.graph, r.settings);
+  const view = checkView(r.view);
+  if (typeof view === 'string') return { ok: false, message: `This ${what} is refused: ${view}.` };
   // a compacted graph is one long line: lay it out again for the editor
   const graph = !r.graph.includes('\n') && isJson(r.graph) ? layoutJson(compactJson(r.graph)) : r.graph;
-  return { ok: true, case: { v: CASE_VERSION, graph, settings } };
+  return { ok: true, case: { v: CASE_VERSION, graph, settings, view } };
+}
+
+/** A v3 case's view, checked: whole numbers and a lesson's name, else why not. */
+function checkView(raw: unknown): CaseView | undefined | string {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) return 'its view is not an object';
+  const r = raw as Record<string, unknown>;
+  const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= LIMITS.orderIds * 3;
+  const view: CaseView = {};
+  if (r.step !== undefined) {
+    if (!whole(r.step)) return 'its step is not a step number';
+    view.step = r.step as number;
+  }
+  if (r.spill !== undefined && r.spill !== null) {
+    if (!whole(r.spill)) return 'its spill is not a spill number';
+    view.spill = r.spill as number;
+  }
+  if (r.lesson !== undefined && r.lesson !== null) {
+    if (typeof r.lesson !== 'string' || !LESSON_ID.test(r.lesson)) return 'its lesson is not a lesson name';
+    view.lesson = r.lesson;
+  }
+  return view;
 }
 
 /** v1 defaults, spelt out: policy "seed"; a graph without "Order" ran in ascending id order. */
@@ -101,8 +135,8 @@ function migrateV1(s: Settings, graph: string, raw: unknown) {
 }
 
 /** The case file for the current page. */
-export function caseJson(graph: string, settings: Settings): string {
-  return JSON.stringify({ v: CASE_VERSION, graph, settings } satisfies Case, null, 1);
+export function caseJson(graph: string, settings: Settings, view?: CaseView): string {
+  return JSON.stringify({ v: CASE_VERSION, graph, settings, view } satisfies Case, null, 1);
 }
 
 export function isCaseObject(raw: unknown): boolean {

@@ -1,14 +1,14 @@
 // Typed promise API over the text worker (worker.ts).
 import { WorkerClient } from '../lib/worker-rpc';
 import type { Settings } from '../lib/settings';
-import type { DecodeResult } from '../lib/share';
+import type { CaseView, DecodeResult } from '../lib/share';
 import type { ErrorWhere, GraphInfo } from '../store';
 import type { Place } from '../lib/locate';
 
 export type TextRequest =
   | { method: 'inspect'; text: string; version: number }
   | { method: 'openFile'; file: Blob; policies: string[] | null }
-  | { method: 'encodeLink'; graph: string; settings: Settings }
+  | { method: 'encodeLink'; graph: string; settings: Settings; view?: CaseView }
   | { method: 'decodeLink'; hash: string; policies: string[] | null }
   | { method: 'locate'; text: string; where: ErrorWhere };
 
@@ -28,8 +28,8 @@ export class TextClient extends WorkerClient<TextRequest> {
     return this.call({ method: 'openFile', file, policies });
   }
 
-  encodeLink(graph: string, settings: Settings): Promise<{ fragment: string; graphChars: number; compacted: boolean }> {
-    return this.call({ method: 'encodeLink', graph, settings });
+  encodeLink(graph: string, settings: Settings, view?: CaseView): Promise<{ fragment: string; graphChars: number; compacted: boolean }> {
+    return this.call({ method: 'encodeLink', graph, settings, view });
   }
 
   /** The case in a link's fragment (without '#'), checked against every limit; null if none. */

@@ -76,7 +76,7 @@ serve<TextRequest & { id: number }>(async (req) => {
       return isCaseObject(raw) ? parseCase(raw, req.policies, 'case file') : null;
     }
     case 'encodeLink':
-      return encodeCase(req.graph, req.settings);
+      return encodeCase(req.graph, req.settings, req.view);
     case 'decodeLink':
       return decodeCaseFragment(req.hash, req.policies);
     case 'locate':

@@ -1,0 +1,111 @@
+// The playground's lessons (web/src/lessons/*.json) are tested like the examples: each lesson's
+// graph plans with its settings to byte-identical JSON natively and in WebAssembly, the plan
+// passes the verifier, the step it opens at exists, and its question's answer is what the engine
+// decided.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const generated = join(root, 'web/src/engine/generated');
+const cli = join(root, 'build/native/spillway');
+const lessonDir = join(root, 'web/src/lessons');
+const work = mkdtempSync(join(tmpdir(), 'spillway-lessons-'));
+const DEFAULT_CAPACITIES = { L1: 4096, UB: 1024, L0A: 256, L0B: 256, L0C: 512 };
+
+let engine;
+before(async () => {
+  assert.ok(existsSync(join(generated, 'spillway.mjs')), 'build the wasm first: bash scripts/build-wasm.sh');
+  const { default: createSpillway } = await import(join(generated, 'spillway.mjs'));
+  engine = await createSpillway({ wasmBinary: readFileSync(join(generated, 'spillway.wasm')) });
+});
+
+const files = readdirSync(lessonDir).filter((f) => f.endsWith('.json')).sort();
+const lessons = files.map((f) => ({ file: f, ...JSON.parse(readFileSync(join(lessonDir, f), 'utf8')) }));
+
+/** The graph text and the options the page sends for a lesson (settings over the defaults, the
+ * graph's Capacities as the capacities), with `extra` settings over the lesson's. */
+function lessonRun(lesson, extra = {}) {
+  const graph = lesson.example ? engine.example(lesson.example) : JSON.stringify(lesson.graph);
+  const s = { ...lesson.settings, ...extra };
+  const options = {
+    capacities: JSON.parse(graph).Capacities ?? DEFAULT_CAPACITIES,
+    order: s.orderSource ?? 'graph',
+    ...(s.policy ? { policy: s.policy } : {}),
+    cost: { model: s.costModel ?? 'contest' },
+  };
+  return { graph, options };
+}
+
+/** The CLI's result for the same graph and options. */
+function cliResult(graph, options) {
+  const g = join(work, 'graph.json');
+  const out = join(work, 'result.json');
+  writeFileSync(g, graph);
+  const caps = Object.entries(options.capacities).map(([k, v]) => `${k}=${v}`).join(',');
+  const args = ['plan', g, '-o', out, '--caps', caps, '--order', options.order, '--cost', options.cost.model];
+  if (options.policy) args.push('--policy', options.policy);
+  execFileSync(cli, args, { stdio: 'pipe' });
+  return readFileSync(out, 'utf8');
+}
+
+function planned(lesson, extra) {
+  const { graph, options } = lessonRun(lesson, extra);
+  const text = engine.plan(graph, JSON.stringify(options));
+  const result = JSON.parse(text);
+  assert.equal(result.error, undefined, `${lesson.id}: ${result.error?.message}`);
+  assert.deepEqual(JSON.parse(engine.verify(graph, text, JSON.stringify(options))).violations, [], `${lesson.id}: the verifier accepts the plan`);
+  if (existsSync(cli)) assert.equal(text, cliResult(graph, options), `${lesson.id}: the same bytes as the CLI`);
+  return result;
+}
+
+test('the lesson path: seven lessons in file order, each complete', () => {
+  assert.deepEqual(lessons.map((l) => l.id), ['fits', 'one-spill', 'belady', 'copyin-cheaper', 'fragmentation', 'order', 'real-kernel']);
+  for (const l of lessons) {
+    assert.match(l.id, /^[a-z0-9-]{1,40}$/, l.file);
+    assert.ok(l.title && Array.isArray(l.text) && l.text.length > 0 && l.text.every((p) => typeof p === 'string' && p.length > 20), `${l.file}: title and text`);
+    assert.ok(!!l.example !== !!l.graph, `${l.file}: an example or a graph, not both`);
+    assert.ok(Object.keys(l.settings).every((k) => ['policy', 'orderSource', 'costModel'].includes(k)), `${l.file}: settings`);
+    assert.ok(Number.isInteger(l.step) && l.step >= 0, `${l.file}: step`);
+    const q = l.question;
+    assert.ok(q.text && q.explain && Number.isInteger(q.answer), `${l.file}: question`);
+    if (q.choices) {
+      assert.ok(q.choices.includes(q.answer), `${l.file}: the answer is among the choices`);
+      assert.equal(new Set(q.choices).size, q.choices.length, `${l.file}: distinct choices`);
+    } else assert.equal(q.field, 'buf', `${l.file}: only a victim question takes its choices from the decision`);
+  }
+  if (engine) for (const l of lessons.filter((x) => x.example)) assert.ok(JSON.parse(engine.examples()).some((e) => e.name === l.example), `${l.file}: example ${l.example}`);
+});
+
+for (const lesson of lessons) {
+  test(`lesson ${lesson.file}: plans, verifies, opens at a real step, and its answer is the engine's`, () => {
+    const result = planned(lesson);
+    assert.ok(lesson.step < result.order.length, `step ${lesson.step} of ${result.order.length}`);
+    const q = lesson.question;
+    if (q.field.startsWith('metrics.')) {
+      const r = q.with ? planned(lesson, q.with) : result;
+      assert.equal(r.metrics[q.field.slice('metrics.'.length)], q.answer, `${q.field} with ${JSON.stringify(q.with ?? {})}`);
+      return;
+    }
+    const at = q.at ?? lesson.step;
+    assert.ok(at >= lesson.step && at < result.order.length, 'the question is about this step or a later one');
+    const d = result.decisions.find((x) => x.orderStep === at);
+    assert.ok(d, `a decision at step ${at}`);
+    if (q.field === 'buf') {
+      assert.equal(d.kind, 'spill');
+      assert.equal(d.buf, q.answer, 'the victim');
+      assert.ok(d.candidates.length >= 2, 'a real choice');
+      assert.ok(d.candidates.some((c) => c.buf === q.answer));
+    } else if (q.field === 'offset') {
+      assert.ok(d.kind === 'place' || d.kind === 'reload');
+      assert.equal(d.offset, q.answer);
+    } else if (q.field.startsWith('room.')) {
+      assert.equal(d.kind, 'spill');
+      assert.equal(d.room[q.field.slice('room.'.length)], q.answer);
+    } else assert.fail(`unknown field ${q.field}`);
+  });
+}
