@@ -36,6 +36,8 @@ done
 echo
 echo "== exact packing: 100 instances generated like minimalloc's \"challenging\" ones (capacity"
 echo "   1048576, a packing known to exist), then policy lifetime on each as a graph with a fixed order"
-echo "   (minimalloc's own instances: build/native/spillway pack-bench DIR/*.csv)"
 build/native/spillway pack-bench --budget 500000
+echo
+echo "== exact packing: minimalloc's own 11 challenging instances (bench/minimalloc-challenging)"
+build/native/spillway pack-bench bench/minimalloc-challenging/*.csv
 rm -rf "$work"

@@ -133,3 +133,17 @@ test('bindings: bad CSV and bad options come back as errors naming the place', (
   assert.ok(names.includes('dominance') && names.includes('section-inference'));
   assert.match(spillway('--help').stdout, new RegExp(names.join('[\\s\\S]*')));
 });
+
+test("minimalloc's 11 challenging instances: each packs (independently checked) within the default budget", () => {
+  const dir = join(root, 'bench/minimalloc-challenging');
+  for (const name of 'ABCDEFGHIJK') {
+    const input = join(dir, `${name}.1048576.csv`);
+    const out = join(work, `${name}.out.csv`);
+    const r = spillway('pack', input, '--capacity', '1048576', '-o', out);
+    assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stdout, /^verdict: fits$/m);
+    const packed = readFileSync(out, 'utf8');
+    assert.equal(packed.trim().split('\n').length, readFileSync(input, 'utf8').trim().split('\n').length);
+    checkPacking(packed, 1048576);
+  }
+});
