@@ -139,12 +139,13 @@ private:
                 p.packOrder = notes.order;
                 return p;
             }
-            // Nothing written out: a packing means no spill at all, worth a long search. The
-            // last try gets a shorter one. (Elsewhere the greedy orders and the cuts do better
-            // for the time: measured on Conv_Case0, docs/policies.md.)
-            const bool lastTry = attempt == retries, exact = p.evictionsAt.empty() || lastTry;
-            if (exact && packExactly(p, capacity, p.evictionsAt.empty() ? kExactNodesWithoutSpills : kExactNodesLastTry))
-                return p;
+            // Nothing written out: a packing means no spill at all, worth a long search; so are
+            // residency's first stretches, the optimum for the order (on Conv_Case0 they pack
+            // exactly and never greedily). Elsewhere the greedy orders and the cuts do better for
+            // the time (measured on Conv_Case0, docs/policies.md); the last try gets a short search.
+            const bool longSearch = p.evictionsAt.empty() || (optimal && attempt == 0);
+            const bool lastTry = attempt == retries, exact = longSearch || lastTry;
+            if (exact && packExactly(p, capacity, longSearch ? kExactNodesWithoutSpills : kExactNodesLastTry)) return p;
             if (lastTry) return std::nullopt;
             // Tighten the failed stretch's steps; where they have nothing left to give, widen.
             bool tightened = false;

@@ -82,7 +82,7 @@ TEST_CASE("packing csv: every mistake names the line and the column or field") {
         {"id,lower,upper,size,gaps\na,0,9,8,2-3@0:9\n",
          "line 2 (id \"a\"): field \"gaps\", gap 1 (2-3): its window 0:9 must lie within the size (0:8)"},
     };
-    for (const auto& [text, message] : cases) CHECK(inputErrorOf([&] { parsePackingCsv(text); }) == message);
+    for (const auto& c : cases) CHECK(inputErrorOf([&] { parsePackingCsv(c.first); }) == c.second);
 }
 
 TEST_CASE("packing options: capacity required, budget and techniques checked by name") {

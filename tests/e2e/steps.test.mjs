@@ -319,15 +319,19 @@ test('predict mode: a pick from the memory table; a buffer that cannot leave is 
   const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await selectExample(page, 'flash-attention-like');
+  // the scheduled order: its first spill (in UB) comes while L1 holds buffers too
+  const before = await resultText(page);
+  await page.locator('[data-testid=order-source]').selectOption('schedule');
+  await waitForNewResult(page, before);
   const result = JSON.parse(await resultText(page));
   const spill = result.decisions.find((d) => d.kind === 'spill');
-  assert.equal(spill.type, 'UB');
   await page.locator('[data-testid=predict-toggle]').check();
   await slideTo(page, spill.orderStep);
   assert.equal(await page.locator('[data-testid=step-decision] [data-testid=decision-candidate]').count(), 0, 'the decision stays hidden');
-  // a buffer of L1 cannot make room in UB
-  await page.locator('[data-testid=step-state][data-mem=L1] button').first().click();
-  assert.match(await text(page, 'predict-note'), /cannot be written out here: pick one of the UB buffers/);
+  // a buffer of another memory cannot make room in the spill's
+  const other = page.locator(`[data-testid=step-state][data-mem]:not([data-mem="${spill.type}"]) button`).first();
+  await other.click();
+  assert.match(await text(page, 'predict-note'), new RegExp(`cannot be written out here: pick one of the ${spill.type} buffers`));
   await page.locator(`[data-testid=step-state][data-buf="${spill.buf}"] button`).click();
   await page.locator('[data-testid=predict-answer]').waitFor();
   const belady = spill.candidates.reduce((a, c) => (c.nextUseStep > a.nextUseStep ? c : a)).buf;

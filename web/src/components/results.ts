@@ -157,7 +157,8 @@ export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: nu
     table.el.dataset.rows = String(view?.order.length ?? 0);
     table.el.dataset.highlighted = String(highlight.size);
     table.setRowCount(view?.order.length ?? 0);
-    if (scroll && highlight.size) table.scrollToRow(Math.min(...highlight));
+    // show the buffer's first use, unless the row the user is on is one of its uses
+    if (scroll && highlight.size && !highlight.has(Number(table.el.dataset.active ?? -1))) table.scrollToRow(Math.min(...highlight));
   };
   store.subscribe((s, p) => {
     if (s.view !== p.view) update(false);
