@@ -43,10 +43,11 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   const effortNumber = h('input', { inputmode: 'numeric', 'data-testid': 'effort-number', 'aria-label': 'Order search effort in evaluations', size: 9, hidden: true });
   const policyHelp = h('p', { class: 'help', 'data-testid': 'policy-help' });
   const orderHelp = h('p', { class: 'help', 'data-testid': 'order-help' });
-  const effortHelp = h('p', { class: 'help', 'data-testid': 'effort-help' },
-    h('strong', {}, 'Effort: '),
-    'the order search\u2019s budget, in orders scored (evaluations). The same effort gives the same plan as ',
-    h('code', {}, 'spillway plan --effort N'), '; a larger one a plan at least as good. While it searches, the plan of each smaller effort is shown as it is made, and Cancel keeps the best so far.');
+  // the effort's help shows once an effort is chosen (the select's title has it always), so that
+  // the settings stay short for the default
+  const effortText = 'the order search\u2019s budget, in orders scored (evaluations). The same effort gives the same plan as `spillway plan --effort N`; a larger one a plan at least as good. A long search shows the plan of each smaller effort as it is made, and Cancel keeps the best so far.';
+  effort.title = `Effort: ${effortText}`;
+  const effortHelp = h('p', { class: 'help', 'data-testid': 'effort-help' }, h('strong', {}, 'Effort: '), effortText);
   const orderInput = h('input', { type: 'file', accept: '.txt,text/plain', hidden: true, 'data-testid': 'order-file' });
   const orderInfo = h('span', { class: 'muted small order-info' });
 
@@ -86,6 +87,7 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
     const typing = document.activeElement === effortNumber || effort.value === EFFORT_NUMBER && effortNumber.getAttribute('aria-invalid') === 'true';
     if (!typing) effort.value = value === null ? '' : named ?? EFFORT_NUMBER;
     effortNumber.hidden = effort.value !== EFFORT_NUMBER;
+    effortHelp.hidden = effort.value === '';
     if (!typing && value !== null) effortNumber.value = String(value);
   }
 
