@@ -9,8 +9,9 @@
 namespace spillway {
 namespace {
 
-// For each byte range of one memory, the time its latest occupant left it. A newer occupant
-// starts after the older one left, so overwriting keeps the latest (largest) time.
+// For each byte range of one memory, the latest time an occupant left it. The bytes keep the
+// largest time: in a graph without edges an occupant can leave (its FREE, its users) before the
+// time it was placed, and the next one must still wait for every earlier occupant.
 class LeaveTimes {
 public:
     Cycles latest(Bytes start, Bytes end) const {
@@ -24,8 +25,15 @@ public:
     void paint(Bytes start, Bytes end, Cycles time) {
         split(start);
         split(end);
-        segments_.erase(segments_.lower_bound(start), segments_.lower_bound(end));
-        segments_.emplace(start, Segment{end, time});
+        std::vector<std::pair<Bytes, Segment>> uncovered;
+        Bytes at = start;
+        for (auto it = segments_.lower_bound(start); it != segments_.end() && it->first < end; ++it) {
+            if (it->first > at) uncovered.push_back({at, Segment{it->first, time}});
+            it->second.time = std::max(it->second.time, time);
+            at = it->second.end;
+        }
+        if (at < end) uncovered.push_back({at, Segment{end, time}});
+        for (const auto& [from, segment] : uncovered) segments_.emplace(from, segment);
     }
 
 private:
