@@ -411,33 +411,28 @@ private:
 
     SpillWhy spillWhy(const std::string& type, Eviction& e) {
         SpillWhy why;
-        if (e.optimal) {
-            const Node& at = g_.node(order_[e.peakStep]);
-            why.reason = std::string(kOptimalReason) + ": kept, it would leave " + std::to_string(e.missing) + " bytes too many at step " +
-                         std::to_string(e.peakStep) + " (node " + std::to_string(at.id) + ")" +
-                         (e.forBufs.empty() ? ", written out to keep the bytes resident within " + std::to_string(e.budget) + " there" : "");
-            why.formula = kOptimalFormula;
-            why.forBufs = std::move(e.forBufs);
-            why.need = e.need;
-            why.shortfall = e.missing;
-            why.ranked = std::move(e.shown);
-            why.weighed = e.weighed;
-            return why;
-        }
-        why.reason = "its next use is the furthest (COPY_IN buffers count double): written out";
-        const Bytes capacity = opts_.capacities.at(type);
-        if (e.budget < capacity)
-            why.reason += std::string(e.forBufs.empty() ? " to keep the bytes resident" : " to make room") + " within " +
-                          std::to_string(e.budget) + " of the " + std::to_string(capacity) +
-                          " bytes, the rest kept free here because packing found no gap with all of them";
-        else
-            why.reason += " to make room";
-        why.formula = kLifetimeFormula;
         why.forBufs = std::move(e.forBufs);
         why.need = e.need;
         why.shortfall = e.missing;
         why.ranked = std::move(e.shown);
         why.weighed = e.weighed;
+        if (e.optimal) {
+            const Node& at = g_.node(order_[e.peakStep]);
+            why.reason = std::string(kOptimalReason) + ": kept, it would leave " + std::to_string(e.missing) + " bytes too many at step " +
+                         std::to_string(e.peakStep) + " (node " + std::to_string(at.id) + ")" +
+                         (why.forBufs.empty() ? ", written out to keep the bytes resident within " + std::to_string(e.budget) + " there" : "");
+            why.formula = kOptimalFormula;
+            return why;
+        }
+        why.reason = "its next use is the furthest (COPY_IN buffers count double): written out";
+        const Bytes capacity = opts_.capacities.at(type);
+        if (e.budget < capacity)
+            why.reason += std::string(why.forBufs.empty() ? " to keep the bytes resident" : " to make room") + " within " +
+                          std::to_string(e.budget) + " of the " + std::to_string(capacity) +
+                          " bytes, the rest kept free here because packing found no gap with all of them";
+        else
+            why.reason += " to make room";
+        why.formula = kLifetimeFormula;
         return why;
     }
 
