@@ -503,7 +503,10 @@ std::string generateTiledMatmul(const MatmulParams& p) {
     requireAtLeast("k", p.k, 1);
     requireAtLeast("tileBytes", p.tileBytes, 1);
     requireAtLeast("accBytes", p.accBytes, 1);
-    if (static_cast<std::int64_t>(p.m) * p.n * p.k > kMaxNodes / 4)
+    // Its node count, checked before building: 7 per MATMUL step (two MOVEs, the MATMUL, the
+    // ALLOC and FREE of both L0 tiles) and 3 per output tile and per input tile.
+    const std::int64_t m = p.m, n = p.n, k = p.k;
+    if (7 * m * n * k + 3 * (m * n + m * k + k * n) > kMaxNodes)
         badParam("m * n * k", "is too large (the graph would exceed " + std::to_string(kMaxNodes) + " nodes)");
     Program pr;
     std::vector<int> a(static_cast<size_t>(p.m) * p.k, -1), bt(static_cast<size_t>(p.k) * p.n, -1);
