@@ -92,7 +92,7 @@ export interface CompareRow {
   spills: number;
   extraBytes: number;
   /** No plan for this row's order moves less (the residency relaxation; docs/result-format.md). */
-  bound: { total: number; byType: Record<string, number> };
+  bound: { total: number; byType: Record<string, number>; exact?: false };  // exact: false when the relaxation ran out of its work budget
   demandPeak: { byType: Record<string, number>; total: number };
   totalCycles: number;
   /** Wall time of the run in milliseconds (the only field that varies between runs). */

@@ -298,6 +298,7 @@ OrderedJson boundJson(const TrafficBound& b) {
     OrderedJson j;
     j["total"] = b.total;
     j["byType"] = b.byType;
+    if (!b.exact) j["exact"] = false;  // only when the relaxation ran out of its work budget
     return j;
 }
 

@@ -190,6 +190,8 @@ private:
     MemoryPlan optimalResidency(const ResidencyProblem& problem, const std::vector<Bytes>& budget, bool exact) {
         ResidencyEffort effort;
         if (!exact) effort.exactNodes = 0;
+        // The relaxation within the bound's budget: on huge graphs the greedy's choice instead.
+        effort.flowWork = boundFlowWork(problem.forced.size());
         std::vector<char> keep = spillway::chooseResidency(problem, budget, effort).keep;
         const std::vector<Bytes> load = keepBack(problem, budget, keep);
         std::vector<std::vector<const Gap*>> outGaps(g_.buffers.size());

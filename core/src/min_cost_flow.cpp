@@ -51,6 +51,7 @@ bool MinCostFlow::shortestDistances(int source, int sink) {
         heap.pop();
         ++work_;
         if (d0 != dist_[v]) continue;
+        if (v == sink) break;  // farther nodes lie on no shortest path to the sink
         work_ += static_cast<std::int64_t>(out_[v].size());
         for (int a : out_[v]) {
             const Arc& arc = arcs_[a];
@@ -63,25 +64,29 @@ bool MinCostFlow::shortestDistances(int source, int sink) {
         }
     }
     if (dist_[sink] == kInfinity) return false;
-    Amount farthest = 0;
-    for (Amount d : dist_)
-        if (d != kInfinity) farthest = std::max(farthest, d);
-    // New potentials keep every residual arc's reduced cost non-negative (unreached nodes move
-    // by the farthest distance); the arcs on shortest paths now have reduced cost 0.
+    // New potentials keep every residual arc's reduced cost non-negative (nodes not closer than
+    // the sink, reached or not, move by the sink's distance); the arcs on shortest paths now have
+    // reduced cost 0.
+    const Amount toSink = dist_[sink];
     for (int v = 0; v < n_; ++v) {
-        const Amount d = dist_[v] == kInfinity ? farthest : dist_[v];
-        potential_[v] += d;
+        potential_[v] += std::min(dist_[v], toSink);
         current_[v] = 0;
     }
     return true;
 }
 
-MinCostFlow::Amount MinCostFlow::run(int source, int sink, Amount limit) {
+MinCostFlow::Amount MinCostFlow::run(int source, int sink, Amount limit, std::int64_t workBudget) {
     initialPotentials(source);
     Amount sent = 0;
     while (sent < limit && shortestDistances(source, sink)) {
         // The cost of every admissible path is now potential[sink] - potential[source].
         const Amount pathCost = potential_[sink] - potential_[source];
+        if (workBudget >= 0 && work_ > workBudget) {
+            finished_ = false;
+            unsent_ = limit - sent;
+            nextPathCost_ = pathCost;
+            break;
+        }
         const Amount pushed = blockingFlow(source, sink, limit - sent);
         if (pushed == 0) throw InternalError("min-cost flow: a shortest path carried no flow");
         sent += pushed;

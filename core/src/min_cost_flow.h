@@ -6,6 +6,7 @@
 // result is exact.
 #pragma once
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -22,13 +23,22 @@ public:
     int addArc(int from, int to, Amount capacity, Amount cost);
 
     // Sends as much flow as possible, up to `limit`, from `source` to `sink` at least total cost
-    // for that amount. Returns the flow sent; cost() is its total cost.
-    Amount run(int source, int sink, Amount limit);
+    // for that amount. Returns the flow sent; cost() is its total cost. With a `workBudget` (in
+    // work() units, counted, so deterministic) it may stop early: finished() is then false and
+    // costFloor() bounds the full run's cost from below.
+    Amount run(int source, int sink, Amount limit, std::int64_t workBudget = -1);
 
     Amount cost() const { return cost_; }
+    bool finished() const { return finished_; }
+    // No flow of up to `limit` units costs less: the cost so far plus the units still unsent at
+    // the next path's cost (successive shortest paths never get cheaper). cost() when finished.
+    Amount costFloor() const { return cost_ + unsent_ * std::min<Amount>(nextPathCost_, 0); }
     // Arcs scanned and heap entries popped so far: a deterministic measure of the time spent.
     std::int64_t work() const { return work_; }
     Amount flowOn(int arc) const { return arcs_[2 * arc + 1].residual; }
+    // A node's potential: after run(), every residual arc's reduced cost is non-negative (dual
+    // feasible), also when it stopped early.
+    Amount potential(int node) const { return potential_[node]; }
 
 private:
     struct Arc {
@@ -49,6 +59,8 @@ private:
     std::vector<char> state_;               // per node, during a blocking flow
     Amount cost_ = 0;
     std::int64_t work_ = 0;
+    bool finished_ = true;
+    Amount unsent_ = 0, nextPathCost_ = 0;  // when stopped early
 };
 
 }  // namespace spillway

@@ -41,6 +41,10 @@ constexpr int kMaxReverse = 32;  // slots reversed together
 constexpr std::int64_t kMinPatience = 50;  // evaluations without progress before giving up
 constexpr size_t kMaxGrids = 2;            // grids swept by the constructions (the largest)
 constexpr std::int64_t kDefaultWork = 40'000'000;  // operations of scoring the default effort allows
+// Node visits the constructions may spend (each is an order of every node, scored): all of them
+// up to about 10^4 nodes, fewer on huge graphs (at least kMinConstructions), in their usual order.
+constexpr std::int64_t kConstructionWork = 20'000'000;
+constexpr std::int64_t kMinConstructions = 8;
 
 // Unit models, coarse to fine: every chain links its operations; then only chains of buffers of
 // at least 1/64, and 1/16, of their memory (see findUnits).
@@ -78,7 +82,7 @@ public:
             label_ = name;
             scoreOf(nodesOf(order));
         }
-        for (level_ = 0; level_ < levels_.size(); ++level_) constructions();
+        for (level_ = 0; level_ < levels_.size() && constructionsLeft(); ++level_) constructions();
         constructionCount_ = evaluations_;
         budget_ = opts_.effort >= 0 ? opts_.effort : defaultEffort();
         // The unit models improve their best starts, the best start first with half the effort,
@@ -93,7 +97,7 @@ public:
             level_ = byStart[k];
             const std::int64_t left = end - evaluations_;
             const std::int64_t share = k == 0 ? left / 2 : left / static_cast<std::int64_t>(byStart.size() - k);
-            if (!model().units.empty()) improve(share);
+            if (!model().units.empty() && levels_[level_].start) improve(share);  // a level may have had no construction left
         }
         report();
         SearchResult r;
@@ -141,7 +145,13 @@ private:
         return nodes;
     }
 
+    bool constructionsLeft() const {
+        const std::int64_t nodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(g_.nodes.size()));
+        return evaluations_ < std::max(kMinConstructions, kConstructionWork / nodes);
+    }
+
     void consider(const std::string& label, const Slots& slots) {
+        if (!constructionsLeft()) return;
         Level& level = levels_[level_];
         label_ = level.name + ", " + label;
         const Score s = evaluate(slots);
@@ -255,7 +265,7 @@ private:
                 for (int u : rows[r]) rowOf[u] = static_cast<int>(r);
             for (size_t c = 0; c < columns.size(); ++c)
                 for (int u : columns[c]) columnOf[u] = static_cast<int>(c);
-            for (size_t height = 1; height <= rows.size() && !stopped_; ++height) {
+            for (size_t height = 1; height <= rows.size() && !stopped_ && constructionsLeft(); ++height) {
                 std::vector<int> sweep;
                 for (size_t first = 0, block = 0; first < rows.size(); first += height, ++block) {
                     const size_t last = std::min(rows.size(), first + height);
@@ -315,7 +325,9 @@ private:
     std::int64_t defaultEffort() const {
         const std::int64_t perEvaluation = std::max<std::int64_t>(1, (work_ + cost_.work()) / std::max<std::int64_t>(1, evaluations_));
         const std::int64_t byUnits = 100 * static_cast<std::int64_t>(units_);
-        return std::clamp<std::int64_t>(std::min(kDefaultWork / perEvaluation, byUnits), 50, 5000);
+        // At least 50 unless one evaluation alone costs more than kDefaultWork / 50 (huge graphs).
+        const std::int64_t floor = std::min<std::int64_t>(50, kDefaultWork / perEvaluation);
+        return std::clamp<std::int64_t>(std::min(kDefaultWork / perEvaluation, byUnits), floor, 5000);
     }
 
     // ---- local search ----

@@ -13,6 +13,7 @@ namespace {
 
 constexpr int kExactGaps = 160;          // branch and bound only up to this many contested gaps
 constexpr std::int64_t kExactWork = 8'000;      // and within nodes x gaps (each node solves a flow)
+__extension__ using Wide = __int128;  // products of prices and sizes (both targets have it)
 constexpr MinCostFlow::Amount kUnbounded = MinCostFlow::Amount(1) << 60;
 
 // Range add and range minimum over steps: the free bytes left at each step while gaps are kept.
@@ -68,12 +69,16 @@ std::vector<Bytes> availability(const ResidencyProblem& p, const std::vector<Byt
 // slack arcs along the line, and supplies where availability rises. Units of the gcd of the
 // sizes, with availability rounded down to whole units: still a relaxation of whole-gap
 // choices, and integral (exact) when all sizes are equal.
+// With a `workBudget` (flow work, -1: none) the flow may stop early: `exact` is then false,
+// `saved` an upper bound on what the relaxation saves and `kept` not a solution.
 struct FlowResult {
     Bytes saved = 0;
     std::vector<Bytes> kept;  // per entry of `which`
     std::int64_t work = 0;
+    bool exact = true;
 };
-FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which, const std::vector<Bytes>& avail) {
+FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which, const std::vector<Bytes>& avail,
+                     std::int64_t workBudget = -1) {
     FlowResult r;
     r.kept.assign(which.size(), 0);
     if (which.empty()) return r;
@@ -108,17 +113,35 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
         }
         if (j + 1 < k) flow.addArc(j + 1, j + 2, kUnbounded, 0);
     }
-    std::vector<int> arcs;
+    std::vector<int> arcs, arcFrom, arcTo;
     for (int i : which) {
         const Gap& gap = all[i];
         if (gap.traffic * unit % gap.size != 0) throw InternalError("residency: traffic is not a multiple of the size");
         const int from = static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.from + 1) - points.begin());
         const int to = static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.to) - points.begin());
         arcs.push_back(flow.addArc(from + 1, to + 1, gap.size / unit, -(gap.traffic * unit / gap.size)));
+        arcFrom.push_back(from + 1);
+        arcTo.push_back(to + 1);
     }
-    flow.run(source, sink, supply);
+    flow.run(source, sink, supply, workBudget);
     r.work = flow.work() + points.back() - points.front();
+    r.exact = flow.finished();
     r.saved = -flow.cost();
+    if (!r.exact) {
+        // Stopped early: bound the savings from above by weak duality. The potentials give each
+        // segment a price y_j = pi(j) - pi(j+1) >= 0 (slack arcs are always residual); any such
+        // prices bound the LP by sum_j free_j y_j + sum_i size_i max(0, w_i - sum of y over i).
+        Wide dual = 0;
+        for (int j = 0; j + 1 < k; ++j) dual += static_cast<Wide>(segment[j]) * (flow.potential(j + 1) - flow.potential(j + 2));
+        for (size_t a = 0; a < which.size(); ++a) {
+            const Gap& gap = all[which[a]];
+            const int from = arcFrom[a], to = arcTo[a];
+            const Wide w = gap.traffic * unit / gap.size, priced = flow.potential(from) - flow.potential(to);
+            if (w > priced) dual += (w - priced) * (gap.size / unit);
+        }
+        const Wide floor = -static_cast<Wide>(flow.costFloor());
+        r.saved = static_cast<Bytes>(std::min(dual, floor));
+    }
     for (size_t i = 0; i < which.size(); ++i) r.kept[i] = flow.flowOn(arcs[i]) * unit;
     return r;
 }
@@ -368,19 +391,20 @@ std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vec
     return usedProblems;
 }
 
-Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget) {
+Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget, std::int64_t flowWork) {
     Relaxation r;
     std::vector<Bytes> free = availability(p, budget);
     const std::vector<int> contested = contestedGaps(p, free);
-    const FlowResult lp = relaxGaps(p.gaps, contested, free);
+    const FlowResult lp = relaxGaps(p.gaps, contested, free, flowWork);
     r.kept.resize(p.gaps.size());
     for (size_t i = 0; i < p.gaps.size(); ++i) r.kept[i] = p.gaps[i].size;
-    r.integral = true;
+    r.exact = lp.exact;
+    r.integral = lp.exact;
     for (size_t k = 0; k < contested.size(); ++k) {
         r.kept[contested[k]] = lp.kept[k];
         r.integral &= lp.kept[k] == 0 || lp.kept[k] == p.gaps[contested[k]].size;
     }
-    r.traffic = totalTraffic(p.gaps, contested) - lp.saved;
+    r.traffic = std::max<Bytes>(0, totalTraffic(p.gaps, contested) - lp.saved);
     return r;
 }
 
@@ -419,8 +443,9 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
     choice.traffic = greedy(choice.keep);
     if (!effort.relaxation) return choice;
     // The relaxation: integral means optimal; else its fractions guide a second greedy.
-    const FlowResult lp = relaxGaps(p.gaps, contested, free);
+    const FlowResult lp = relaxGaps(p.gaps, contested, free, effort.flowWork);
     choice.work += lp.work;
+    if (!lp.exact) return choice;  // out of budget: no fractions to guide, no bound to prove
     const Bytes bound = totalTraffic(p.gaps, contested) - lp.saved;
     bool integral = true;
     for (size_t k = 0; k < contested.size(); ++k) {
@@ -448,12 +473,18 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
     return choice;
 }
 
-TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps) {
+std::int64_t boundFlowWork(size_t steps) {
+    return std::max<std::int64_t>(kBoundWorkFloor, kBoundWorkPerStep * static_cast<std::int64_t>(steps));
+}
+
+TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps, std::int64_t flowWork) {
     TrafficBound bound;
+    if (flowWork < 0) flowWork = boundFlowWork(order.size());
     for (const ResidencyProblem& p : residencyProblems(g, order, caps)) {
-        const Bytes traffic = relaxResidency(p).traffic;
-        bound.byType[p.type] = traffic;
-        bound.total += traffic;
+        const Relaxation r = relaxResidency(p, {}, flowWork);
+        bound.byType[p.type] = r.traffic;
+        bound.total += r.traffic;
+        bound.exact &= r.exact;
     }
     return bound;
 }

@@ -104,6 +104,47 @@ TEST_CASE("residency: large problems get a feasible greedy choice between the bo
     }
 }
 
+TEST_CASE("residency: out of its work budget the relaxation still bounds the optimum, only weaker") {
+    int weaker = 0, useful = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        const ResidencyProblem p = randomProblem(seed, 400, 600, seed % 2 == 0);
+        const Relaxation full = relaxResidency(p);
+        const Relaxation cut = relaxResidency(p, {}, 0);  // stops after the first shortest paths
+        const ResidencyChoice choice = chooseResidency(p, {}, {true, 0, 2, 0});
+        INFO("seed " << seed);
+        CHECK(full.exact);
+        CHECK(full.traffic <= choice.traffic);
+        CHECK(cut.traffic <= full.traffic);
+        CHECK(cut.traffic >= 0);
+        if (!cut.exact) {
+            CHECK_FALSE(cut.integral);
+            ++weaker;
+            useful += cut.traffic > 0;
+        } else {
+            CHECK(cut.traffic == full.traffic);
+        }
+        CHECK(feasible(p, choice.keep));  // a budget-starved choice is the greedy's, still feasible
+        CHECK(traffic(p, choice.keep) == choice.traffic);
+    }
+    CHECK(weaker > 20);
+    CHECK(useful > 10);  // the duality bound is more than the trivial 0
+}
+
+TEST_CASE("residency: the bound of a large tiled matmul's order within its budget") {
+    MatmulParams mp;
+    mp.m = mp.n = mp.k = 8;
+    mp.freesAtEnd = true;
+    const GraphDocument doc = parseGraphDocument(generateTiledMatmul(mp));
+    const Order order = scheduleForMemory(doc.graph, orderById(doc.graph));
+    const Capacities caps = defaultCapacities();
+    const TrafficBound full = trafficLowerBound(doc.graph, order, caps);
+    const TrafficBound cut = trafficLowerBound(doc.graph, order, caps, 100000);  // about a tenth of what it needs
+    CHECK(full.exact);
+    CHECK_FALSE(cut.exact);
+    CHECK(cut.total <= full.total);
+    CHECK(cut.total * 10 >= full.total * 9);  // within 10% here
+}
+
 TEST_CASE("residency: a budget below a step's own buffers keeps nothing over that step") {
     ResidencyProblem p;
     p.type = "L1";

@@ -44,13 +44,16 @@ std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& ord
 std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf, const Capacities& caps);
 
 // `budget`: capacity per step (empty: the memory's capacity everywhere); a step whose budget is
-// below its forced bytes keeps no gap.
+// below its forced bytes keeps no gap. `flowWork` (-1: none) bounds the flow's work (counted
+// operations, so deterministic); out of it, the flow stops and the value is still a lower bound
+// (the cost so far plus the unsent units at the next path's cost), only weaker: exact false.
 struct Relaxation {
     Bytes traffic = 0;          // lower bound: total traffic of the gaps minus the most saved
-    std::vector<Bytes> kept;    // bytes kept per gap (0..size)
+    std::vector<Bytes> kept;    // bytes kept per gap (0..size); only meaningful when exact
     bool integral = false;      // every gap wholly kept or wholly written out: an optimal choice
+    bool exact = true;          // the relaxation's own value (false: its work budget ran out)
 };
-Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {});
+Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {}, std::int64_t flowWork = -1);
 
 struct ResidencyChoice {
     std::vector<char> keep;  // per gap
@@ -62,6 +65,7 @@ struct ResidencyEffort {
     bool relaxation = true;  // solve the relaxation too (exact when integral; guides the greedy)
     int exactNodes = 5000;   // branch-and-bound nodes allowed on small problems
     int swapPasses = 2;      // passes of improving swaps after the greedy
+    std::int64_t flowWork = -1;  // the relaxation's work budget (-1: none); out of it, the greedy's choice
 };
 // Without the relaxation only the greedy and its swaps run: fast, for scoring many orders.
 ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {},
@@ -69,10 +73,17 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
 
 // The lower bound of an order: the relaxation's value summed over memories. No plan for this
 // order moves less data; a plan that does is a bug.
+// The relaxation is solved within a work budget per memory (-1: boundFlowWork of the order's
+// length), so that it stays near-linear on huge graphs; within it (every contest case and graphs
+// up to about 10^5 nodes) the value is the relaxation's own, else a weaker bound: exact false.
 struct TrafficBound {
     Bytes total = 0;
     std::map<std::string, Bytes> byType;
+    bool exact = true;
 };
-TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps);
+inline constexpr std::int64_t kBoundWorkFloor = 60'000'000;
+inline constexpr std::int64_t kBoundWorkPerStep = 40;
+std::int64_t boundFlowWork(size_t steps);
+TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps, std::int64_t flowWork = -1);
 
 }  // namespace spillway
