@@ -10,7 +10,8 @@
 // the last plan handed over. Wall time only decides whether to climb, never what a plan is.
 import type { RunOptions, SearchProgress } from '../engine/types';
 
-/** The first rung: the engine's smallest default effort, so it never exceeds the default. */
+/** The first rung: the engine's smallest default effort except on huge graphs (where one
+ * evaluation is too costly for 50; a rung above the default is then not shown). */
 export const FIRST_EFFORT = 50;
 /** Each rung costs the search's constructions and a plan again: a factor of 8 keeps that small. */
 export const EFFORT_FACTOR = 8;
@@ -69,8 +70,9 @@ export function planAnytime(plan: PlanWithProgress, graph: string, options: RunO
     return true;
   });
   if (isError(text)) return text;
-  hooks.plan(text, FIRST_EFFORT);
   const goal = target ?? askedBudget - (firstBudget - FIRST_EFFORT);
+  if (goal <= FIRST_EFFORT) return call(undefined, report(target ?? null)); // no smaller rung
+  hooks.plan(text, FIRST_EFFORT);
   for (let e = FIRST_EFFORT * EFFORT_FACTOR; e < goal; e *= EFFORT_FACTOR) {
     text = call(e, report(e));
     if (isError(text)) return text;
