@@ -1,4 +1,8 @@
 // Shared helpers for the C++ tests.
+//
+// Test suite "long": tests whose time goes into planning the contest cases and the large examples
+// (results, not new kinds of input). `npm test` runs them natively only; under the sanitizers,
+// where everything runs ~8 times slower, the random-graph property tests cover the same code.
 #pragma once
 #include <doctest/doctest.h>
 
