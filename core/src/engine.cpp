@@ -94,7 +94,13 @@ ResultClaims claimsOf(const Result& r) {
     c.residentPeak = r.metrics.residentPeaks;
     c.totalCycles = r.metrics.totalCycles;
     c.timing.reserve(r.timing.nodes.size());
-    for (const NodeTiming& t : r.timing.nodes) c.timing.push_back({t.id, t.start, t.end});
+    c.waits.emplace();
+    c.waits->reserve(r.timing.nodes.size());
+    for (const NodeTiming& t : r.timing.nodes) {
+        c.timing.push_back({t.id, t.start, t.end});
+        const Wait& w = t.wait;
+        c.waits->push_back({waitCauseName(w.cause), w.node, w.buffer, w.cycles, t.pipe});
+    }
     return c;
 }
 

@@ -329,6 +329,18 @@ void addSpillChoice(OrderedJson& dj, const Decision& d) {
     dj["windowsTotal"] = d.windowsTotal;
 }
 
+// A node's pipe and what it waited for (docs/timing.md): members that do not apply are left out.
+OrderedJson waitJson(const NodeTiming& t) {
+    OrderedJson j;
+    if (!t.pipe.empty()) j["pipe"] = t.pipe;
+    j["cause"] = waitCauseName(t.wait.cause);
+    if (t.wait.cause == WaitCause::None) return j;
+    j["node"] = t.wait.node;
+    if (t.wait.cause == WaitCause::Address) j["buffer"] = t.wait.buffer;
+    j["cycles"] = t.wait.cycles;
+    return j;
+}
+
 OrderedJson costJson(const CostModel& c) {
     OrderedJson j;
     j["model"] = c.name();
@@ -384,8 +396,13 @@ std::string resultToJson(const Graph&, const Result& r) {
     for (auto [s, d] : p.addedEdges) edges.push_back({s, d});
     j["addedEdges"] = std::move(edges);
     OrderedJson timing = OrderedJson::array();
-    for (const NodeTiming& t : r.timing.nodes) timing.push_back({t.id, t.start, t.end});
+    OrderedJson waits = OrderedJson::array();
+    for (const NodeTiming& t : r.timing.nodes) {
+        timing.push_back({t.id, t.start, t.end});
+        waits.push_back(waitJson(t));
+    }
     j["timing"] = std::move(timing);
+    j["waits"] = std::move(waits);
     OrderedJson decisions = OrderedJson::array();
     for (const Decision& d : p.decisions) {
         OrderedJson dj;
