@@ -241,6 +241,11 @@ RunOptions runOptionsFrom(const Args& a) {
         opts.cost.fixedLatency = parseCount("--fixed-latency", *v, 0, limits::kMaxFixedLatency, "fixedLatency");
     if (auto v = get("--cycles-per-byte"))
         opts.cost.cyclesPerByte = parseCount("--cycles-per-byte", *v, 0, limits::kMaxCyclesPerByte, "cyclesPerByte");
+    if (auto v = get("--objective")) opts.objective = parseObjective(*v);
+    if (auto v = get("--disable")) {
+        if (opts.objective != Objective::Cycles) throw InputError("--disable switches off techniques of --objective cycles");
+        opts.cycles.disabled = parseCyclesTechniques(*v);
+    }
     return opts;
 }
 
@@ -289,13 +294,20 @@ void printSummary(const std::string& label, const GraphDocument& doc, const Resu
                     static_cast<long long>(r.capacities.at(type)));
     std::printf("; all types %lld\n", static_cast<long long>(m.demandPeaks.total));
     std::printf("total cycles: %lld\n", static_cast<long long>(m.totalCycles));
+    if (r.cycles) {
+        const ObjectiveReport& c = *r.cycles;
+        std::printf("objective cycles: %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld bytes moved\n",
+                    static_cast<long long>(m.totalCycles), static_cast<long long>(m.extraBytes),
+                    static_cast<long long>(c.bytesPlanCycles), static_cast<long long>(c.bytesPlanExtraBytes));
+        for (const std::string& step : c.steps) std::printf("  %s\n", step.c_str());
+    }
     std::printf("verified: yes (independent verifier, 0 violations)\n");
     std::printf("time: %.1f ms\n", ms);
 }
 
 int commandPlan(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--caps", "--order", "--policy", "--cost", "--fixed-latency",
-                                       "--cycles-per-byte", "--effort", "-o", "--export"});
+                                       "--cycles-per-byte", "--effort", "--objective", "--disable", "-o", "--export"});
     RunOptions opts = runOptionsFrom(a);
     std::string label;
     const std::string text = graphTextFor(a, label);

@@ -84,44 +84,57 @@ Cycles PipeModel::endOf(NodeId id) const {
 
 NodeTiming PipeModel::peek(NodeId id, Bytes offset) const { return timingOf(node(id), offset); }
 
-NodeTiming PipeModel::timingOf(const Node& n, Bytes offset) const {
-    // The three rules' times, each with the node (and buffer) that sets it.
-    Cycles edge = 0, pipe = 0, address = 0;
-    NodeId edgeNode = -1, pipeNode = -1;
+PipeModel::Ready PipeModel::readyOf(NodeId id, Bytes offset) const {
+    const Rules r = rulesOf(node(id), offset);
+    return {r.edge, r.pipe, r.left.time};
+}
+
+const ByteLeaves* PipeModel::leavesOf(const std::string& type) const {
+    auto it = leaves_.find(type);
+    return it == leaves_.end() ? nullptr : &it->second;
+}
+
+// The three rules' times, each with the node (and buffer) that sets it.
+PipeModel::Rules PipeModel::rulesOf(const Node& n, Bytes offset) const {
+    Rules r;
     int edgeStep = 0;
     if (auto p = preds_.find(n.id); p != preds_.end())
         for (NodeId pred : p->second) {
-            auto r = ran_.find(pred);
-            if (r == ran_.end())
+            auto found = ran_.find(pred);
+            if (found == ran_.end())
                 throw InternalError("timing: node " + std::to_string(n.id) + " runs before its predecessor " +
                                     std::to_string(pred));
-            const Ran& ran = r->second;
-            if (edgeNode < 0 || ran.end > edge || (ran.end == edge && ran.step < edgeStep)) {
-                edge = ran.end;
-                edgeNode = pred;
+            const Ran& ran = found->second;
+            if (r.edgeNode < 0 || ran.end > r.edge || (ran.end == r.edge && ran.step < edgeStep)) {
+                r.edge = ran.end;
+                r.edgeNode = pred;
                 edgeStep = ran.step;
             }
         }
     if (!n.pipe.empty())
-        if (auto f = pipeFree_.find(n.pipe); f != pipeFree_.end()) std::tie(pipe, pipeNode) = f->second;
-    Left left;
+        if (auto f = pipeFree_.find(n.pipe); f != pipeFree_.end()) std::tie(r.pipe, r.pipeNode) = f->second;
     if (n.isAlloc() || n.isSpillIn()) {
         const Buffer& b = g_.buffer(movedBuffer(n));
-        left = leftAt(b.type, offset, b.size);
-        address = left.time;
+        r.left = leftAt(b.type, offset, b.size);
     }
+    return r;
+}
+
+NodeTiming PipeModel::timingOf(const Node& n, Bytes offset) const {
+    const Rules r = rulesOf(n, offset);
+    const Cycles address = r.left.time;
     NodeTiming t;
     t.id = n.id;
-    t.start = std::max({Cycles{0}, edge, pipe, address});
+    t.start = std::max({Cycles{0}, r.edge, r.pipe, address});
     t.end = t.start + n.cycles;
     Wait& w = t.wait;
     if (t.start == 0) return t;
-    if (edgeNode >= 0 && edge == t.start) {
-        w = {WaitCause::Edge, edgeNode, -1, t.start - std::max(pipe, address)};
-    } else if (pipeNode >= 0 && pipe == t.start) {
-        w = {WaitCause::Pipe, pipeNode, -1, t.start - std::max(edge, address)};
+    if (r.edgeNode >= 0 && r.edge == t.start) {
+        w = {WaitCause::Edge, r.edgeNode, -1, t.start - std::max(r.pipe, address)};
+    } else if (r.pipeNode >= 0 && r.pipe == t.start) {
+        w = {WaitCause::Pipe, r.pipeNode, -1, t.start - std::max(r.edge, address)};
     } else {
-        w = {WaitCause::Address, left.node, left.buffer, t.start - std::max(edge, pipe)};
+        w = {WaitCause::Address, r.left.node, r.left.buffer, t.start - std::max(r.edge, r.pipe)};
     }
     return t;
 }

@@ -13,6 +13,7 @@
 // When rules tie, edge comes before pipe, pipe before address. `cycles` is how much later the
 // node starts than the other two rules alone would let it: what this cause cost it.
 #pragma once
+#include <algorithm>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -63,6 +64,15 @@ public:
     Left latest(Bytes start, Bytes end) const;
     // Records `left` over [start, end) where it is later than what the bytes hold.
     void leave(Bytes start, Bytes end, const Left& left);
+    // Calls f(from, to, left) for each recorded range meeting [start, end), by address, clipped
+    // to it (bytes never left are skipped).
+    template <typename F>
+    void forEachIn(Bytes start, Bytes end, F&& f) const {
+        auto it = segments_.upper_bound(start);
+        if (it != segments_.begin()) --it;
+        for (; it != segments_.end() && it->first < end; ++it)
+            if (it->second.end > start) f(std::max(it->first, start), std::min(it->second.end, end), it->second.left);
+    }
 
 private:
     struct Segment {
@@ -90,6 +100,13 @@ public:
     // When `id` could start if it ran next, placed at `offset` when it places a buffer (its
     // pipe left empty: run() fills it).
     NodeTiming peek(NodeId id, Bytes offset = 0) const;
+    // The times the rules alone would let `id` start if it ran next: its predecessors (edge), its
+    // pipe, and (placing nodes) the bytes at `offset`.
+    struct Ready {
+        Cycles edge = 0, pipe = 0, address = 0;
+    };
+    Ready readyOf(NodeId id, Bytes offset = 0) const;
+    const ByteLeaves* leavesOf(const std::string& type) const;
     // Runs `id` next (at `offset` when it places a buffer) and returns its timing.
     NodeTiming run(NodeId id, Bytes offset = 0);
     int steps() const { return step_; }
@@ -108,6 +125,12 @@ private:
         Cycles end = 0;
         int step = 0;
     };
+    struct Rules {
+        Cycles edge = 0, pipe = 0;
+        NodeId edgeNode = -1, pipeNode = -1;
+        Left left;
+    };
+    Rules rulesOf(const Node& n, Bytes offset) const;
     NodeTiming timingOf(const Node& n, Bytes offset) const;
 
     const Graph& g_;
