@@ -503,9 +503,34 @@ int commandVerify(int argc, char** argv) {
     return 0;
 }
 
+std::string policyCell(const ComparisonRow& r) { return r.policy == r.planPolicy ? r.policy : r.policy + " (" + r.planPolicy + ")"; }
+
+std::string peaksCell(const Metrics& m) {
+    std::string peaks;
+    for (const auto& [type, peak] : m.demandPeaks.byType) peaks += type + " " + std::to_string(peak) + "  ";
+    return peaks + "/ " + std::to_string(m.demandPeaks.total);
+}
+
+// compare under the cycles objective: each row's bytes plan and the plan made from it to finish
+// sooner, data moved and cycles side by side.
+void printCyclesComparison(const std::string& label, const GraphDocument& doc, const RunOptions& opts,
+                           const std::vector<ComparisonRow>& rows) {
+    std::printf("graph: %s (%zu nodes, %zu buffers), cost %s, objective cycles (margin %d%%); every plan verified\n",
+                label.c_str(), doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str(),
+                opts.cycles.marginPercent);
+    std::printf("%-9s %-20s %-23s %-23s %9s\n", "", "", "  objective bytes", "  objective cycles", "");
+    std::printf("%-9s %-20s %10s %12s %10s %12s %9s\n", "order", "policy", "extra B", "cycles", "extra B", "cycles", "ms");
+    for (const ComparisonRow& r : rows)
+        std::printf("%-9s %-20s %10lld %12lld %10lld %12lld %9.1f\n", r.orderSource.c_str(), policyCell(r).c_str(),
+                    static_cast<long long>(r.cycles->bytesPlanExtraBytes), static_cast<long long>(r.cycles->bytesPlanCycles),
+                    static_cast<long long>(r.metrics.extraBytes), static_cast<long long>(r.metrics.totalCycles),
+                    r.milliseconds);
+}
+
 // Every policy on every order source: what each decision is worth on this graph.
 int commandCompare(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json"});
+    Args a = parseArgs(argc, argv, 2, {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json",
+                                       "--objective", "--disable"});
     if (a.options.count("--json") && a.options.at("--json") != "-")
         throw InputError("--json takes - (print JSON on stdout)");
     std::string label;
@@ -516,19 +541,18 @@ int commandCompare(int argc, char** argv) {
         std::fputs(comparisonToJson(rows).c_str(), stdout);
         return 0;
     }
+    if (opts.objective == Objective::Cycles) {
+        printCyclesComparison(label, doc, opts, rows);
+        return 0;
+    }
     std::printf("graph: %s (%zu nodes, %zu buffers), cost %s; every plan verified\n", label.c_str(),
                 doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str());
     std::printf("%-9s %-20s %7s %10s %10s %s %12s %9s\n", "order", "policy", "spills", "extra B", "bound B",
                 "peak (order demand) per memory / all", "cycles", "ms");
     for (const ComparisonRow& r : rows) {
-        std::string peaks;
-        for (const auto& [type, peak] : r.metrics.demandPeaks.byType)
-            peaks += type + " " + std::to_string(peak) + "  ";
-        peaks += "/ " + std::to_string(r.metrics.demandPeaks.total);
-        std::string policy = r.policy == r.planPolicy ? r.policy : r.policy + " (" + r.planPolicy + ")";
-        std::printf("%-9s %-20s %7d %10lld %10lld  %s %12lld %9.1f\n", r.orderSource.c_str(), policy.c_str(),
+        std::printf("%-9s %-20s %7d %10lld %10lld  %s %12lld %9.1f\n", r.orderSource.c_str(), policyCell(r).c_str(),
                     r.metrics.spills, static_cast<long long>(r.metrics.extraBytes),
-                    static_cast<long long>(r.metrics.bound.total), peaks.c_str(),
+                    static_cast<long long>(r.metrics.bound.total), peaksCell(r.metrics).c_str(),
                     static_cast<long long>(r.metrics.totalCycles), r.milliseconds);
     }
     return 0;

@@ -66,6 +66,15 @@ Bytes extraBytesOf(const Graph& g, const Plan& plan) {
     return bytes;
 }
 
+const char* priorityName(SchedulePriority p) {
+    switch (p) {
+        case SchedulePriority::Order: return "schedule";
+        case SchedulePriority::Tail: return "schedule (longest tail first)";
+        case SchedulePriority::Backward: return "schedule (most work after first)";
+    }
+    return "?";
+}
+
 // A plan under improvement: its fixed part (spills, their nodes and edges) and its layout.
 struct Attempt {
     Plan base;
@@ -97,10 +106,9 @@ public:
                 keepIfSooner(nodes, a, std::move(placed), label, round, "placement", &notes);
             }
             if (opts_.enabled(CyclesTechnique::Schedule))
-                for (SchedulePriority priority : {SchedulePriority::Order, SchedulePriority::Tail}) {
+                for (SchedulePriority priority : {SchedulePriority::Order, SchedulePriority::Tail, SchedulePriority::Backward}) {
                     Layout scheduled = scheduleForTime(nodes, g_, a.base, a.layout, hoist, priority);
-                    keepIfSooner(nodes, a, std::move(scheduled), label, round,
-                                 priority == SchedulePriority::Order ? "schedule" : "schedule (longest tail first)");
+                    keepIfSooner(nodes, a, std::move(scheduled), label, round, priorityName(priority));
                 }
             if (a.total >= before) break;
         }

@@ -206,6 +206,92 @@ Dag dependencies(const PlanNodes& nodes, const Graph& g, const Layout& in) {
     return d;
 }
 
+// The nodes ready to run, by pipe (index 0: no pipe): those waiting for their data or bytes, by
+// (time, rank), and, per pipe, those ready by the time it is free, by rank. next() takes the node
+// that can start earliest, then the best rank: a list scheduler's choice.
+class ReadyNodes {
+public:
+    explicit ReadyNodes(size_t pipes) : waiting_(pipes), available_(pipes), free_(pipes, 0) {}
+    void add(int pipe, Cycles ready, int rank) { waiting_[pipe].insert({ready, rank}); }
+    // The rank of the node to run next and its start; then say when its pipe is free again.
+    std::pair<int, Cycles> next() {
+        std::pair<Cycles, int> best{0, -1};
+        size_t from = 0;
+        for (size_t q = 0; q < waiting_.size(); ++q) {
+            auto& w = waiting_[q];
+            if (q > 0)
+                while (!w.empty() && w.begin()->first <= free_[q]) {
+                    available_[q].insert(w.begin()->second);
+                    w.erase(w.begin());
+                }
+            std::pair<Cycles, int> candidate;
+            if (q > 0 && !available_[q].empty()) candidate = {free_[q], *available_[q].begin()};
+            else if (!w.empty()) candidate = *w.begin();
+            else continue;
+            if (best.second < 0 || candidate < best) {
+                best = candidate;
+                from = q;
+            }
+        }
+        if (best.second < 0) throw InternalError("time-aware schedule: no node can run");
+        if (from > 0 && !available_[from].empty() && *available_[from].begin() == best.second) available_[from].erase(available_[from].begin());
+        else waiting_[from].erase(waiting_[from].begin());
+        return {best.second, best.first};
+    }
+    void pipeFreeAt(int pipe, Cycles t) {
+        if (pipe > 0) free_[pipe] = t;
+    }
+
+private:
+    std::vector<std::set<std::pair<Cycles, int>>> waiting_;
+    std::vector<std::set<int>> available_;
+    std::vector<Cycles> free_;
+};
+
+// Each node's pipe as a small index (0: none), and how many there are.
+std::pair<std::vector<int>, size_t> pipeIndices(const PlanNodes& nodes, const Layout& in) {
+    std::map<std::string, int> index{{"", 0}};
+    std::vector<int> pipeOf(nodes.size(), 0);
+    for (int i : in.order) pipeOf[i] = index.emplace(nodes.node(i).pipe, static_cast<int>(index.size())).first->second;
+    return {std::move(pipeOf), index.size()};
+}
+
+// The schedule backwards: from the end, each node as late as its successors and its pipe allow
+// (a list scheduler on the reversed dependencies, latest in the order first among equals). Returns
+// per node the cycles from its start to the end of that schedule: the work still to come after it,
+// pipes included.
+std::vector<Cycles> workAfter(const PlanNodes& nodes, const Layout& in, const Dag& dag) {
+    const int L = static_cast<int>(in.order.size());
+    const auto [pipeOf, pipes] = pipeIndices(nodes, in);
+    std::vector<int> outdegree(nodes.size(), 0), rank(nodes.size(), 0);
+    std::vector<std::vector<int>> pred(nodes.size());
+    for (int i : in.order)
+        for (int s : dag.succ[i]) {
+            ++outdegree[i];
+            pred[s].push_back(i);
+        }
+    std::vector<int> byRank(L);
+    for (int p = 0; p < L; ++p) {
+        rank[in.order[p]] = L - 1 - p;
+        byRank[L - 1 - p] = in.order[p];
+    }
+    std::vector<Cycles> ready(nodes.size(), 0), end(nodes.size(), 0);
+    ReadyNodes queue(pipes);
+    for (int i : in.order)
+        if (outdegree[i] == 0) queue.add(pipeOf[i], 0, rank[i]);
+    for (int n = 0; n < L; ++n) {
+        const auto [r, start] = queue.next();
+        const int i = byRank[r];
+        end[i] = start + nodes.node(i).cycles;
+        queue.pipeFreeAt(pipeOf[i], end[i]);
+        for (int p : pred[i]) {
+            ready[p] = std::max(ready[p], end[i]);
+            if (--outdegree[p] == 0) queue.add(pipeOf[p], ready[p], rank[p]);
+        }
+    }
+    return end;
+}
+
 // Ranks (lower first) of the nodes of `in.order` under a priority.
 std::vector<int> ranksOf(const PlanNodes& nodes, const Layout& in, const Dag& dag, SchedulePriority priority) {
     const int L = static_cast<int>(in.order.size());
@@ -219,6 +305,9 @@ std::vector<int> ranksOf(const PlanNodes& nodes, const Layout& in, const Dag& da
             tail[i] = nodes.node(i).cycles + after;
         }
         std::stable_sort(byRank.begin(), byRank.end(), [&](int a, int b) { return tail[a] > tail[b]; });
+    } else if (priority == SchedulePriority::Backward) {
+        const std::vector<Cycles> after = workAfter(nodes, in, dag);
+        std::stable_sort(byRank.begin(), byRank.end(), [&](int a, int b) { return after[a] > after[b]; });
     }
     std::vector<int> rank(nodes.size(), -1);
     for (int r = 0; r < L; ++r) rank[byRank[r]] = r;
@@ -239,21 +328,13 @@ Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Plan& base,
         pos[in.order[p]] = p;
     }
 
-    // Ready nodes by pipe (index 0: no pipe): those waiting for data or bytes, by (time, rank),
-    // and, per pipe, those ready by the time the pipe is free, by rank.
-    std::map<std::string, int> pipeIndex{{"", 0}};
-    std::vector<int> pipeOf(nodes.size(), 0);
-    for (int i : in.order) pipeOf[i] = pipeIndex.emplace(nodes.node(i).pipe, static_cast<int>(pipeIndex.size())).first->second;
-    const size_t pipes = pipeIndex.size();
-    std::vector<std::set<std::pair<Cycles, int>>> waiting(pipes);
-    std::vector<std::set<int>> available(pipes);
-    std::vector<Cycles> pipeFree(pipes, 0);
-
+    const auto [pipeOf, pipes] = pipeIndices(nodes, in);
+    ReadyNodes queue(pipes);
     PipeModel model(g, base);
     auto offsetOf = [&](int i) { return std::max<Bytes>(0, in.offset[i]); };
     auto becomeReady = [&](int i) {
         const PipeModel::Ready r = model.readyOf(nodes.id(i), offsetOf(i));
-        waiting[pipeOf[i]].insert({std::max(r.edge, r.address), rank[i]});
+        queue.add(pipeOf[i], std::max(r.edge, r.address), rank[i]);
     };
     std::vector<char> emitted(nodes.size(), 0), held(nodes.size(), 0);
     int frontier = 0;  // the first position of `in.order` not emitted yet
@@ -267,35 +348,9 @@ Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Plan& base,
     out.offset = in.offset;
     out.order.reserve(L);
     for (int emittedCount = 0; emittedCount < L; ++emittedCount) {
-        // The node that can start earliest (then the best rank): per pipe, the best available one
-        // or the earliest waiting one; without a pipe, the earliest waiting one.
-        std::pair<Cycles, int> best{0, -1};
-        size_t from = 0;
-        for (size_t q = 0; q < pipes; ++q) {
-            auto& w = waiting[q];
-            if (q > 0)
-                while (!w.empty() && w.begin()->first <= pipeFree[q]) {
-                    available[q].insert(w.begin()->second);
-                    w.erase(w.begin());
-                }
-            std::pair<Cycles, int> candidate;
-            if (q > 0 && !available[q].empty()) candidate = {pipeFree[q], *available[q].begin()};
-            else if (!w.empty()) candidate = *w.begin();
-            else continue;
-            if (best.second < 0 || candidate < best) {
-                best = candidate;
-                from = q;
-            }
-        }
-        if (best.second < 0) throw InternalError("time-aware schedule: no node can run");
-        if (from > 0 && !available[from].empty() && *available[from].begin() == best.second) {
-            available[from].erase(available[from].begin());
-        } else {
-            waiting[from].erase(waiting[from].begin());
-        }
-        const int i = byRank[best.second];
+        const int i = byRank[queue.next().first];
         const NodeTiming t = model.run(nodes.id(i), offsetOf(i));
-        if (pipeOf[i] > 0) pipeFree[pipeOf[i]] = t.end;
+        queue.pipeFreeAt(pipeOf[i], t.end);
         out.order.push_back(i);
         emitted[i] = 1;
         for (int s : dag.succ[i])

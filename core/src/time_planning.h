@@ -32,6 +32,7 @@ Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Plan& base, co
 enum class SchedulePriority {
     Order,  // the position in the order it starts from: stable
     Tail,   // the longest chain of cycles from the node to the end, then the position
+    Backward,  // the most work after it in a schedule built backwards from the end, pipes included
 };
 
 Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Plan& base, const Layout& in, bool hoist,
