@@ -29,7 +29,7 @@ namespace {
 
 constexpr const char* kUsageHead = R"(usage:
   spillway plan [GRAPH.json] [options]   plan a graph (no GRAPH: the built-in example)
-  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--effort N] [--json -]
+  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--effort N] [--objective O] [--json -]
                                          every policy on every order source, one table
   spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C] [--effort N]
                                          median times of each stage, as a table
@@ -65,6 +65,10 @@ plan options:
 
 constexpr const char* kUsageTail = R"(  --effort N                   order search budget in evaluations (default: by graph size);
                                the same N gives the same order, a larger N one as good or better
+  --objective bytes|cycles     bytes (default): the plan moving the least data; cycles: that plan
+                               made to finish sooner, moving at most 10% more data (docs/timing.md)
+  --disable T,...              with --objective cycles, switch techniques off to measure each:
+%CYCLES%
   --cost seed|contest          spill cost model (default: contest)
   --fixed-latency N            seed cost model: cycles per spill (default 0)
   --cycles-per-byte N          seed cost model: cycles per byte (default 1)
@@ -127,7 +131,13 @@ std::string usage() {
     }
     techniques.pop_back();
     const std::string slot = "%TECHNIQUES%";
-    return text.replace(text.find(slot), slot.size(), techniques);
+    text.replace(text.find(slot), slot.size(), techniques);
+    std::string cycles;
+    for (const CyclesTechniqueInfo& t : cyclesTechniques())
+        cycles += wrapped(std::string(t.name) + ": " + t.what, indent, 96);
+    cycles.pop_back();
+    const std::string cyclesSlot = "%CYCLES%";
+    return text.replace(text.find(cyclesSlot), cyclesSlot.size(), cycles);
 }
 
 

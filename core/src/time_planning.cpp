@@ -328,8 +328,9 @@ Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Plan& base,
         pos[in.order[p]] = p;
     }
 
-    const auto [pipeOf, pipes] = pipeIndices(nodes, in);
-    ReadyNodes queue(pipes);
+    const auto pipes = pipeIndices(nodes, in);  // (not bound by name: the lambda below uses it)
+    const std::vector<int>& pipeOf = pipes.first;
+    ReadyNodes queue(pipes.second);
     PipeModel model(g, base);
     auto offsetOf = [&](int i) { return std::max<Bytes>(0, in.offset[i]); };
     auto becomeReady = [&](int i) {
