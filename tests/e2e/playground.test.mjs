@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
 const { compressToEncodedURIComponent } = lz;
-import { usePlayground, scratch, CASES, CLI, cliPlan, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile, largeGraphText } from './helpers.mjs';
+import { usePlayground, scratch, CASES, CLI, cliPlan, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile, largeGraphText, sharedCaseOrSkip } from './helpers.mjs';
 
 const pg = usePlayground();
 
@@ -19,14 +19,6 @@ async function download(page, file) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`button[data-file="${file}"]`).click()]);
   assert.equal(dl.suggestedFilename(), file === 'case.json' ? 'spillway-case.json' : file);
   return fs.readFileSync(await dl.path(), 'utf8');
-}
-
-/** The path of a contest case, or null after marking the test skipped (no ../shared here). */
-function sharedCaseOrSkip(t, name) {
-  const file = path.join(CASES, name);
-  if (fs.existsSync(file)) return file;
-  t.skip(`${file} is absent`);
-  return null;
 }
 
 test('a newcomer sees an example that spills, and it matches the CLI byte for byte (result and contest files)', async (t) => {
@@ -345,7 +337,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
     assert.match(await warn.textContent(), /8,000/);
     const [dl] = await Promise.all([page.waitForEvent('download'), warn.locator('button').click()]);
     const saved = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
-    assert.equal(saved.v, 4, 'case files are format v4 (v1 to v3 still open)');
+    assert.equal(saved.v, 5, 'case files are format v5 (v1 to v4 still open)');
     assert.equal(saved.graph, fs.readFileSync(big, 'utf8'));
     await page.keyboard.press('Escape');
   }
