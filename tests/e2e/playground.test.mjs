@@ -276,7 +276,7 @@ test('a long run shows progress and can be cancelled; the engine restarts; the o
   assert.match(await text(page, 'notice'), /cancelled/i);
   assert.equal(await resultText(page), first, 'the cancelled run left the previous result');
   // ... marked as not matching the editor, on every card
-  for (const id of ['summary-card', 'chart-card', 'step-card', 'order-card', 'spills-card', 'compare-card'])
+  for (const id of ['summary-card', 'chart-card', 'timeline-card', 'step-card', 'order-card', 'spills-card', 'compare-card'])
     assert.equal(await page.locator(`#${id}`).getAttribute('data-stale'), 'true', `${id} is marked out of date`);
   assert.match(await text(page, 'stale-reason'), /graph changed/);
   // the new worker plans
