@@ -30,6 +30,8 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
          "the order follows the simulated start times: next, the node that can start earliest"},
         {CyclesTechnique::Hoist, "hoist",
          "early reloads and loads: a SPILL_IN or ALLOC moves ahead of earlier nodes as far as edges and bytes allow"},
+        {CyclesTechnique::Policies, "policies",
+         "the other policies' plans of the same order as starts too, when they move no more data than the margin allows"},
         {CyclesTechnique::Reserve, "reserve",
          "spare room: spills chosen again with room kept free for loads ahead, within the data margin"},
     };
@@ -190,46 +192,50 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     out.bytesPlanExtraBytes = extraBytesOf(g, plan);
     out.bytesPlanCycles = simulateTiming(g, plan).total;
     Shortener shortener(g, caps, opts);
+    const Bytes allowed = out.bytesPlanExtraBytes * (100 + opts.marginPercent) / 100;
     Attempt best = shortener.improve(plan, "bytes plan");
-    Order bestInput = inputOrder;
-    const Plan* bestFrom = &plan;
-    std::optional<Plan> reserved;
+    // Another start: improved, and kept when it finishes sooner.
+    auto tryStart = [&](const Plan& start, const std::string& label) {
+        const Bytes moved = extraBytesOf(g, start);
+        if (moved > allowed) return;
+        Attempt a = shortener.improve(start, label);
+        if (a.total >= best.total) return;
+        a.steps.push_back(label + ": " + std::to_string(best.total) + " -> " + std::to_string(a.total) + " cycles, " +
+                          std::to_string(moved) + " bytes moved");
+        best = std::move(a);
+    };
+    if (opts.enabled(CyclesTechnique::Policies))
+        for (const std::string& policy : policyNames())
+            if (policy != "best" && policy != plan.policy)
+                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, policy}), "policy " + policy);
     if (opts.enabled(CyclesTechnique::Reserve)) {
         // Room kept free in one memory at a time, one that the bytes plan spills from (elsewhere
-        // there is room already): as much as its smallest, then its largest spilled buffer.
+        // there is room already): as much as its smallest, then its largest spilled buffer; the
+        // spills chosen by the policy of the best start so far.
+        const std::string policy = best.base.policy;
         std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (smallest, largest)
         for (const Spill& sp : plan.spills) {
             auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(sp.size, sp.size));
             it->second = {std::min(it->second.first, sp.size), std::max(it->second.second, sp.size)};
         }
-        const Bytes allowed = out.bytesPlanExtraBytes * (100 + opts.marginPercent) / 100;
         for (const auto& [type, sizes] : spilled)
             for (Bytes room : std::set<Bytes>{sizes.first, sizes.second}) {
                 Capacities less = caps;
                 less[type] -= room;
-                std::optional<Plan> again;
                 try {
                     validateCapacities(g, less);
-                    again = planSpills(g, inputOrder, PlanOptions{less, cost, plan.policy});
                 } catch (const InputError&) {
                     continue;  // a node's own buffers no longer fit the smaller memory
                 }
-                if (extraBytesOf(g, *again) > allowed) continue;
-                const std::string label = "reserve " + std::to_string(room) + " bytes of " + type;
-                Attempt a = shortener.improve(*again, label);
-                if (a.total >= best.total) continue;
-                a.steps.push_back(label + ": " + std::to_string(best.total) + " -> " + std::to_string(a.total) +
-                                  " cycles, " + std::to_string(extraBytesOf(g, *again)) + " bytes moved");
-                reserved = std::move(again);
-                best = std::move(a);
-                bestFrom = &*reserved;
+                tryStart(planSpills(g, inputOrder, PlanOptions{less, cost, policy}),
+                         "reserve " + std::to_string(room) + " bytes of " + type);
             }
     }
     out.steps = std::move(best.steps);
     const PlanNodes nodes(g, best.base);
     out.plan = planWith(nodes, g, best.base, best.layout);
     out.inputOrder = inputOrderOf(g, out.plan);
-    out.plan.decisions = renewedDecisions(g, *bestFrom, bestInput, out.plan, out.inputOrder, best.notes);
+    out.plan.decisions = renewedDecisions(g, best.base, inputOrder, out.plan, out.inputOrder, best.notes);
     return out;
 }
 

@@ -20,7 +20,8 @@ RunOptions cyclesObjective(std::vector<CyclesTechnique> disabled = {}) {
 }
 
 constexpr CyclesTechnique kPlacement = CyclesTechnique::Placement, kSchedule = CyclesTechnique::Schedule,
-                          kHoist = CyclesTechnique::Hoist, kReserve = CyclesTechnique::Reserve;
+                          kHoist = CyclesTechnique::Hoist, kPolicies = CyclesTechnique::Policies,
+                          kReserve = CyclesTechnique::Reserve;
 
 // docs/timing.md's example of time-aware placement: two 100-byte slots; b0 is read long after
 // its load, b1 is done early; b2 comes after both are freed. Best fit takes the lowest slot, b0's,
@@ -54,7 +55,7 @@ TEST_CASE("cycles: time-aware placement puts a buffer on the bytes left earliest
     CHECK(waited.start == 110);
     CHECK(bytes.metrics.totalCycles == 120);
 
-    const Result r = planVerified(doc, cyclesObjective({kSchedule, kHoist, kReserve}));
+    const Result r = planVerified(doc, cyclesObjective({kSchedule, kHoist, kPolicies, kReserve}));
     CHECK(r.plan.allocations[2].offset == 100);  // b1's slot, left at 25
     CHECK(r.timing.nodes[8].start == 25);
     CHECK(r.timing.nodes[8].wait.cause == WaitCause::Address);
@@ -78,20 +79,21 @@ TEST_CASE("cycles: each technique on its own and together, on the examples (cycl
         std::vector<CyclesTechnique> disabled;
         Cycles cycles;
     };
-    const std::vector<CyclesTechnique> all = {kPlacement, kSchedule, kHoist, kReserve};
+    const std::vector<CyclesTechnique> all = {kPlacement, kSchedule, kHoist, kPolicies, kReserve};
     const Row rows[] = {
         {"one-spill", all, 1709},  // every technique off: the bytes plan
-        {"one-spill", {kSchedule, kHoist, kReserve}, 1709},
-        {"one-spill", {kPlacement, kReserve}, 1672},  // schedule with hoisting
-        {"one-spill", {kReserve}, 1634},
+        {"one-spill", {kSchedule, kHoist, kPolicies, kReserve}, 1709},
+        {"one-spill", {kPlacement, kPolicies, kReserve}, 1672},  // schedule with hoisting
+        {"one-spill", {kPolicies, kReserve}, 1634},
         {"one-spill", {}, 1634},
         {"copyin-cheaper", all, 2263},
-        {"copyin-cheaper", {kPlacement, kHoist, kReserve}, 2263},  // schedule alone keeps each load in place
-        {"copyin-cheaper", {kPlacement, kReserve}, 2045},
+        {"copyin-cheaper", {kPlacement, kHoist, kPolicies, kReserve}, 2263},  // schedule alone keeps each load in place
+        {"copyin-cheaper", {kPlacement, kPolicies, kReserve}, 2045},
+        {"copyin-cheaper", {kPolicies, kReserve}, 2045},
         {"copyin-cheaper", {}, 2045},
         {"tiled-matmul-small", all, 4153},
-        {"tiled-matmul-small", {kSchedule, kHoist, kReserve}, 3707},  // placement alone
-        {"tiled-matmul-small", {kPlacement, kReserve}, 4029},
+        {"tiled-matmul-small", {kSchedule, kHoist, kPolicies, kReserve}, 3707},  // placement alone
+        {"tiled-matmul-small", {kPlacement, kPolicies, kReserve}, 4029},
         {"tiled-matmul-small", {kHoist}, 3707},
         {"tiled-matmul-small", {}, 3428},
     };
@@ -113,7 +115,7 @@ TEST_CASE("cycles: each technique on its own and together, on the examples (cycl
 TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the bytes objective is untouched") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul-small"));
     const Result bytes = planVerified(doc);
-    const Result off = planVerified(doc, cyclesObjective({kPlacement, kSchedule, kHoist, kReserve}));
+    const Result off = planVerified(doc, cyclesObjective({kPlacement, kSchedule, kHoist, kPolicies, kReserve}));
     CHECK(off.plan.order == bytes.plan.order);
     CHECK(off.inputOrder == bytes.inputOrder);
     CHECK(off.plan.addedEdges == bytes.plan.addedEdges);
@@ -123,7 +125,7 @@ TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the 
     nlohmann::json b = nlohmann::json::parse(resultToJson(doc.graph, off));
     CHECK(!a.contains("objective"));
     REQUIRE(b.contains("objective"));
-    CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "schedule", "hoist", "reserve"}));
+    CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "schedule", "hoist", "policies", "reserve"}));
     CHECK(b["objective"]["bytesPlan"]["totalCycles"] == bytes.metrics.totalCycles);
     b.erase("objective");
     CHECK(a == b);
@@ -201,6 +203,6 @@ TEST_CASE("cycles: objective and technique names") {
     CHECK(e.where.field == "objective");
     CHECK(parseCyclesTechniques("hoist,placement") == std::vector<CyclesTechnique>{kHoist, kPlacement});
     CHECK(test::inputErrorOf([] { parseCyclesTechniques("hoist,warp"); }) ==
-          "unknown technique \"warp\" of the cycles objective: expected one of placement, schedule, hoist, reserve");
-    CHECK(cyclesTechniques().size() == 4);
+          "unknown technique \"warp\" of the cycles objective: expected one of placement, schedule, hoist, policies, reserve");
+    CHECK(cyclesTechniques().size() == 5);
 }

@@ -9,6 +9,8 @@
 //              that can start earliest, per pipe, keeping the order among equals
 //   hoist      early reloads and loads: with schedule, a SPILL_IN or ALLOC (and so its COPY_IN)
 //              moves ahead of earlier nodes as far as edges and bytes allow
+//   policies   the other policies' plans of the same order are improved too, when they move no
+//              more data than the margin allows (each places and spills differently)
 //   reserve    spare room: the spills are chosen again with room kept free in a memory for loads
 //              ahead, when the data moved stays within the margin and the plan finishes sooner
 // Every step keeps the plan valid and the result is verified like any other; budgets are counts
@@ -28,7 +30,7 @@ enum class Objective { Bytes, Cycles };
 Objective parseObjective(const std::string& name);
 const char* objectiveName(Objective o);
 
-enum class CyclesTechnique { Placement, Schedule, Hoist, Reserve };
+enum class CyclesTechnique { Placement, Schedule, Hoist, Policies, Reserve };
 struct CyclesTechniqueInfo {
     CyclesTechnique technique;
     const char* name;  // as `--disable` and the bindings' "disable" spell it
