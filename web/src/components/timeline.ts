@@ -319,7 +319,7 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     const lane = laneOfStep(s);
     const cause = WAIT_CAUSES[t.cause[s]];
     const root = WAIT_CAUSES[t.root[s]];
-    const [first, ...behind] = waitChain(v, s);
+    const [first, ...behind] = waitChain(v, s, false); // (the cause is said before the first)
     tip.replaceChildren(
       h('div', { class: 'tip-title' }, h('span', { class: 'swatch', style: `background:${rgbCss(barRgb(s, store.get().theme === 'dark'))}` }),
         `${nodeName(v, id)} · ${lane.pipe ? lane.name : 'no pipe'}`),

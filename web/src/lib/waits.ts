@@ -35,22 +35,24 @@ const nodeAndStep = (v: PlanView, id: number) => {
   return s >= 0 ? `${nodeName(v, id)} at step ${s}` : nodeName(v, id);
 };
 
-/** One sentence: what the node at `step` waited for and what it cost. */
-export function waitSentence(v: PlanView, step: number): string {
+/** One sentence: what the node at `step` waited for and what it cost, the cause named at its end
+ * unless `named` is false (where the cause is said before it). */
+export function waitSentence(v: PlanView, step: number, named = true): string {
   const w = waitAt(v, step);
   const lost = `${fmtInt(w.cycles)} cycle${w.cycles === 1 ? '' : 's'}`;
+  const cause = named ? ` (${CAUSE_NAMES[w.cause]})` : '';
   switch (w.cause) {
-    case 'edge': return `Waited ${lost} for ${nodeAndStep(v, w.node)} to end (edge).`;
-    case 'pipe': return `Waited ${lost} for its pipe: ${nodeAndStep(v, w.node)} ran there (pipe busy).`;
-    case 'address': return `Waited ${lost} for its bytes: buffer ${w.buffer} left them when ${nodeAndStep(v, w.node)} ended (address reuse).`;
+    case 'edge': return `Waited ${lost} for ${nodeAndStep(v, w.node)} to end${cause}.`;
+    case 'pipe': return `Waited ${lost} for its pipe: ${nodeAndStep(v, w.node)} ran there${cause}.`;
+    case 'address': return `Waited ${lost} for its bytes: buffer ${w.buffer} left them when ${nodeAndStep(v, w.node)} ended${cause}.`;
     default: return 'Started at cycle 0: nothing to wait for.';
   }
 }
 
 /** The wait at `step` and, while it is an edge from a node without a pipe (ALLOC, FREE), what
  * that node waited for in turn, up to its root cause. */
-export function waitChain(v: PlanView, step: number): string[] {
-  const out = [waitSentence(v, step)];
+export function waitChain(v: PlanView, step: number, named = true): string[] {
+  const out = [waitSentence(v, step, named)];
   const t = v.timeline;
   const noPipe = t.lanes[t.lanes.length - 1] === '' ? t.lanes.length - 1 : -1;
   for (let s = step, hops = 0; t.cause[s] !== t.root[s] && hops < 16; hops++) {
