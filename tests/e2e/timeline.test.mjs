@@ -146,69 +146,71 @@ for (const size of SIZES) {
   });
 }
 
-test('objective cycles: the CLI\u2019s plan byte for byte, both plans\u2019 figures in the summary and the compare table, kept in a link', async (t) => {
-  const { page, context } = await openPage(pg.browser, pg.url);
-  await waitForResult(page);
-  await selectExample(page, 'tiled-matmul-small');
-  const bytes = JSON.parse(await resultText(page));
-  assert.equal(await page.locator('[data-testid=objective]').inputValue(), 'bytes', 'bytes is the default');
-  assert.equal(bytes.objective, undefined);
-  assert.equal(await page.locator('[data-testid=objective-info]').count(), 0);
-  const before = await resultText(page);
-  await page.locator('[data-testid=objective]').selectOption('cycles');
-  await waitForNewResult(page, before, 60000);
-  const text1 = await resultText(page);
-  const cycles = JSON.parse(text1);
-  assert.deepEqual(cycles.objective.bytesPlan, { extraBytes: bytes.metrics.extraBytes, totalCycles: bytes.metrics.totalCycles }, 'it starts from the bytes plan on screen before');
-  assert.ok(cycles.metrics.totalCycles <= bytes.metrics.totalCycles, 'never slower than the bytes plan');
-  if (haveCli()) {
-    const caps = Object.entries(cycles.capacities).map(([k, v]) => `${k}=${v}`).join(',');
-    assert.equal(text1, cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles']).text, 'the result is spillway plan --objective cycles, byte for byte');
-  } else t.diagnostic(`${CLI} is not built: not compared with the CLI`);
-  // the summary: this plan's data moved and cycles, the bytes plan's beside
-  assert.equal(await num(page, 'total-cycles'), cycles.metrics.totalCycles);
-  assert.equal(await num(page, 'extra-bytes'), cycles.metrics.extraBytes);
-  assert.equal(await num(page, 'bytes-plan-cycles'), bytes.metrics.totalCycles);
-  assert.equal(await num(page, 'bytes-plan-extra'), bytes.metrics.extraBytes);
-  assert.match(await text(page, 'plan-by'), /objective cycles$/);
-  // the compare table: every row's cycles plan and the bytes plan it was made from, as the CLI's
-  const table = page.locator('[data-testid=compare-table]:not(.stale)');
-  await table.waitFor({ timeout: 60000 });
-  const rows = await table.locator('[data-testid=compare-row]').evaluateAll((trs) => trs.map((tr) => {
-    const n = (col) => Number(tr.querySelector(`td[data-col=${col}]`).textContent.replace(/[^0-9]/g, ''));
-    return { policy: tr.dataset.policy, order: tr.dataset.order, extraBytes: n('extra-bytes'), totalCycles: n('total-cycles'), bytesPlan: { extraBytes: n('bytes-plan-extra'), totalCycles: n('bytes-plan-cycles') }, current: tr.dataset.current === 'true' };
-  }));
-  const current = rows.find((r) => r.current);
-  assert.equal(current.totalCycles, cycles.metrics.totalCycles, 'the plan on screen is its row');
-  assert.equal(current.extraBytes, cycles.metrics.extraBytes);
-  for (const r of rows) delete r.current;
-  if (haveCli()) {
-    const g = path.join(tmp, 'tiled.json');
-    fs.writeFileSync(g, await graphText(page));
-    const cli = JSON.parse(execFileSync(CLI, ['compare', g, '--objective', 'cycles', '--json', '-'], { encoding: 'utf8' }));
-    assert.deepEqual(rows, cli.map((r) => ({ policy: r.policy, order: r.order, extraBytes: r.extraBytes, totalCycles: r.totalCycles, bytesPlan: r.bytesPlan })));
-  }
-  assert.equal(await table.locator('td[data-col=total-cycles] .best-mark').count(), rows.filter((r) => r.totalCycles === Math.min(...rows.map((x) => x.totalCycles))).length, 'the fewest cycles are marked');
+for (const size of SIZES) {
+  test(`objective cycles: the CLI\u2019s plan byte for byte, both plans\u2019 figures in the summary and the compare table, kept in a link (${size.name})`, async (t) => {
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
+    await waitForResult(page);
+    await selectExample(page, 'tiled-matmul-small');
+    const bytes = JSON.parse(await resultText(page));
+    assert.equal(await page.locator('[data-testid=objective]').inputValue(), 'bytes', 'bytes is the default');
+    assert.equal(bytes.objective, undefined);
+    assert.equal(await page.locator('[data-testid=objective-info]').count(), 0);
+    const before = await resultText(page);
+    await page.locator('[data-testid=objective]').selectOption('cycles');
+    await waitForNewResult(page, before, 60000);
+    const text1 = await resultText(page);
+    const cycles = JSON.parse(text1);
+    assert.deepEqual(cycles.objective.bytesPlan, { extraBytes: bytes.metrics.extraBytes, totalCycles: bytes.metrics.totalCycles }, 'it starts from the bytes plan on screen before');
+    assert.ok(cycles.metrics.totalCycles <= bytes.metrics.totalCycles, 'never slower than the bytes plan');
+    if (haveCli()) {
+      const caps = Object.entries(cycles.capacities).map(([k, v]) => `${k}=${v}`).join(',');
+      assert.equal(text1, cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles']).text, 'the result is spillway plan --objective cycles, byte for byte');
+    } else t.diagnostic(`${CLI} is not built: not compared with the CLI`);
+    // the summary: this plan's data moved and cycles, the bytes plan's beside
+    assert.equal(await num(page, 'total-cycles'), cycles.metrics.totalCycles);
+    assert.equal(await num(page, 'extra-bytes'), cycles.metrics.extraBytes);
+    assert.equal(await num(page, 'bytes-plan-cycles'), bytes.metrics.totalCycles);
+    assert.equal(await num(page, 'bytes-plan-extra'), bytes.metrics.extraBytes);
+    assert.match(await text(page, 'plan-by'), /objective cycles$/);
+    // the compare table: every row's cycles plan and the bytes plan it was made from, as the CLI's
+    const table = page.locator('[data-testid=compare-table]:not(.stale)');
+    await table.waitFor({ timeout: 60000 });
+    const rows = await table.locator('[data-testid=compare-row]').evaluateAll((trs) => trs.map((tr) => {
+      const n = (col) => Number(tr.querySelector(`td[data-col=${col}]`).textContent.replace(/[^0-9]/g, ''));
+      return { policy: tr.dataset.policy, order: tr.dataset.order, extraBytes: n('extra-bytes'), totalCycles: n('total-cycles'), bytesPlan: { extraBytes: n('bytes-plan-extra'), totalCycles: n('bytes-plan-cycles') }, current: tr.dataset.current === 'true' };
+    }));
+    const current = rows.find((r) => r.current);
+    assert.equal(current.totalCycles, cycles.metrics.totalCycles, 'the plan on screen is its row');
+    assert.equal(current.extraBytes, cycles.metrics.extraBytes);
+    for (const r of rows) delete r.current;
+    if (haveCli()) {
+      const g = path.join(tmp, 'tiled.json');
+      fs.writeFileSync(g, await graphText(page));
+      const cli = JSON.parse(execFileSync(CLI, ['compare', g, '--objective', 'cycles', '--json', '-'], { encoding: 'utf8' }));
+      assert.deepEqual(rows, cli.map((r) => ({ policy: r.policy, order: r.order, extraBytes: r.extraBytes, totalCycles: r.totalCycles, bytesPlan: r.bytesPlan })));
+    }
+    assert.equal(await table.locator('td[data-col=total-cycles] .best-mark').count(), rows.filter((r) => r.totalCycles === Math.min(...rows.map((x) => x.totalCycles))).length, 'the fewest cycles are marked');
 
-  // a link keeps the objective (case format v5)
-  await page.locator('[data-testid=share]').click();
-  const url = await page.locator('[data-testid=share-url]').inputValue();
-  await context.close();
-  const fresh = await openPage(pg.browser, url);
-  await fresh.page.waitForFunction(() => JSON.parse(window.spillway.resultText() ?? '{}').objective?.name === 'cycles', null, { timeout: 60000 });
-  assert.equal(await resultText(fresh.page), text1, 'the same plan from the link');
-  assert.equal(await fresh.page.locator('[data-testid=objective]').inputValue(), 'cycles');
-  // a v4 link (before the objective) opens with bytes; an objective the page does not know is refused
-  const graph = await graphText(fresh.page);
-  const v4 = compressToEncodedURIComponent(JSON.stringify({ v: 4, graph, settings: { capacities: Object.entries(bytes.capacities), orderSource: 'graph' } }));
-  await fresh.page.goto(pg.url + '#case=' + v4);
-  await fresh.page.waitForFunction(() => document.querySelector('[data-testid=objective]').value === 'bytes' && !JSON.parse(window.spillway.resultText() ?? '{}').objective, null, { timeout: 60000 });
-  await waitForFresh(fresh.page);
-  assert.equal(await num(fresh.page, 'total-cycles'), bytes.metrics.totalCycles);
-  const bad = compressToEncodedURIComponent(JSON.stringify({ v: 5, graph, settings: { objective: 'fastest' } }));
-  await fresh.page.goto(pg.url + '#case=' + bad);
-  await fresh.page.waitForFunction(() => /objective "fastest" is neither bytes nor cycles/.test(document.querySelector('[data-testid=notice]').textContent));
-  assert.equal(await fresh.page.locator('[data-testid=objective]').inputValue(), 'bytes', 'nothing from the refused link was applied');
-  assert.deepEqual(fresh.page.errors, []);
-  await fresh.context.close();
-});
+    // a link keeps the objective (case format v5)
+    await page.locator('[data-testid=share]').click();
+    const url = await page.locator('[data-testid=share-url]').inputValue();
+    await context.close();
+    const fresh = await openPage(pg.browser, url, size.opts);
+    await fresh.page.waitForFunction(() => JSON.parse(window.spillway.resultText() ?? '{}').objective?.name === 'cycles', null, { timeout: 60000 });
+    assert.equal(await resultText(fresh.page), text1, 'the same plan from the link');
+    assert.equal(await fresh.page.locator('[data-testid=objective]').inputValue(), 'cycles');
+    // a v4 link (before the objective) opens with bytes; an objective the page does not know is refused
+    const graph = await graphText(fresh.page);
+    const v4 = compressToEncodedURIComponent(JSON.stringify({ v: 4, graph, settings: { capacities: Object.entries(bytes.capacities), orderSource: 'graph' } }));
+    await fresh.page.goto(pg.url + '#case=' + v4);
+    await fresh.page.waitForFunction(() => document.querySelector('[data-testid=objective]').value === 'bytes' && !JSON.parse(window.spillway.resultText() ?? '{}').objective, null, { timeout: 60000 });
+    await waitForFresh(fresh.page);
+    assert.equal(await num(fresh.page, 'total-cycles'), bytes.metrics.totalCycles);
+    const bad = compressToEncodedURIComponent(JSON.stringify({ v: 5, graph, settings: { objective: 'fastest' } }));
+    await fresh.page.goto(pg.url + '#case=' + bad);
+    await fresh.page.waitForFunction(() => /objective "fastest" is neither bytes nor cycles/.test(document.querySelector('[data-testid=notice]').textContent));
+    assert.equal(await fresh.page.locator('[data-testid=objective]').inputValue(), 'bytes', 'nothing from the refused link was applied');
+    assert.deepEqual(fresh.page.errors, []);
+    await fresh.context.close();
+  });
+}
