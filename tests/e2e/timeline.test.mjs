@@ -87,9 +87,24 @@ for (const size of SIZES) {
 
     // a wait of each cause on a pipe: the tooltip of the wait under the pointer names its cause,
     // the node (or buffer) waited for and the cycles lost, as the result's waits say for its node
-    for (const cause of ['address', 'pipe', 'edge']) {
-      const candidates = result.waits.map((w, step) => ({ w, step })).filter(({ w }) => w.pipe && w.cause === cause);
-      assert.ok(candidates.length > 0, `Matmul_Case0 has ${cause} waits on a pipe`);
+    // The cause behind a wait, from the result: an edge from a node without a pipe (an ALLOC)
+    // that itself waited is traced to what that node waited for.
+    const stepOf = new Map(result.order.map((id, s) => [id, s]));
+    const rootOf = (s) => {
+      const w = result.waits[s];
+      const from = w.cause === 'edge' ? stepOf.get(w.node) : undefined;
+      return from !== undefined && from < s && !result.waits[from].pipe && result.waits[from].cause !== 'none' ? rootOf(from) : w.cause;
+    };
+    const onPipe = result.waits.map((w, step) => ({ w, step })).filter(({ w }) => w.pipe && w.cause !== 'none');
+    const targets = [
+      ['address', ({ w }) => w.cause === 'address'],
+      ['pipe busy', ({ w }) => w.cause === 'pipe'],
+      ['an edge from a node on a pipe', ({ w, step }) => w.cause === 'edge' && rootOf(step) === 'edge'],
+      ['an edge from an ALLOC that waited for its bytes', ({ w, step }) => w.cause === 'edge' && rootOf(step) === 'address'],
+    ];
+    for (const [what, which] of targets) {
+      const candidates = onPipe.filter(which);
+      assert.ok(candidates.length > 0, `Matmul_Case0 has waits on a pipe for ${what}`);
       const { step } = candidates.reduce((a, b) => (b.w.cycles > a.w.cycles ? b : a));
       await slideTo(page, step);
       const wait = await zoomUntil(page, 'data-cursor-wait-box', 16);
@@ -100,11 +115,14 @@ for (const size of SIZES) {
       const w = result.waits[shown];
       assert.notEqual(w.cause, 'none', 'the strip under the bars holds waits only');
       assert.equal(await tip.getAttribute('data-cause'), w.cause, `step ${shown}: the tooltip's cause is the result's`);
+      assert.equal(await tip.getAttribute('data-root'), rootOf(shown), `step ${shown}: coloured by the cause behind it`);
+      t.diagnostic(`${what}: pointed at the wait of step ${step}, the tooltip shows step ${shown} (${w.cause}, behind it ${rootOf(shown)})`);
       assert.equal(Number(await tip.getAttribute('data-node')), result.order[shown]);
       const said = await tip.locator('[data-testid=timeline-tip-wait]').textContent();
       assert.ok(said.startsWith(`${CAUSE_NAMES[w.cause]}: Waited ${w.cycles.toLocaleString('en-US')} cycle`), `the wait in words: ${said}`);
       assert.match(said, new RegExp(`[ (]${w.node}[ )]`), `it names node ${w.node}`);
       if (w.cause === 'address') assert.match(said, new RegExp(`buffer ${w.buffer} left them`));
+      if (rootOf(shown) !== w.cause) assert.match(await tip.textContent(), /left them when .* ended \(address reuse\)\.$/, 'the tooltip says what the ALLOC waited for');
       const [, start, end] = result.timing[shown];
       assert.match(await tip.textContent(), new RegExp(`step ${shown} · cycles ${start.toLocaleString('en-US')}–${end.toLocaleString('en-US')}`));
       if (touch) assert.equal(await text(page, 'step-label'), String(shown), 'a tap moves the cursor to the node');
