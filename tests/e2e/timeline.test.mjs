@@ -146,11 +146,18 @@ for (const size of SIZES) {
     await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s), longest);
     assert.equal(await page.locator('[data-testid=memory-chart]').getAttribute('data-cursor'), String(longest));
     await page.locator(`[data-testid=order-table] .vt-row.cursor[data-row="${longest}"]`).waitFor();
-    // the keyboard: ] goes to the next node on the cursor's pipe, Enter tells what it waited for
+    // the keyboard: Tab reaches the timeline after the memory chart and its step controls
+    await page.locator('[data-testid=chart-canvas]').focus();
+    let tabs = 0;
+    while (tabs < 20 && await page.evaluate(() => document.activeElement?.dataset.testid) !== 'timeline-canvas') {
+      await page.keyboard.press('Tab');
+      tabs++;
+    }
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'timeline-canvas', 'Tab reaches the timeline');
+    // ] goes to the next node on the cursor's pipe, Enter tells what it waited for
     const pipe = result.waits[longest].pipe;
     const next = result.waits.findIndex((w, s) => s > longest && w.pipe === pipe);
     assert.ok(next > longest);
-    await canvas.focus();
     await page.keyboard.press(']');
     await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s), next);
     assert.equal(await page.locator('[data-testid=timeline-tip]').getAttribute('data-step'), String(next));
