@@ -18,7 +18,7 @@ import type { PlanView, StretchTable } from '../engine/types';
 import { bufferColor, bufferRgb } from '../lib/color';
 import { fmtBytes, fmtInt, h } from '../lib/format';
 import { memoryTypes } from '../lib/steps';
-import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMark, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, readPlotColors, sizeCanvas } from '../lib/plot';
+import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, readPlotColors, sizeCanvas } from '../lib/plot';
 
 const GUTTER = 76;
 const RIGHT = 10;
@@ -207,13 +207,15 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     root.dataset.pixels = String(painted);
     // spill markers along the top of each lane: ▼ SPILL_OUT, ▲ SPILL_IN
     const laneOf = new Map(lanes.map((l) => [l.type, l]));
+    const marks: number[] = [];
     for (const sp of view.spills) {
       const lane = laneOf.get(sp.type);
       if (!lane) continue;
-      for (const [step, up] of [[sp.outStep, false], [sp.inStep, true]] as const) {
-        if (step >= x.x0 && step <= x.x1) drawSpillMark(ctx, sx(step + 0.5), lane.top - 1, up, colors);
+      for (const [step, up] of [[sp.outStep, 0], [sp.inStep, 1]] as const) {
+        if (step >= x.x0 && step <= x.x1) marks.push(sx(step + 0.5), lane.top - 1, up);
       }
     }
+    drawSpillMarks(ctx, marks, colors);
     drawCursor();
     drawXAxis(ctx, x, lanes[lanes.length - 1].top + LANE_H + 4, 'step', colors);
   }

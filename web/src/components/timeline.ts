@@ -14,11 +14,11 @@
 // details. A text description says what each lane holds and waited for. Many bars on screen are
 // painted as pixels (lib/plot.ts, shared with the memory chart).
 import type { State, Store } from '../store';
-import { WAIT_ADDRESS, WAIT_CAUSES, WAIT_EDGE, WAIT_NONE, WAIT_PIPE, type PlanView } from '../engine/types';
+import { WAIT_CAUSES, WAIT_NONE, type PlanView } from '../engine/types';
 import { cssRgb, opRgb, rgbCss } from '../lib/color';
 import { fmtInt, h } from '../lib/format';
 import { CAUSE_NAMES, nodeName, waitChain } from '../lib/waits';
-import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMark, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, readPlotColors, sizeCanvas } from '../lib/plot';
+import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, readPlotColors, sizeCanvas } from '../lib/plot';
 
 const GUTTER = 76;
 const RIGHT = 10;
@@ -76,10 +76,10 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
   /** where the node could have started: its start less the cycles its wait cost */
   const waitFrom = (s: number) => view!.start[s] - view!.timeline.cycles[s];
   const hasWait = (s: number) => view!.timeline.cause[s] !== WAIT_NONE && view!.timeline.cycles[s] > 0;
-  const opOf = (s: number) => view!.nodes.strings[view!.nodes.op[view!.order[s]]];
 
   function setView(v: PlanView | null) {
     view = v;
+    palette = null;
     lanes = [];
     painted = false;
     hideTip();
@@ -136,15 +136,38 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
   }
 
-  const causeRgb = (k: number) => cssRgb(k === WAIT_EDGE ? colors.waitEdge : k === WAIT_PIPE ? colors.waitPipe : k === WAIT_ADDRESS ? colors.waitAddress : colors.text);
+  /** The colours of a plan's nodes as 0xRRGGBB, worked out once per plan and theme (not per bar:
+   * a large plan has tens of thousands): per operation (by its index in the node table's
+   * strings), per wait cause (WAIT_CAUSES order; none in the muted text colour), spill nodes. */
+  function makePalette(v: PlanView, dark: boolean) {
+    const strings = v.nodes.strings;
+    return {
+      op: Int32Array.from(strings, (name) => opRgb(name, dark)),
+      cause: [colors.text, colors.waitEdge, colors.waitPipe, colors.waitAddress].map(cssRgb),
+      spillOutOp: strings.indexOf('SPILL_OUT'),
+      spillInOp: strings.indexOf('SPILL_IN'),
+      spillOut: cssRgb(colors.spillOut),
+      spillIn: cssRgb(colors.spillIn),
+    };
+  }
+  let palette: ReturnType<typeof makePalette> | null = null;
+  const pal = () => (palette ??= makePalette(view!, store.get().theme === 'dark'));
+  const causeRgb = (k: number) => pal().cause[k];
   /** A node's colour: its operation's; the spill colours for spill nodes; a tick without a pipe
    * takes the colour of what it waited for. */
-  function barRgb(s: number, dark: boolean): number {
-    const op = opOf(s);
-    if (op === 'SPILL_OUT') return cssRgb(colors.spillOut);
-    if (op === 'SPILL_IN') return cssRgb(colors.spillIn);
-    if (!laneOfStep(s).pipe) return causeRgb(view!.timeline.root[s]);
-    return opRgb(op, dark);
+  function barRgb(s: number): number {
+    const p = pal();
+    const op = view!.nodes.op[view!.order[s]];
+    if (op === p.spillOutOp) return p.spillOut;
+    if (op === p.spillInOp) return p.spillIn;
+    if (!laneOfStep(s).pipe) return p.cause[view!.timeline.root[s]];
+    return p.op[op];
+  }
+  /** 1 for a SPILL_IN, 0 for a SPILL_OUT, -1 for any other node */
+  function spillKind(s: number): number {
+    const op = view!.nodes.op[view!.order[s]];
+    const p = pal();
+    return op === p.spillInOp ? 1 : op === p.spillOutOp ? 0 : -1;
   }
 
   /** The steps of a lane with something on screen (bar or wait), none after `last`. */
@@ -160,33 +183,45 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
   }
 
   /** A lane with many nodes on screen: bars and waits as pixels. */
-  function paintPixels(lane: Lane, visible: number[], dark: boolean) {
+  function paintPixels(lane: Lane, visible: number[]) {
     const v = view!;
+    const t = v.timeline;
     const dpr = window.devicePixelRatio || 1;
     const W = Math.max(1, Math.round(x.width * dpr)), H = Math.round(LANE_H * dpr);
     const img = pixelImage(ctx, W, H, colors.bg);
     const scale = W / (x.x1 - x.x0);
     const col = (c: number) => Math.floor((c - x.x0) * scale);
     const barH = Math.round(BAR_H * dpr), waitTop = Math.round((BAR_H + WAIT_GAP) * dpr);
+    // Zoomed out, thousands of nodes share a column: one that covers the same columns as the one
+    // before is painted only when it matters more (a spill over an operation, a wait's cause
+    // over none, address over pipe over edge), so each column is written about once.
+    let barA = -1, barB = -1, barRank = -1, waitA = -1, waitB = -1, waitRank = -1;
     for (const s of visible) {
-      const xa = col(v.start[s]);
-      img.fill(xa, Math.max(xa + 1, col(v.end[s])), 0, barH, img.mix(barRgb(s, dark), 0.95));
-      if (lane.pipe && hasWait(s)) {
-        const wa = col(waitFrom(s));
-        img.fill(wa, Math.max(wa + 1, xa), waitTop, H, img.mix(causeRgb(v.timeline.root[s]), 0.9));
+      const xa = col(v.start[s]), xb = Math.max(xa + 1, col(v.end[s]));
+      const rank = lane.pipe ? spillKind(s) + 1 : t.root[s];
+      if (xa !== barA || xb !== barB || rank > barRank) {
+        img.fill(xa, xb, 0, barH, img.mix(barRgb(s), 0.95));
+        barA = xa; barB = xb; barRank = rank;
+      }
+      if (!lane.pipe || !hasWait(s)) continue;
+      const wa = col(waitFrom(s)), wb = Math.max(wa + 1, xa);
+      if (wa !== waitA || wb !== waitB || t.root[s] > waitRank) {
+        img.fill(wa, wb, waitTop, H, img.mix(causeRgb(t.root[s]), 0.9));
+        waitA = wa; waitB = wb; waitRank = t.root[s];
       }
     }
     img.put(Math.round(GUTTER * dpr), Math.round(lane.top * dpr));
   }
 
+
   /** A lane with few nodes on screen: rectangles, separated where they are wide enough. */
-  function drawShapes(lane: Lane, visible: number[], dark: boolean) {
+  function drawShapes(lane: Lane, visible: number[]) {
     const v = view!;
     ctx.fillStyle = colors.bg;
     ctx.fillRect(GUTTER, lane.top, x.width, LANE_H);
     for (const s of visible) {
       const xa = x.px(v.start[s]), w = Math.max(1, x.px(v.end[s]) - xa);
-      ctx.fillStyle = rgbCss(barRgb(s, dark));
+      ctx.fillStyle = rgbCss(barRgb(s));
       ctx.fillRect(xa, lane.top, w, BAR_H);
       if (w > 4) {
         ctx.strokeStyle = colors.panel;
@@ -205,9 +240,9 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     if (!view || !lanes.length) return;
     const v = view;
     const s = store.get();
-    const dark = s.theme === 'dark';
     const last = on.veiled(s) ? s.cursor : v.order.length;
     let pixels = 0;
+    const marks: number[] = []; // the spill nodes' marks above their lanes
     for (const lane of lanes) {
       ctx.save();
       ctx.beginPath();
@@ -216,18 +251,17 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
       const visible = visibleSteps(lane, last);
       if (visible.length > PIXELS_ABOVE) {
         pixels++;
-        paintPixels(lane, visible, dark);
-      } else drawShapes(lane, visible, dark);
-      // the spill nodes' marks above the lane
-      if (lane.pipe) {
-        for (const st of visible) {
-          const op = opOf(st);
-          if (op === 'SPILL_OUT' || op === 'SPILL_IN') drawSpillMark(ctx, x.px((v.start[st] + v.end[st]) / 2), lane.top - 1, op === 'SPILL_IN', colors);
-        }
-      }
+        paintPixels(lane, visible);
+      } else drawShapes(lane, visible);
       ctx.restore();
       drawLaneFrame(lane);
+      if (!lane.pipe) continue;
+      for (const st of visible) {
+        const up = spillKind(st);
+        if (up >= 0) marks.push(x.px((v.start[st] + v.end[st]) / 2), lane.top - 1, up);
+      }
     }
+    drawSpillMarks(ctx, marks, colors);
     root.dataset.pixels = String(pixels);
     drawCursor(last);
     drawXAxis(ctx, x, lanes[lanes.length - 1].top + LANE_H + 4, 'cycle', colors, (t) => fmtInt(t));
@@ -321,7 +355,7 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     const root = WAIT_CAUSES[t.root[s]];
     const [first, ...behind] = waitChain(v, s, false); // (the cause is said before the first)
     tip.replaceChildren(
-      h('div', { class: 'tip-title' }, h('span', { class: 'swatch', style: `background:${rgbCss(barRgb(s, store.get().theme === 'dark'))}` }),
+      h('div', { class: 'tip-title' }, h('span', { class: 'swatch', style: `background:${rgbCss(barRgb(s))}` }),
         `${nodeName(v, id)} · ${lane.pipe ? lane.name : 'no pipe'}`),
       h('div', {}, `step ${s} · cycles ${fmtInt(v.start[s])}–${fmtInt(v.end[s])} (${fmtInt(v.end[s] - v.start[s])} cycles)`),
       h('div', { class: `tip-wait cause-${cause}`, 'data-testid': 'timeline-tip-wait' },
@@ -422,7 +456,7 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
       if (tipStep && tipStep.step !== c) hideTip();
       requestDraw();
     }
-    if (s.theme !== p.theme) { colors = readPlotColors(); requestDraw(); }
+    if (s.theme !== p.theme) { colors = readPlotColors(); palette = null; requestDraw(); }
   });
   setView(store.get().view);
 }

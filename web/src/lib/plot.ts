@@ -257,11 +257,20 @@ export function drawXAxis(ctx: CanvasRenderingContext2D, x: PlotX, y: number, na
   ctx.fillText(name, x.left - 5, y + 9);
 }
 
-/** A spill node's mark above a lane, its tip at (px, y): ▼ SPILL_OUT (data leaves), ▲ SPILL_IN. */
-export function drawSpillMark(ctx: CanvasRenderingContext2D, px: number, y: number, up: boolean, colors: PlotColors) {
-  ctx.fillStyle = up ? colors.spillIn : colors.spillOut;
-  ctx.beginPath();
-  if (up) { ctx.moveTo(px - 3.5, y); ctx.lineTo(px + 3.5, y); ctx.lineTo(px, y - 5); }
-  else { ctx.moveTo(px - 3.5, y - 5); ctx.lineTo(px + 3.5, y - 5); ctx.lineTo(px, y); }
-  ctx.fill();
+/** Spill nodes' marks above a lane: per mark its tip (px, y) and whether it is a SPILL_IN (▲)
+ * or a SPILL_OUT (▼), as triples in `marks`. One path per colour: thousands of spills cost two
+ * fills, not thousands. */
+export function drawSpillMarks(ctx: CanvasRenderingContext2D, marks: number[], colors: PlotColors) {
+  for (const up of [0, 1]) {
+    ctx.fillStyle = up ? colors.spillIn : colors.spillOut;
+    ctx.beginPath();
+    for (let k = 0; k < marks.length; k += 3) {
+      if (marks[k + 2] !== up) continue;
+      const px = marks[k], y = marks[k + 1];
+      if (up) { ctx.moveTo(px - 3.5, y); ctx.lineTo(px + 3.5, y); ctx.lineTo(px, y - 5); }
+      else { ctx.moveTo(px - 3.5, y - 5); ctx.lineTo(px + 3.5, y - 5); ctx.lineTo(px, y); }
+      ctx.closePath();
+    }
+    ctx.fill();
+  }
 }
