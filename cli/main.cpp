@@ -29,7 +29,7 @@ namespace {
 
 constexpr const char* kUsageHead = R"(usage:
   spillway plan [GRAPH.json] [options]   plan a graph (no GRAPH: the built-in example)
-  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--effort N] [--json -]
+  spillway compare [GRAPH.json] [--caps ...] [--cost C] [--effort N] [--objective O] [--json -]
                                          every policy on every order source, one table
   spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C] [--effort N]
                                          median times of each stage, as a table
@@ -65,6 +65,10 @@ plan options:
 
 constexpr const char* kUsageTail = R"(  --effort N                   order search budget in evaluations (default: by graph size);
                                the same N gives the same order, a larger N one as good or better
+  --objective bytes|cycles     bytes (default): the plan moving the least data; cycles: that plan
+                               made to finish sooner, moving at most 10% more data (docs/timing.md)
+  --disable T,...              with --objective cycles, switch techniques off to measure each:
+%CYCLES%
   --cost seed|contest          spill cost model (default: contest)
   --fixed-latency N            seed cost model: cycles per spill (default 0)
   --cycles-per-byte N          seed cost model: cycles per byte (default 1)
@@ -127,7 +131,13 @@ std::string usage() {
     }
     techniques.pop_back();
     const std::string slot = "%TECHNIQUES%";
-    return text.replace(text.find(slot), slot.size(), techniques);
+    text.replace(text.find(slot), slot.size(), techniques);
+    std::string cycles;
+    for (const CyclesTechniqueInfo& t : cyclesTechniques())
+        cycles += wrapped(std::string(t.name) + ": " + t.what, indent, 96);
+    cycles.pop_back();
+    const std::string cyclesSlot = "%CYCLES%";
+    return text.replace(text.find(cyclesSlot), cyclesSlot.size(), cycles);
 }
 
 
@@ -241,6 +251,11 @@ RunOptions runOptionsFrom(const Args& a) {
         opts.cost.fixedLatency = parseCount("--fixed-latency", *v, 0, limits::kMaxFixedLatency, "fixedLatency");
     if (auto v = get("--cycles-per-byte"))
         opts.cost.cyclesPerByte = parseCount("--cycles-per-byte", *v, 0, limits::kMaxCyclesPerByte, "cyclesPerByte");
+    if (auto v = get("--objective")) opts.objective = parseObjective(*v);
+    if (auto v = get("--disable")) {
+        if (opts.objective != Objective::Cycles) throw InputError("--disable switches off techniques of --objective cycles");
+        opts.cycles.disabled = parseCyclesTechniques(*v);
+    }
     return opts;
 }
 
@@ -289,13 +304,20 @@ void printSummary(const std::string& label, const GraphDocument& doc, const Resu
                     static_cast<long long>(r.capacities.at(type)));
     std::printf("; all types %lld\n", static_cast<long long>(m.demandPeaks.total));
     std::printf("total cycles: %lld\n", static_cast<long long>(m.totalCycles));
+    if (r.cycles) {
+        const ObjectiveReport& c = *r.cycles;
+        std::printf("objective cycles: %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld bytes moved\n",
+                    static_cast<long long>(m.totalCycles), static_cast<long long>(m.extraBytes),
+                    static_cast<long long>(c.bytesPlanCycles), static_cast<long long>(c.bytesPlanExtraBytes));
+        for (const std::string& step : c.steps) std::printf("  %s\n", step.c_str());
+    }
     std::printf("verified: yes (independent verifier, 0 violations)\n");
     std::printf("time: %.1f ms\n", ms);
 }
 
 int commandPlan(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--caps", "--order", "--policy", "--cost", "--fixed-latency",
-                                       "--cycles-per-byte", "--effort", "-o", "--export"});
+                                       "--cycles-per-byte", "--effort", "--objective", "--disable", "-o", "--export"});
     RunOptions opts = runOptionsFrom(a);
     std::string label;
     const std::string text = graphTextFor(a, label);
@@ -491,9 +513,34 @@ int commandVerify(int argc, char** argv) {
     return 0;
 }
 
+std::string policyCell(const ComparisonRow& r) { return r.policy == r.planPolicy ? r.policy : r.policy + " (" + r.planPolicy + ")"; }
+
+std::string peaksCell(const Metrics& m) {
+    std::string peaks;
+    for (const auto& [type, peak] : m.demandPeaks.byType) peaks += type + " " + std::to_string(peak) + "  ";
+    return peaks + "/ " + std::to_string(m.demandPeaks.total);
+}
+
+// compare under the cycles objective: each row's bytes plan and the plan made from it to finish
+// sooner, data moved and cycles side by side.
+void printCyclesComparison(const std::string& label, const GraphDocument& doc, const RunOptions& opts,
+                           const std::vector<ComparisonRow>& rows) {
+    std::printf("graph: %s (%zu nodes, %zu buffers), cost %s, objective cycles (margin %d%%); every plan verified\n",
+                label.c_str(), doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str(),
+                opts.cycles.marginPercent);
+    std::printf("%-9s %-20s %-23s %-23s %9s\n", "", "", "  objective bytes", "  objective cycles", "");
+    std::printf("%-9s %-20s %10s %12s %10s %12s %9s\n", "order", "policy", "extra B", "cycles", "extra B", "cycles", "ms");
+    for (const ComparisonRow& r : rows)
+        std::printf("%-9s %-20s %10lld %12lld %10lld %12lld %9.1f\n", r.orderSource.c_str(), policyCell(r).c_str(),
+                    static_cast<long long>(r.cycles->bytesPlanExtraBytes), static_cast<long long>(r.cycles->bytesPlanCycles),
+                    static_cast<long long>(r.metrics.extraBytes), static_cast<long long>(r.metrics.totalCycles),
+                    r.milliseconds);
+}
+
 // Every policy on every order source: what each decision is worth on this graph.
 int commandCompare(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json"});
+    Args a = parseArgs(argc, argv, 2, {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json",
+                                       "--objective", "--disable"});
     if (a.options.count("--json") && a.options.at("--json") != "-")
         throw InputError("--json takes - (print JSON on stdout)");
     std::string label;
@@ -504,19 +551,18 @@ int commandCompare(int argc, char** argv) {
         std::fputs(comparisonToJson(rows).c_str(), stdout);
         return 0;
     }
+    if (opts.objective == Objective::Cycles) {
+        printCyclesComparison(label, doc, opts, rows);
+        return 0;
+    }
     std::printf("graph: %s (%zu nodes, %zu buffers), cost %s; every plan verified\n", label.c_str(),
                 doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str());
     std::printf("%-9s %-20s %7s %10s %10s %s %12s %9s\n", "order", "policy", "spills", "extra B", "bound B",
                 "peak (order demand) per memory / all", "cycles", "ms");
     for (const ComparisonRow& r : rows) {
-        std::string peaks;
-        for (const auto& [type, peak] : r.metrics.demandPeaks.byType)
-            peaks += type + " " + std::to_string(peak) + "  ";
-        peaks += "/ " + std::to_string(r.metrics.demandPeaks.total);
-        std::string policy = r.policy == r.planPolicy ? r.policy : r.policy + " (" + r.planPolicy + ")";
-        std::printf("%-9s %-20s %7d %10lld %10lld  %s %12lld %9.1f\n", r.orderSource.c_str(), policy.c_str(),
+        std::printf("%-9s %-20s %7d %10lld %10lld  %s %12lld %9.1f\n", r.orderSource.c_str(), policyCell(r).c_str(),
                     r.metrics.spills, static_cast<long long>(r.metrics.extraBytes),
-                    static_cast<long long>(r.metrics.bound.total), peaks.c_str(),
+                    static_cast<long long>(r.metrics.bound.total), peaksCell(r.metrics).c_str(),
                     static_cast<long long>(r.metrics.totalCycles), r.milliseconds);
     }
     return 0;

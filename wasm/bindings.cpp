@@ -157,6 +157,13 @@ std::string packTechniques() {
     return dump(out);
 }
 
+// The cycles objective's switchable techniques: [{"name", "what"}], in the order of `--disable`'s help.
+std::string cyclesTechniqueList() {
+    Json out = Json::array();
+    for (const CyclesTechniqueInfo& t : cyclesTechniques()) out.push_back({{"name", t.name}, {"what", t.what}});
+    return dump(out);
+}
+
 std::string examples() {
     Json out = Json::array();
     for (const ExampleInfo& e : exampleList())
@@ -184,6 +191,7 @@ EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("compare", &compareAll);
     emscripten::function("pack", &pack);
     emscripten::function("packTechniques", &packTechniques);
+    emscripten::function("cyclesTechniques", &cyclesTechniqueList);
     emscripten::function("examples", &examples);
     emscripten::function("example", &example);
     emscripten::function("heapInUse", &heapInUse);

@@ -19,6 +19,31 @@ export interface RunOptions {
    *  effort gives the same plan; a larger one a plan at least as good (the search replays the
    *  smaller one's evaluations first and waits longer before it stops for lack of progress). */
   effort?: number;
+  /** "bytes" (the default): the plan moving the least data. "cycles": that plan made to finish
+   *  sooner under the pipe model (docs/timing.md), moving at most 10% more data; the result then
+   *  holds "objective" with the bytes plan's figures. */
+  objective?: "bytes" | "cycles";
+  /** Techniques of the cycles objective to switch off, by name (cyclesTechniques()); only with
+   *  objective "cycles". */
+  disable?: string[];
+}
+
+/** What set a node's start (docs/timing.md): one per entry of the result's "order", beside
+ *  "timing". The named node always ends exactly at this node's start. */
+export type NodeWait =
+  | { pipe?: string; cause: "none" }
+  | { pipe?: string; cause: "edge" | "pipe"; node: number; cycles: number }
+  | { pipe?: string; cause: "address"; node: number; buffer: number; cycles: number };
+
+/** Under objective "cycles", the result's "objective": the bytes plan it started from and what
+ *  each technique gained. */
+export interface ObjectiveReport {
+  name: "cycles";
+  /** Techniques switched off (RunOptions.disable). */
+  disabled: string[];
+  bytesPlan: { extraBytes: number; totalCycles: number };
+  /** One line per kept step, e.g. "bytes plan round 1, placement: 44390 -> 42154 cycles". */
+  steps: string[];
 }
 
 /** What planWithProgress reports while the order search runs. */
@@ -95,6 +120,8 @@ export interface CompareRow {
   bound: { total: number; byType: Record<string, number>; exact?: false };  // exact: false when the relaxation ran out of its work budget
   demandPeak: { byType: Record<string, number>; total: number };
   totalCycles: number;
+  /** Under objective "cycles": the row's bytes plan, which extraBytes and totalCycles improve on. */
+  bytesPlan?: { extraBytes: number; totalCycles: number };
   /** Wall time of the run in milliseconds (the only field that varies between runs). */
   ms: number;
 }
@@ -176,6 +203,9 @@ export interface SpillwayModule {
   pack(csvText: string, optionsJson: string): string;
   /** JSON array of {name, what}: the packer's techniques that PackOptions.disable can switch off. */
   packTechniques(): string;
+  /** JSON array of {name, what}: the cycles objective's techniques that RunOptions.disable can
+   *  switch off. */
+  cyclesTechniques(): string;
   /** JSON array of ExampleInfo. */
   examples(): string;
   /** The example's graph JSON (with its "Capacities"), or EngineError JSON for an unknown name. */

@@ -94,7 +94,13 @@ ResultClaims claimsOf(const Result& r) {
     c.residentPeak = r.metrics.residentPeaks;
     c.totalCycles = r.metrics.totalCycles;
     c.timing.reserve(r.timing.nodes.size());
-    for (const NodeTiming& t : r.timing.nodes) c.timing.push_back({t.id, t.start, t.end});
+    c.waits.emplace();
+    c.waits->reserve(r.timing.nodes.size());
+    for (const NodeTiming& t : r.timing.nodes) {
+        c.timing.push_back({t.id, t.start, t.end});
+        const Wait& w = t.wait;
+        c.waits->push_back({waitCauseName(w.cause), w.node, w.buffer, w.cycles, t.pipe});
+    }
     return c;
 }
 
@@ -185,6 +191,15 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     r.cost = opts.cost;
     r.plan = problem.plan ? std::move(*problem.plan)
                           : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy});
+    r.objective = opts.objective;
+    if (opts.objective == Objective::Cycles) {
+        Shortened s = shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, opts.cycles);
+        r.plan = std::move(s.plan);
+        r.inputOrder = std::move(s.inputOrder);
+        r.cycles = ObjectiveReport{{}, s.bytesPlanExtraBytes, s.bytesPlanCycles, std::move(s.steps)};
+        for (const CyclesTechniqueInfo& t : cyclesTechniques())
+            if (!opts.cycles.enabled(t.technique)) r.cycles->disabled.push_back(t.name);
+    }
     // Timing and metrics assume a sound plan; on one the verifier rejects, its report is the
     // error to show, not theirs.
     std::optional<std::string> measureFailure;
@@ -223,7 +238,7 @@ std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& o
             const auto t1 = std::chrono::steady_clock::now();
             Result r = run(doc, o);
             const double ms = orderMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
-            rows.push_back({policy, r.plan.policy, source, r.metrics, ms});
+            rows.push_back({policy, r.plan.policy, source, r.metrics, std::move(r.cycles), ms});
         }
     }
     return rows;

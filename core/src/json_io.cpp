@@ -126,14 +126,16 @@ public:
     void onKey(std::string& key, std::size_t offset) {
         switch (stack_.back()) {
             case Ctx::Root:
-                if (key == "cost" || key == "order" || key == "policy" || key == "capacities" || key == "effort") {
+                if (key == "cost" || key == "order" || key == "policy" || key == "capacities" || key == "effort" ||
+                    key == "objective" || key == "disable") {
                     if (!seen_.insert(key).second) fail(offset, "options: field \"" + key + "\" appears twice", key);
                 }
                 key_ = std::move(key);
                 break;
             case Ctx::Capacities: capacities_.key(std::move(key), offset, *opts_.capacities); break;
             case Ctx::Cost: cost_.key(key, offset, "options.cost"); break;
-            case Ctx::Order: break;
+            case Ctx::Order:
+            case Ctx::Disable: break;
         }
     }
     void onEnd(Kind, std::size_t) {
@@ -145,10 +147,17 @@ public:
         }
         stack_.pop_back();
     }
-    RunOptions finish() { return std::move(opts_); }
+    RunOptions finish() {
+        // "disable" may come before "objective": checked once both are read.
+        if (!opts_.cycles.disabled.empty() && opts_.objective != Objective::Cycles)
+            fail(disableOffset_, "options: field \"disable\" switches off techniques of the objective \"cycles\", "
+                                 "but the objective is \"bytes\"",
+                 "disable");
+        return std::move(opts_);
+    }
 
 private:
-    enum class Ctx : std::uint8_t { Root, Capacities, Order, Cost };
+    enum class Ctx : std::uint8_t { Root, Capacities, Order, Cost, Disable };
 
     bool value(Kind k, const Scalar* s, std::size_t offset) {
         if (stack_.empty()) {
@@ -183,6 +192,17 @@ private:
                 if (s) cost_.value(*s);
                 else cost_.container(k, offset);
                 return false;
+            case Ctx::Disable: {
+                const std::string field = "disable[" + std::to_string(disableCount_++) + "]";
+                if (k != Kind::String)
+                    fail(offset, "options." + field + " must be a technique's name, got " + json::kindName(k), field);
+                try {
+                    opts_.cycles.disabled.push_back(cyclesTechnique(*s->string));
+                } catch (const InputError& e) {
+                    fail(offset, std::string("options.") + field + ": " + e.what(), field);
+                }
+                return false;
+            }
         }
         return false;
     }
@@ -231,6 +251,25 @@ private:
             opts_.effort = s->integer;
             return false;
         }
+        if (key_ == "objective") {
+            if (k != Kind::String)
+                fail(offset, std::string("options: field \"objective\" must be \"bytes\" or \"cycles\", got ") + json::kindName(k),
+                     "objective");
+            try {
+                opts_.objective = parseObjective(*s->string);
+            } catch (const InputError& e) {
+                fail(offset, std::string("options: ") + e.what(), "objective");
+            }
+            return false;
+        }
+        if (key_ == "disable") {
+            if (k != Kind::Array)
+                fail(offset, std::string("options: field \"disable\" must be an array of technique names, got ") + json::kindName(k),
+                     "disable");
+            disableOffset_ = offset;
+            stack_.push_back(Ctx::Disable);
+            return true;
+        }
         if (key_ == "cost") {
             if (k != Kind::Object)
                 fail(offset, std::string("options: field \"cost\" must be an object like {\"model\": \"contest\"}, got ") +
@@ -254,6 +293,8 @@ private:
     std::set<std::string> seen_;
     json::CapacityEntries capacities_;
     json::ObjectFields cost_;
+    std::size_t disableOffset_ = 0;
+    int disableCount_ = 0;
 };
 
 }  // namespace
@@ -329,6 +370,28 @@ void addSpillChoice(OrderedJson& dj, const Decision& d) {
     dj["windowsTotal"] = d.windowsTotal;
 }
 
+// A node's pipe and what it waited for (docs/timing.md): members that do not apply are left out.
+OrderedJson waitJson(const NodeTiming& t) {
+    OrderedJson j;
+    if (!t.pipe.empty()) j["pipe"] = t.pipe;
+    j["cause"] = waitCauseName(t.wait.cause);
+    if (t.wait.cause == WaitCause::None) return j;
+    j["node"] = t.wait.node;
+    if (t.wait.cause == WaitCause::Address) j["buffer"] = t.wait.buffer;
+    j["cycles"] = t.wait.cycles;
+    return j;
+}
+
+// Under the cycles objective: the bytes plan it started from and what each technique gained.
+OrderedJson objectiveJson(const ObjectiveReport& c) {
+    OrderedJson j;
+    j["name"] = "cycles";
+    j["disabled"] = c.disabled;
+    j["bytesPlan"] = {{"extraBytes", c.bytesPlanExtraBytes}, {"totalCycles", c.bytesPlanCycles}};
+    j["steps"] = c.steps;
+    return j;
+}
+
 OrderedJson costJson(const CostModel& c) {
     OrderedJson j;
     j["model"] = c.name();
@@ -352,6 +415,7 @@ std::string resultToJson(const Graph&, const Result& r) {
     j["orderSource"] = r.orderSource;
     if (r.search)
         j["search"] = {{"evaluations", r.search->evaluations}, {"effort", r.search->effort}, {"start", r.search->start}};
+    if (r.cycles) j["objective"] = objectiveJson(*r.cycles);
     j["inputOrder"] = r.inputOrder;
 
     OrderedJson m;
@@ -384,8 +448,13 @@ std::string resultToJson(const Graph&, const Result& r) {
     for (auto [s, d] : p.addedEdges) edges.push_back({s, d});
     j["addedEdges"] = std::move(edges);
     OrderedJson timing = OrderedJson::array();
-    for (const NodeTiming& t : r.timing.nodes) timing.push_back({t.id, t.start, t.end});
+    OrderedJson waits = OrderedJson::array();
+    for (const NodeTiming& t : r.timing.nodes) {
+        timing.push_back({t.id, t.start, t.end});
+        waits.push_back(waitJson(t));
+    }
     j["timing"] = std::move(timing);
+    j["waits"] = std::move(waits);
     OrderedJson decisions = OrderedJson::array();
     for (const Decision& d : p.decisions) {
         OrderedJson dj;
@@ -419,6 +488,8 @@ std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {
         j["demandPeak"]["total"] = r.metrics.demandPeaks.total;
         j["totalCycles"] = r.metrics.totalCycles;
         j["bound"] = boundJson(r.metrics.bound);
+        if (r.cycles)
+            j["bytesPlan"] = {{"extraBytes", r.cycles->bytesPlanExtraBytes}, {"totalCycles", r.cycles->bytesPlanCycles}};
         j["ms"] = std::round(r.milliseconds * 10) / 10;
         out.push_back(std::move(j));
     }

@@ -26,7 +26,7 @@ public:
         : t_(text), cost_(text, json::costFieldNames()), metrics_(text, {"spills", "extraBytes", "totalCycles"}),
           demand_(text, {"total"}), allocation_(text, {"buf", "type", "offset", "size"}),
           spill_(text, {"buf", "type", "size", "oldOffset", "newOffset", "outNode", "inNode", "outStep", "inStep"}),
-          node_(text, "addedNodes", limits::kMaxSpillCycles) {}
+          wait_(text, {"cause", "node", "buffer", "cycles", "pipe"}), node_(text, "addedNodes", limits::kMaxSpillCycles) {}
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
@@ -37,21 +37,23 @@ public:
 private:
     enum class Ctx : std::uint8_t {
         Root, Cost, InputOrder, Metrics, DemandPeak, DemandByType, ResidentPeak, Allocations, Allocation,
-        Spills, Spill, Order, AddedNodes, AddedNode, AddedNodeBufs, AddedEdges, AddedEdge, Timing, TimingEntry
+        Spills, Spill, Order, AddedNodes, AddedNode, AddedNodeBufs, AddedEdges, AddedEdge, Timing, TimingEntry,
+        Waits, Wait
     };
     // The fields of the top-level object that are read, and the kind each must have.
     struct RootField {
         const char* name;
         Kind kind;
-        Ctx ctx;  // entered for a container
+        Ctx ctx;               // entered for a container
+        bool required;  // "waits" came later: results without it are still read
     };
     static constexpr RootField kRoot[] = {
-        {"format", Kind::Integer, Ctx::Root},         {"cost", Kind::Object, Ctx::Cost},
-        {"inputOrder", Kind::Array, Ctx::InputOrder}, {"metrics", Kind::Object, Ctx::Metrics},
-        {"allocations", Kind::Array, Ctx::Allocations}, {"spills", Kind::Array, Ctx::Spills},
-        {"order", Kind::Array, Ctx::Order},           {"addedNodes", Kind::Array, Ctx::AddedNodes},
-        {"addedEdges", Kind::Array, Ctx::AddedEdges}, {"timing", Kind::Array, Ctx::Timing},
-        {"planPolicy", Kind::String, Ctx::Root},
+        {"format", Kind::Integer, Ctx::Root, true},         {"cost", Kind::Object, Ctx::Cost, true},
+        {"inputOrder", Kind::Array, Ctx::InputOrder, true}, {"metrics", Kind::Object, Ctx::Metrics, true},
+        {"allocations", Kind::Array, Ctx::Allocations, true}, {"spills", Kind::Array, Ctx::Spills, true},
+        {"order", Kind::Array, Ctx::Order, true},           {"addedNodes", Kind::Array, Ctx::AddedNodes, true},
+        {"addedEdges", Kind::Array, Ctx::AddedEdges, true}, {"timing", Kind::Array, Ctx::Timing, true},
+        {"planPolicy", Kind::String, Ctx::Root, true},      {"waits", Kind::Array, Ctx::Waits, false},
     };
     static constexpr int kRootFields = sizeof(kRoot) / sizeof(kRoot[0]);
 
@@ -74,6 +76,7 @@ private:
                               std::int64_t min, std::int64_t max);
     void finishAllocation();
     void finishSpill();
+    void finishWait();
     [[noreturn]] void fail(std::size_t offset, const std::string& message, const std::string& field = "") const {
         t_.failField(offset, message, field);
     }
@@ -85,7 +88,7 @@ private:
     int rootField_ = -1;
     bool seen_[kRootFields] = {};
     std::size_t rootOffset_ = 0;
-    ObjectFields cost_, metrics_, demand_, allocation_, spill_;
+    ObjectFields cost_, metrics_, demand_, allocation_, spill_, wait_;
     bool seenDemand_ = false, seenByType_ = false, seenResident_ = false;
     std::string mapKey_;  // the current key of demandPeak.byType / residentPeak
     json::NodeFields node_;
@@ -116,6 +119,7 @@ void ResultReader::onKey(std::string& key, std::size_t offset) {
         case Ctx::ResidentPeak: mapKey_ = std::move(key); break;
         case Ctx::Allocation: allocation_.key(key, offset, parentEntry("allocations")); break;
         case Ctx::Spill: spill_.key(key, offset, parentEntry("spills")); break;
+        case Ctx::Wait: wait_.key(key, offset, parentEntry("waits")); break;
         case Ctx::AddedNode: node_.key(key, offset); break;
         default: break;
     }
@@ -151,7 +155,7 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
     }
     const Ctx ctx = stack_.back();
     if (ctx != Ctx::Root && ctx != Ctx::Metrics && ctx != Ctx::DemandPeak && ctx != Ctx::Cost &&
-        ctx != Ctx::Allocation && ctx != Ctx::Spill && ctx != Ctx::AddedNode)
+        ctx != Ctx::Allocation && ctx != Ctx::Spill && ctx != Ctx::AddedNode && ctx != Ctx::Wait)
         ++count_.back();  // an array entry (or a map value)
     switch (ctx) {
         case Ctx::Root: return rootValue(k, s, offset);
@@ -188,9 +192,16 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
             (alloc ? allocation_ : spill_).begin(offset);
             return enter(alloc ? Ctx::Allocation : Ctx::Spill);
         }
+        case Ctx::Waits:
+            --count_.back();  // counted when the object ends
+            limitCount("waits", offset, limits::kMaxOrderLength, "orderLength");
+            if (k != Kind::Object) fail(offset, entry("waits") + " must be an object, got " + json::kindName(k), entry("waits"));
+            wait_.begin(offset);
+            return enter(Ctx::Wait);
         case Ctx::Allocation:
-        case Ctx::Spill: {
-            ObjectFields& f = ctx == Ctx::Allocation ? allocation_ : spill_;
+        case Ctx::Spill:
+        case Ctx::Wait: {
+            ObjectFields& f = ctx == Ctx::Allocation ? allocation_ : ctx == Ctx::Spill ? spill_ : wait_;
             if (container) f.container(k, offset);
             else f.value(*s);
             return false;
@@ -274,6 +285,7 @@ bool ResultReader::rootValue(Kind k, const Scalar* s, std::size_t offset) {
     }
     if (f.ctx == Ctx::Cost) cost_.begin(offset);
     if (f.ctx == Ctx::Metrics) metrics_.begin(offset);
+    if (f.ctx == Ctx::Waits) r_.claims.waits.emplace();
     return enter(f.ctx);
 }
 
@@ -325,6 +337,23 @@ void ResultReader::finishSpill() {
     r_.plan.spills.push_back(std::move(s));
 }
 
+void ResultReader::finishWait() {
+    const std::string place = entry("waits");
+    ErrorPlace base;
+    base.field = place;
+    FieldCheck f(t_, place, base, wait_.offset());
+    ResultClaims::NodeWait w;
+    FieldValue& cause = wait_["cause"];
+    w.cause = f.string(cause, "cause");
+    if (w.cause != "none" && w.cause != "edge" && w.cause != "pipe" && w.cause != "address")
+        f.fail("cause", cause.offset, "must be \"none\", \"edge\", \"pipe\" or \"address\", got \"" + excerpt(w.cause) + "\"");
+    if (wait_["node"].present) w.node = f.integer(wait_["node"], "node", kAnyMin, kAnyMax);
+    if (wait_["buffer"].present) w.buffer = f.integer(wait_["buffer"], "buffer", kAnyMin, kAnyMax);
+    if (wait_["cycles"].present) w.cycles = f.integer(wait_["cycles"], "cycles", kAnyMin, kAnyMax);
+    if (wait_["pipe"].present) w.pipe = f.string(wait_["pipe"], "pipe");
+    r_.claims.waits->push_back(std::move(w));
+}
+
 void ResultReader::onEnd(Kind, std::size_t) {
     const Ctx ended = stack_.back();
     const std::int64_t entries = count_.back();
@@ -337,6 +366,10 @@ void ResultReader::onEnd(Kind, std::size_t) {
             break;
         case Ctx::Spill:
             finishSpill();
+            ++count_.back();
+            break;
+        case Ctx::Wait:
+            finishWait();
             ++count_.back();
             break;
         case Ctx::AddedNode: r_.plan.addedNodes.push_back(node_.finish(uses_)); break;
@@ -365,7 +398,7 @@ void ResultReader::onEnd(Kind, std::size_t) {
 
 ResultFile ResultReader::finish() {
     for (int f = 0; f < kRootFields; ++f)
-        if (!seen_[f] && kRoot[f].ctx != Ctx::Root)
+        if (!seen_[f] && kRoot[f].ctx != Ctx::Root && kRoot[f].required)
             fail(rootOffset_, std::string("the result: field \"") + kRoot[f].name + "\" is missing", kRoot[f].name);
     if (!seen_[0]) fail(rootOffset_, "the result: field \"format\" is missing", "format");
     ErrorPlace base;

@@ -22,7 +22,7 @@
 //   bounds       every placement inside [0, capacity) of a memory that has a capacity
 //   overlap      no two resident buffers of one memory share a byte
 //   metrics      (claims) spills, extraBytes, demandPeak, residentPeak, totalCycles recomputed
-//   timing       (claims) every node's start and end recomputed under the pipe model
+//   timing       (claims) every node's start, end and wait recomputed under the pipe model
 //
 // The edge rule. The contest asks, per spill of buffer b: ALLOC -> SPILL_OUT -> SPILL_IN -> FREE,
 // every user of b scheduled before the SPILL_OUT -> SPILL_OUT, and SPILL_IN -> every user
@@ -197,31 +197,34 @@ struct BufState {
 // would overlap is reported and not recorded).
 using Occupancy = std::map<Bytes, std::pair<Bytes, BufferId>>;
 
-// The latest time each byte of one memory was left, over compressed offsets: a segment tree with
-// "raise a range to at least t" and "latest time over a range".
+// The latest leave of each byte of one memory, over compressed offsets: a segment tree with
+// "raise a range to at least (time, step)" and "latest (time, step) over a range". The step of a
+// leave names it: the node at that step released the bytes (one buffer per node).
 class LeaveTimes {
 public:
+    using Leave = std::pair<Cycles, std::int64_t>;  // (time, step of the leaving node); step -1: never
     explicit LeaveTimes(std::vector<Bytes> coords) : coords_(std::move(coords)) {
         std::sort(coords_.begin(), coords_.end());
         coords_.erase(std::unique(coords_.begin(), coords_.end()), coords_.end());
         n_ = std::max<std::size_t>(1, coords_.size());
-        max_.assign(4 * n_, 0);
-        lazy_.assign(4 * n_, 0);
+        max_.assign(4 * n_, kNever);
+        lazy_.assign(4 * n_, kNever);
     }
-    Cycles latest(Bytes from, Bytes to) { return query(1, 0, n_, index(from), index(to)); }
-    void leave(Bytes from, Bytes to, Cycles t) { raise(1, 0, n_, index(from), index(to), t); }
+    Leave latest(Bytes from, Bytes to) { return query(1, 0, n_, index(from), index(to)); }
+    void leave(Bytes from, Bytes to, Leave t) { raise(1, 0, n_, index(from), index(to), t); }
 
 private:
+    static constexpr Leave kNever{0, -1};
     std::size_t index(Bytes x) const {
         return static_cast<std::size_t>(std::lower_bound(coords_.begin(), coords_.end(), x) - coords_.begin());
     }
-    Cycles query(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r) {
-        if (r <= lo || hi <= l) return 0;
+    Leave query(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r) {
+        if (r <= lo || hi <= l) return kNever;
         if (l <= lo && hi <= r) return max_[node];
         const std::size_t mid = (lo + hi) / 2;
         return std::max({lazy_[node], query(2 * node, lo, mid, l, r), query(2 * node + 1, mid, hi, l, r)});
     }
-    void raise(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r, Cycles t) {
+    void raise(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r, Leave t) {
         if (r <= lo || hi <= l) return;
         max_[node] = std::max(max_[node], t);
         if (l <= lo && hi <= r) {
@@ -234,7 +237,7 @@ private:
     }
     std::vector<Bytes> coords_;
     std::size_t n_;
-    std::vector<Cycles> max_, lazy_;  // lazy_: a raise covering the whole node (applies below it)
+    std::vector<Leave> max_, lazy_;  // lazy_: a raise covering the whole node (applies below it)
 };
 
 class Verifier {
@@ -908,6 +911,10 @@ private:
     // have ended and its pipe is free; a buffer placed (ALLOC, SPILL_IN) over bytes another buffer
     // occupied starts after that one left them: its FREE or SPILL_OUT ended and every node that
     // used it there ended. ALLOC and FREE take 0 cycles and use no pipe.
+    // Each node's wait is the rule that set its start (edge, then pipe, then address among
+    // equals; none at 0), with the node whose end that is (the earliest in the order among equal
+    // predecessors; for address, the leaving node unless a user there ended later, then the first
+    // such user), the buffer that left (address), and the cycles beyond the other two rules.
     void checkTiming() {
         const std::size_t L = plan_.order.size();
         std::vector<const Node*> node(L);
@@ -916,7 +923,7 @@ private:
             auto gi = g_.nodeIndex.find(id);
             node[i] = gi != g_.nodeIndex.end() ? &g_.nodes[gi->second] : addedById_.at(id);
         }
-        // Predecessors of each step, as steps (CSR).
+        // Predecessors of each step, as steps, ascending (CSR).
         std::vector<std::pair<int, int>> arcs;  // (to, from)
         arcs.reserve(g_.edges.size() + plan_.addedEdges.size());
         for (const auto& [a, b] : g_.edges) arcs.emplace_back(posOf(g_.nodes[b].id), posOf(g_.nodes[a].id));
@@ -944,38 +951,71 @@ private:
         struct Here {
             Bytes offset = 0;
             Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
+            int lastUser = -1;   // the step of the first node to end then
+        };
+        struct Left {
+            int buf = -1;   // buffer index
+            int step = -1;  // the step whose end the leave time is
         };
         std::vector<Here> here(g_.buffers.size());
-        std::unordered_map<std::string, Cycles> pipeFree;
+        std::vector<Left> leftBy(L);  // per step of a FREE / SPILL_OUT: what it left
+        std::unordered_map<std::string, int> pipeLast;  // pipe -> step of its last node
         std::vector<Cycles> end(L, 0);
+        std::vector<Wait> waits(L);
         Cycles total = 0;
         bool overflow = false;
         auto arc = arcs.begin();
         for (std::size_t i = 0; i < L; ++i) {
             const Node& n = *node[i];
-            Cycles start = 0;
-            for (; arc != arcs.end() && arc->first == static_cast<int>(i); ++arc) start = std::max(start, end[arc->second]);
-            if (!n.pipe.empty()) start = std::max(start, pipeFree[n.pipe]);
+            Cycles edge = 0, pipe = 0, address = 0;
+            int edgeStep = -1, pipeStep = -1;
+            for (; arc != arcs.end() && arc->first == static_cast<int>(i); ++arc)
+                if (edgeStep < 0 || end[arc->second] > edge) {
+                    edge = end[arc->second];
+                    edgeStep = arc->second;
+                }
+            if (!n.pipe.empty())
+                if (auto p = pipeLast.find(n.pipe); p != pipeLast.end()) {
+                    pipeStep = p->second;
+                    pipe = end[pipeStep];
+                }
             const bool spillNode = !isGraphNode(n.id);
             const int placedBuf = bufferOf(n, spillNode);
+            LeaveTimes::Leave latest{0, -1};
             if (placedBuf >= 0 && (n.isAlloc() || n.isSpillIn())) {
                 const Buffer& b = g_.buffers[placedBuf];
                 const Bytes offset = n.isAlloc() ? allocOf_[placedBuf]->offset : reloadAt[i];
-                here[placedBuf] = {offset, 0};
-                start = std::max(start, leaves.at(b.type).latest(offset, endOf(offset, b.size)));
+                here[placedBuf] = {offset, 0, -1};
+                latest = leaves.at(b.type).latest(offset, endOf(offset, b.size));
+                address = latest.first;
+            }
+            const Cycles start = std::max({Cycles{0}, edge, pipe, address});
+            Wait& w = waits[i];
+            if (start > 0 && edgeStep >= 0 && edge == start) {
+                w = {"edge", plan_.order[edgeStep], -1, start - std::max(pipe, address), {}};
+            } else if (start > 0 && pipeStep >= 0 && pipe == start) {
+                w = {"pipe", plan_.order[pipeStep], -1, start - std::max(edge, address), {}};
+            } else if (start > 0) {
+                const Left& l = leftBy[static_cast<std::size_t>(latest.second)];
+                w = {"address", plan_.order[l.step], g_.buffers[l.buf].id, start - std::max(edge, pipe), {}};
             }
             end[i] = addSat(start, n.cycles);
             overflow |= end[i] == kMax;
             total = std::max(total, end[i]);
-            if (!n.pipe.empty()) pipeFree[n.pipe] = end[i];
+            if (!n.pipe.empty()) pipeLast[n.pipe] = static_cast<int>(i);
             if (!n.isBufferNode())
                 for (BufferId id : n.bufs)
-                    if (auto b = g_.bufferIndex.find(id); b != g_.bufferIndex.end())
-                        here[b->second].lastUse = std::max(here[b->second].lastUse, end[i]);
+                    if (auto b = g_.bufferIndex.find(id); b != g_.bufferIndex.end() && end[i] > here[b->second].lastUse) {
+                        here[b->second].lastUse = end[i];
+                        here[b->second].lastUser = static_cast<int>(i);
+                    }
             if (placedBuf >= 0 && (n.isFree() || n.isSpillOut())) {
                 const Buffer& b = g_.buffers[placedBuf];
                 const Here& h = here[placedBuf];
-                leaves.at(b.type).leave(h.offset, endOf(h.offset, b.size), std::max(end[i], h.lastUse));
+                const bool last = end[i] >= h.lastUse;
+                leftBy[i] = {placedBuf, last ? static_cast<int>(i) : h.lastUser};
+                leaves.at(b.type).leave(h.offset, endOf(h.offset, b.size),
+                                        {last ? end[i] : h.lastUse, static_cast<std::int64_t>(i)});
             }
         }
         if (overflow) {
@@ -1000,6 +1040,40 @@ private:
                         cat("timing[", i, "] says node ", c.id, " runs [", c.start, ", ", c.end, "), but ",
                             nodeName(node[i]->id), " at step ", i, " runs [", start, ", ", end[i], ")"),
                         at);
+        }
+        if (claims_->waits) checkWaits(*claims_->waits, node, waits);
+    }
+
+    // What each node waited for, as the result claims it ("waits", parallel to "timing").
+    using Wait = ResultClaims::NodeWait;
+    static std::string describe(const Wait& w) {
+        if (w.cause == "none") return "no wait";
+        std::string s = cat(w.cause, " (node ", w.node);
+        if (w.cause == "address") s += cat(", buffer ", w.buffer);
+        return s + cat(", ", w.cycles, " cycles)");
+    }
+    void checkWaits(const std::vector<Wait>& claimed, const std::vector<const Node*>& node, const std::vector<Wait>& actual) {
+        const std::size_t L = node.size();
+        if (claimed.size() != L) {
+            At at;
+            at.field = "waits";
+            report_.add(Kind::Timing, cat("waits has ", claimed.size(), " entries but the order ", L), at);
+        }
+        for (std::size_t i = 0; i < std::min(L, claimed.size()); ++i) {
+            const Wait& c = claimed[i];
+            const Wait& a = actual[i];
+            At at = atNode(node[i]->id);
+            at.field = cat("waits[", i, "]");
+            if (c.pipe != node[i]->pipe)
+                report_.add(Kind::Timing,
+                            cat("waits[", i, "] says pipe \"", c.pipe, "\", but ", nodeName(node[i]->id), " runs on ",
+                                node[i]->pipe.empty() ? std::string("no pipe") : "pipe " + node[i]->pipe),
+                            at);
+            if (c.cause != a.cause || c.node != a.node || c.buffer != a.buffer || c.cycles != a.cycles)
+                report_.add(Kind::Timing,
+                            cat("waits[", i, "] says ", describe(c), ", but ", nodeName(node[i]->id), " at step ", i,
+                                " waits for ", describe(a)),
+                            at);
         }
     }
     // The buffer (index) an ALLOC/FREE or spill node moves, or -1.

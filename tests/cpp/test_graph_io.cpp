@@ -193,6 +193,40 @@ TEST_CASE("run options from JSON (the bindings' format)") {
     CHECK(errorOfRun(good(), parseRunOptions(R"({"policy":"magic"})")).find("unknown policy \"magic\"") == 0);
 }
 
+TEST_CASE("run options from JSON: the objective and the cycles techniques to switch off, hostile values located") {
+    CHECK(parseRunOptions("{}").objective == Objective::Bytes);
+    const RunOptions o = parseRunOptions(R"({"disable":["hoist","reserve"],"objective":"cycles"})");
+    CHECK(o.objective == Objective::Cycles);
+    CHECK(o.cycles.disabled == std::vector<CyclesTechnique>{CyclesTechnique::Hoist, CyclesTechnique::Reserve});
+    CHECK(parseRunOptions(R"({"objective":"bytes","disable":[]})").objective == Objective::Bytes);
+    struct Hostile {
+        const char* options;
+        const char* message;
+        const char* field;
+    };
+    for (const Hostile& h : {
+             Hostile{R"({"objective":"fast"})", "line 1, column 14: options: unknown objective \"fast\": expected bytes or cycles", "objective"},
+             Hostile{R"({"objective":2})", "line 1, column 14: options: field \"objective\" must be \"bytes\" or \"cycles\", got an integer", "objective"},
+             Hostile{R"({"objective":["cycles"]})", "line 1, column 14: options: field \"objective\" must be \"bytes\" or \"cycles\", got an array", "objective"},
+             Hostile{R"({"objective":"cycles","disable":"hoist"})", "line 1, column 33: options: field \"disable\" must be an array of technique names, got a string", "disable"},
+             Hostile{R"({"objective":"cycles","disable":["hoist",7]})", "line 1, column 42: options.disable[1] must be a technique's name, got an integer", "disable[1]"},
+             Hostile{R"({"objective":"cycles","disable":["warp"]})", "line 1, column 34: options.disable[0]: unknown technique \"warp\" of the cycles objective: expected one of placement, schedule, hoist, policies, reserve", "disable[0]"},
+             Hostile{R"({"disable":["hoist"]})", "line 1, column 12: options: field \"disable\" switches off techniques of the objective \"cycles\", but the objective is \"bytes\"", "disable"},
+             Hostile{R"({"objective":"cycles","objective":"bytes"})", "line 1, column 23: options: field \"objective\" appears twice", "objective"},
+         }) {
+        CAPTURE(h.options);
+        try {
+            parseRunOptions(h.options);
+            FAIL("expected an InputError");
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()) == h.message);
+            CHECK(e.where.source == "options");
+            CHECK(e.where.field == h.field);
+            CHECK(e.where.line == 1);
+        }
+    }
+}
+
 TEST_CASE("graphToJson round-trips a document") {
     GraphDocument doc = parse(good(R"(,"Order":[0,1,2],"Capacities":{"L1":512})"));
     GraphDocument again = parse(graphToJson(doc));

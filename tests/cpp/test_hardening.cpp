@@ -282,6 +282,25 @@ TEST_CASE("a result file: every claim is read, ids too large for a node are kept
     REQUIRE(vs.size() == 1);
     CHECK(vs[0].kind == ViolationKind::Edges);
     CHECK(vs[0].message.find(std::to_string((std::int64_t{1} << 32) + r.plan.spills[0].outNode)) != std::string::npos);
+    // Waits are read back whole; a result without them (written before they existed) is read too;
+    // a wait that is not one is an error naming its place.
+    REQUIRE(back.claims.waits);
+    CHECK(back.claims.waits->size() == r.timing.nodes.size());
+    CHECK(back.claims.waits->at(3).cause == waitCauseName(r.timing.nodes[3].wait.cause));
+    nlohmann::json older = j;
+    older.erase("waits");
+    CHECK(!readResultFile(older.dump()).claims.waits);
+    nlohmann::json bad = j;
+    bad["waits"][2]["cause"] = "traffic";
+    CHECK(inputErrorOf([&] { readResultFile(bad.dump()); })
+              .find("waits[2]: field \"cause\" must be \"none\", \"edge\", \"pipe\" or \"address\", got \"traffic\"") !=
+          std::string::npos);
+    bad = j;
+    bad["waits"][1] = {1, 2};
+    CHECK(inputErrorOf([&] { readResultFile(bad.dump()); }).find("waits[1] must be an object, got an array") != std::string::npos);
+    bad = j;
+    bad["waits"][1]["cycles"] = "many";
+    CHECK(inputErrorOf([&] { readResultFile(bad.dump()); }).find("waits[1]: field \"cycles\"") != std::string::npos);
     // Missing claims are input errors naming the field.
     j.erase("timing");
     CHECK(inputErrorOf([&] { readResultFile(j.dump()); }) == "line 1, column 1: the result: field \"timing\" is missing");
@@ -326,6 +345,30 @@ TEST_CASE("verifyResult catches each falsified claim, with its field") {
     c = good;
     std::swap(c.inputOrder.front(), c.inputOrder.back());
     CHECK(firstOf(c).kind == ViolationKind::Order);
+    // Waits: each member, the pipe, and the count; a result without them (older) still verifies.
+    REQUIRE(good.waits);
+    const std::size_t last = good.waits->size() - 1;
+    const std::string lastField = "waits[" + std::to_string(last) + "]";
+    for (int member = 0; member < 5; ++member) {
+        CAPTURE(member);
+        c = good;
+        ResultClaims::NodeWait& w = c.waits->back();
+        if (member == 0) w.cause = w.cause == "edge" ? "pipe" : "edge";
+        if (member == 1) w.node += 1;
+        if (member == 2) w.buffer += 1;
+        if (member == 3) w.cycles -= 1;
+        if (member == 4) w.pipe = w.pipe.empty() ? "MTE2" : "";
+        const Violation v = firstOf(c);
+        CHECK(v.kind == ViolationKind::Timing);
+        CHECK(v.field == lastField);
+        CHECK(v.step == static_cast<std::int64_t>(last));
+    }
+    c = good;
+    c.waits->pop_back();
+    CHECK(firstOf(c).field == "waits");
+    c = good;
+    c.waits.reset();
+    CHECK(verifyResult(doc.graph, r.capacities, r.cost, r.plan, c).empty());
 }
 
 TEST_CASE("property: random graphs with the new shapes, odd memory names and extreme costs, every policy, order and model") {

@@ -80,3 +80,87 @@ TEST_CASE("timing: spill nodes take their cost model's cycles on MTE3 / MTE2") {
     CHECK(t[5] == std::make_pair(Cycles{720}, Cycles{730}));
     CHECK(r.timing.total == 730);
 }
+
+namespace {
+// docs/timing.md's worked example: two loads share MTE2, an ADD joins them, and the next L1
+// buffer is placed over the bytes the first one left.
+constexpr const char* kWorkedExample = R"({"Nodes":[
+ {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]},
+ {"Id":2,"Op":"ALLOC","BufId":1,"Size":50,"Type":"UB"},
+ {"Id":3,"Op":"COPY_IN","Pipe":"MTE2","Cycles":20,"Bufs":[1]},
+ {"Id":4,"Op":"ADD","Pipe":"VECTOR","Cycles":5,"Bufs":[0,1]},
+ {"Id":5,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":6,"Op":"ALLOC","BufId":2,"Size":100,"Type":"L1"},
+ {"Id":7,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[2]},
+ {"Id":8,"Op":"FREE","BufId":1,"Size":50,"Type":"UB"},
+ {"Id":9,"Op":"FREE","BufId":2,"Size":100,"Type":"L1"}],
+ "Edges":[[0,1],[1,4],[2,3],[3,4],[4,5],[4,8],[6,7],[7,9]],
+ "Order":[0,1,2,3,4,5,6,7,8,9],
+ "Capacities":{"L1":100,"UB":50}})";
+
+struct Expected {
+    Cycles start, end;
+    WaitCause cause;
+    NodeId node;
+    BufferId buffer;
+    Cycles cycles;
+};
+}  // namespace
+
+TEST_CASE("timing: every node's wait names the rule, the node and the buffer that set its start") {
+    Result r = test::planVerified(parseGraphDocument(kWorkedExample));
+    const Expected want[] = {
+        {0, 0, WaitCause::None, -1, -1, 0},          // ALLOC b0
+        {0, 10, WaitCause::None, -1, -1, 0},         // COPY_IN b0: its ALLOC ended at 0
+        {0, 0, WaitCause::None, -1, -1, 0},          // ALLOC b1
+        {10, 30, WaitCause::Pipe, 1, -1, 10},        // COPY_IN b1: MTE2 busy with node 1
+        {30, 35, WaitCause::Edge, 3, -1, 30},        // ADD: its later input, node 3
+        {35, 35, WaitCause::Edge, 4, -1, 35},        // FREE b0 after the ADD
+        {35, 35, WaitCause::Address, 5, 0, 35},      // ALLOC b2 on b0's bytes, left by FREE 5
+        {35, 45, WaitCause::Edge, 6, -1, 5},         // COPY_IN b2: MTE2 was free at 30, 5 cycles earlier
+        {35, 35, WaitCause::Edge, 4, -1, 35},        // FREE b1
+        {45, 45, WaitCause::Edge, 7, -1, 45},        // FREE b2
+    };
+    REQUIRE(r.timing.nodes.size() == std::size(want));
+    for (size_t i = 0; i < std::size(want); ++i) {
+        CAPTURE(i);
+        const NodeTiming& t = r.timing.nodes[i];
+        CHECK(t.id == static_cast<NodeId>(i));
+        CHECK(t.start == want[i].start);
+        CHECK(t.end == want[i].end);
+        CHECK(t.wait.cause == want[i].cause);
+        CHECK(t.wait.node == want[i].node);
+        CHECK(t.wait.buffer == want[i].buffer);
+        CHECK(t.wait.cycles == want[i].cycles);
+    }
+    CHECK(r.timing.nodes[3].pipe == "MTE2");
+    CHECK(r.timing.nodes[0].pipe.empty());
+}
+
+TEST_CASE("timing: an address wait names the user that left the bytes last, ties go to the earliest rule") {
+    // No edge from the VECTOR op to the FREE: the FREE ends at 10, the op at 17, so b1 (on b0's
+    // bytes) waits for the op. The op's two inputs end together: the edge earliest in the order.
+    GraphDocument doc = parseGraphDocument(R"({"Nodes":[
+     {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"},
+     {"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]},
+     {"Id":2,"Op":"COPY_IN","Pipe":"MTE3","Cycles":10,"Bufs":[0]},
+     {"Id":3,"Op":"EXP","Pipe":"VECTOR","Cycles":7,"Bufs":[0]},
+     {"Id":4,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"},
+     {"Id":5,"Op":"ALLOC","BufId":1,"Size":100,"Type":"L1"},
+     {"Id":6,"Op":"FREE","BufId":1,"Size":100,"Type":"L1"}],
+     "Edges":[[0,1],[0,2],[2,3],[1,3],[1,4],[5,6]],
+     "Order":[0,1,2,3,4,5,6],
+     "Capacities":{"L1":100}})");
+    Result r = test::planVerified(doc);
+    const NodeTiming& exp = r.timing.nodes[3];
+    CHECK(exp.wait.cause == WaitCause::Edge);
+    CHECK(exp.wait.node == 1);  // nodes 1 and 2 both end at 10: node 1 comes first
+    CHECK(exp.wait.cycles == 10);
+    const NodeTiming& alloc = r.timing.nodes[5];
+    CHECK(alloc.start == 17);
+    CHECK(alloc.wait.cause == WaitCause::Address);
+    CHECK(alloc.wait.node == 3);
+    CHECK(alloc.wait.buffer == 0);
+    CHECK(alloc.wait.cycles == 17);
+}

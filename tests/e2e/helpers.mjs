@@ -182,6 +182,23 @@ export async function openGraphFile(page, file) {
   await waitForNewResult(page, before);
 }
 
+/** The path of a contest case in ../shared/cases, or null after marking the test skipped (a
+ * clone without that folder). */
+export function sharedCaseOrSkip(t, name) {
+  const file = path.join(CASES, name);
+  if (fs.existsSync(file)) return file;
+  t.skip(`${file} is absent`);
+  return null;
+}
+
+/** Moves the step cursor with the slider under the chart, and waits until the step label, the
+ * memory chart and the pipe timeline show that step. */
+export async function slideTo(page, step) {
+  await page.locator('[data-testid=step-slider]').evaluate((el, s) => { el.value = String(s); el.dispatchEvent(new Event('input', { bubbles: true })); }, step);
+  await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s)
+    && ['memory-chart', 'timeline'].every((id) => document.querySelector(`[data-testid=${id}]`).dataset.cursor === String(s)), step);
+}
+
 /** The localStorage of the page's origin, as an object. */
 export const storedState = (page) => page.evaluate(() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])));
 

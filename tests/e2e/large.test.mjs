@@ -1,5 +1,5 @@
-// A 4 MB graph never holds the page: opening it, panning and zooming the chart while the compare
-// table computes, and pasting it. Measured two ways, both printed:
+// A 4 MB graph never holds the page: opening it, panning and zooming the chart and the pipe
+// timeline while the compare table computes, and pasting it. Measured two ways, both printed:
 // - the main thread's CPU time per task, from a Chromium trace: what the page computes at once,
 //   at most 100 ms;
 // - the wall-clock durations a PerformanceObserver for 'longtask' sees. On this 2-core machine the
@@ -67,6 +67,8 @@ for (const size of SIZES) {
       openMs = Date.now() - t0;
       assert.match(await page.locator('[data-testid=graph-source]').textContent(), /^File: large\.json/);
       assert.equal(await page.locator('[data-testid=memory-chart]').getAttribute('data-pixels') !== '0', true, 'the chart paints its lanes as pixels');
+      await page.waitForFunction(() => document.querySelector('[data-testid=timeline]').dataset.paintedAt);
+      assert.equal(await page.locator('[data-testid=timeline]').getAttribute('data-pixels') !== '0', true, 'the timeline paints its lanes as pixels');
       // while the compare table computes: zoom and pan the chart, scroll the order table
       const canvas = page.locator('[data-testid=chart-canvas]');
       await canvas.scrollIntoViewIfNeeded();
@@ -77,6 +79,11 @@ for (const size of SIZES) {
       }
       await canvas.focus();
       for (const key of ['+', '+', 'ArrowRight', 'ArrowLeft', '-', 'Home']) await page.keyboard.press(key);
+      // the timeline: zoom, step along a pipe, the details, pan
+      const timeline = page.locator('[data-testid=timeline-canvas]');
+      await timeline.scrollIntoViewIfNeeded();
+      await timeline.focus();
+      for (const key of ['+', '+', ']', 'Enter', 'Shift+ArrowRight', '0']) await page.keyboard.press(key);
       const order = page.locator('[data-testid=order-table] [role=grid]');
       await order.focus();
       for (const key of ['End', 'PageUp', 'Home']) await page.keyboard.press(key);

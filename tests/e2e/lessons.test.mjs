@@ -95,8 +95,18 @@ test('a wrong answer says so and gives the right one; a changed graph is pointed
   await context.close();
 });
 
-/** The screen rectangle of the first occurrence of `word` in the editor. */
-const wordBox = (page, word) => page.evaluate((w) => {
+/** The middle of the first `word` in the editor, once the page holds still: CodeMirror scrolls
+ * (Ctrl+Home, a click that scrolled the pane) in a later frame, and a position read before that
+ * points at another line. */
+const wordBox = (page, word) => page.evaluate(async (w) => {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  let before = '';
+  for (let i = 0; i < 20; i++) {
+    await frame();
+    const now = `${document.querySelector('.pane.left').scrollTop},${document.querySelector('[data-testid=graph-input] .cm-scroller').scrollTop}`;
+    if (now === before) break;
+    before = now;
+  }
   const walker = document.createTreeWalker(document.querySelector('[data-testid=graph-input] .cm-content'), NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const i = n.textContent.indexOf(w);

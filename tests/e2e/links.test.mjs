@@ -24,7 +24,8 @@ for (const size of SIZES) {
     const url = await page.locator('[data-testid=share-url]').inputValue();
     assert.match(await text(page, 'share-length'), new RegExp(`^${url.length.toLocaleString('en-US')} characters$`));
     const c = JSON.parse(lz.decompressFromEncodedURIComponent(url.slice(url.indexOf('#case=') + 6)));
-    assert.equal(c.v, 4);
+    assert.equal(c.v, 5);
+    assert.equal(c.settings.objective, 'bytes', 'the objective travels too');
     assert.deepEqual(c.view, { step: 0, spill: null, lesson: null }, "the step, spill and lesson travel too");
     assert.equal(c.graph, JSON.stringify(JSON.parse(graph)), 'the graph travels compacted (this one has no spaces inside strings)');
     const verbatim = compressToEncodedURIComponent(JSON.stringify({ ...c, graph }));

@@ -10,7 +10,7 @@ const pg = usePlayground();
 
 const tmp = scratch();
 
-const staleCards = ['summary-card', 'chart-card', 'step-card', 'order-card', 'spills-card'];
+const staleCards = ['summary-card', 'chart-card', 'timeline-card', 'step-card', 'order-card', 'spills-card'];
 const staleness = (page) => page.evaluate((ids) => Object.fromEntries([...ids, 'compare-card'].map((id) => [id, document.getElementById(id).dataset.stale === 'true'])), staleCards);
 
 /** A small graph in which UB must hold `need` bytes at once (three 128-byte tiles, then two). */

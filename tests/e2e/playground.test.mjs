@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
 const { compressToEncodedURIComponent } = lz;
-import { usePlayground, scratch, CASES, CLI, cliPlan, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile, largeGraphText } from './helpers.mjs';
+import { usePlayground, scratch, CASES, CLI, cliPlan, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile, largeGraphText, sharedCaseOrSkip } from './helpers.mjs';
 
 const pg = usePlayground();
 
@@ -19,14 +19,6 @@ async function download(page, file) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`button[data-file="${file}"]`).click()]);
   assert.equal(dl.suggestedFilename(), file === 'case.json' ? 'spillway-case.json' : file);
   return fs.readFileSync(await dl.path(), 'utf8');
-}
-
-/** The path of a contest case, or null after marking the test skipped (no ../shared here). */
-function sharedCaseOrSkip(t, name) {
-  const file = path.join(CASES, name);
-  if (fs.existsSync(file)) return file;
-  t.skip(`${file} is absent`);
-  return null;
 }
 
 test('a newcomer sees an example that spills, and it matches the CLI byte for byte (result and contest files)', async (t) => {
@@ -268,11 +260,15 @@ test('Matmul_Case0 (4160 nodes): Run -> on screen adds little to the engine\'s o
 test('a long run shows progress and can be cancelled; the engine restarts; the old results are marked', async () => {
   const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
-  // a slow run: copies of the tiled-matmul example side by side (~2 MB) in ascending id order
+  // a slow run: copies of the tiled-matmul example side by side (~2 MB) in ascending id order,
+  // made to finish sooner (objective cycles: natively 7 s of CPU, ten times the bytes plan's)
   const bigFile = path.join(tmp, 'large.json');
   fs.writeFileSync(bigFile, await largeGraphText(2_000_000));
   let first = await resultText(page);
   await page.locator('[data-testid=order-source]').selectOption('id');
+  await waitForNewResult(page, first);
+  first = await resultText(page);
+  await page.locator('[data-testid=objective]').selectOption('cycles');
   await waitForNewResult(page, first);
   first = await resultText(page);
   await page.locator('#open-input').setInputFiles(bigFile);
@@ -284,7 +280,7 @@ test('a long run shows progress and can be cancelled; the engine restarts; the o
   assert.match(await text(page, 'notice'), /cancelled/i);
   assert.equal(await resultText(page), first, 'the cancelled run left the previous result');
   // ... marked as not matching the editor, on every card
-  for (const id of ['summary-card', 'chart-card', 'step-card', 'order-card', 'spills-card', 'compare-card'])
+  for (const id of ['summary-card', 'chart-card', 'timeline-card', 'step-card', 'order-card', 'spills-card', 'compare-card'])
     assert.equal(await page.locator(`#${id}`).getAttribute('data-stale'), 'true', `${id} is marked out of date`);
   assert.match(await text(page, 'stale-reason'), /graph changed/);
   // the new worker plans
@@ -345,7 +341,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
     assert.match(await warn.textContent(), /8,000/);
     const [dl] = await Promise.all([page.waitForEvent('download'), warn.locator('button').click()]);
     const saved = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
-    assert.equal(saved.v, 4, 'case files are format v4 (v1 to v3 still open)');
+    assert.equal(saved.v, 5, 'case files are format v5 (v1 to v4 still open)');
     assert.equal(saved.graph, fs.readFileSync(big, 'utf8'));
     await page.keyboard.press('Escape');
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import lz from 'lz-string';
-import { usePlayground, SIZES, CASES, ROOT, openPage, waitForResult, text, pasteGraph, resultText, graphText, waitForNewResult, selectExample, waitForFresh } from './helpers.mjs';
+import { usePlayground, SIZES, CASES, ROOT, openPage, waitForResult, text, pasteGraph, resultText, graphText, waitForNewResult, selectExample, waitForFresh, slideTo } from './helpers.mjs';
 
 const pg = usePlayground();
 
@@ -62,11 +62,6 @@ const stateOnPage = (page) => page.evaluate(() => {
 });
 
 /** Moves the cursor with the slider, as a drag would, and waits for the step card to follow. */
-async function slideTo(page, step) {
-  await page.locator('[data-testid=step-slider]').evaluate((el, s) => { el.value = String(s); el.dispatchEvent(new Event('input', { bubbles: true })); }, step);
-  await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s) && document.querySelector('[data-testid=memory-chart]').dataset.cursor === String(s), step);
-}
-
 async function checkStates(page, graph, result, steps) {
   for (const k of steps) {
     await slideTo(page, k);

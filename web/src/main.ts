@@ -22,6 +22,7 @@ import { LESSONS, LESSON_ID, type Lesson } from './lib/lessons';
 import { compactJson, layoutJson } from './lib/json-text';
 import { DEFAULT_CAPACITIES, copyCapacities, defaultSettings } from './lib/settings';
 import { mountChart } from './components/chart';
+import { mountTimeline } from './components/timeline';
 import { mountCompare } from './components/compare';
 import { mountShare } from './components/share';
 import { mountSource } from './components/source';
@@ -115,6 +116,7 @@ mountChart($('chart'), store, {
   pick: (buf) => stepper.pick(buf),
   veiled: answerPending,
 });
+mountTimeline($('timeline'), store, { goTo: (step) => stepper.goTo(step), veiled: answerPending });
 mountStepControls($('step-controls'), store, stepper);
 mountStepState($('step-state'), store, { pick: (buf) => stepper.pick(buf), select: (buf) => store.set({ selectedBuf: buf, selectedSpill: null }) });
 mountStepDecision($('step-decision'), store, stepper);
@@ -128,7 +130,7 @@ mountCompare($('compare'), $('compare-status'), store, {
 mountOrderTable($('order'), store, (step) => stepper.goTo(step));
 mountSpillTable($('spills'), store, selectSpill);
 mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text(), caseView);
-mountStale($('stale-bar'), ['summary-card', 'chart-card', 'step-card', 'order-card', 'spills-card'].map((id) => $(id)), $('compare-card'),
+mountStale($('stale-bar'), ['summary-card', 'chart-card', 'timeline-card', 'step-card', 'order-card', 'spills-card'].map((id) => $(id)), $('compare-card'),
   $('editor-status'), store, () => void runner.run());
 store.subscribe((s, p) => {
   if (s.view === p.view) return;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cycles.h"
 #include "order_sources.h"
 #include "planner.h"
 #include "residency.h"
@@ -27,6 +28,10 @@ struct RunOptions {
     // which may stop it early (it then keeps the best order found so far).
     std::int64_t effort = -1;
     std::function<bool(const SearchProgress&)> progress;
+    // bytes: the plan moving the least data (the default); cycles: that plan made to finish
+    // sooner (cycles.h), its techniques switchable.
+    Objective objective = Objective::Bytes;
+    CyclesOptions cycles;
 };
 
 // What the order search did, when it made the order.
@@ -45,6 +50,15 @@ struct Metrics {
     TrafficBound bound;            // no plan for this order moves less (the residency relaxation)
 };
 
+// Under the cycles objective: the bytes objective's plan it started from, and what each
+// technique gained.
+struct ObjectiveReport {
+    std::vector<std::string> disabled;  // techniques switched off
+    Bytes bytesPlanExtraBytes = 0;
+    Cycles bytesPlanCycles = 0;
+    std::vector<std::string> steps;
+};
+
 struct Result {
     Capacities capacities;
     std::string orderSource;  // what was used: a source's name, or "given"
@@ -55,6 +69,8 @@ struct Result {
     Plan plan;
     Metrics metrics;
     Timing timing;
+    Objective objective = Objective::Bytes;
+    std::optional<ObjectiveReport> cycles;  // under the cycles objective
 };
 
 // The capacities a run uses (the options', else the document's, else the defaults), validated
@@ -84,7 +100,8 @@ struct ComparisonRow {
     std::string policy;      // as asked
     std::string planPolicy;  // what made the plan ("best" names its winner)
     std::string orderSource;
-    Metrics metrics;
+    Metrics metrics;         // of the plan under the asked objective
+    std::optional<ObjectiveReport> cycles;  // under the cycles objective: the bytes plan's figures
     double milliseconds = 0; // wall time of the run: the only field that varies between runs
 };
 

@@ -26,7 +26,7 @@ enum class ViolationKind {
     Bounds,
     Overlap,
     Metrics,      // a claimed metric differs from the one recomputed
-    Timing,       // a claimed start or end differs from the one recomputed
+    Timing,       // a claimed start, end or wait differs from the one recomputed
 };
 
 // "order", "spill-ids", "spill-pair", "spill-cycles", "edges", "allocation", "residency",
@@ -48,6 +48,14 @@ struct ResultClaims {
     struct NodeTime {
         std::int64_t id = 0, start = 0, end = 0;
     };
+    // What a node waited for (docs/timing.md): "none", "edge", "pipe" or "address", the node
+    // whose end its start is, the buffer that left the bytes (address), the cycles that cost it,
+    // and the pipe it runs on ("" for ALLOC/FREE).
+    struct NodeWait {
+        std::string cause = "none";
+        std::int64_t node = -1, buffer = -1, cycles = 0;
+        std::string pipe;
+    };
     struct ForeignEdge {  // an added edge whose ids are no node ids at all (above 2^31 - 1)
         std::size_t index = 0;
         std::int64_t from = 0, to = 0;
@@ -60,6 +68,7 @@ struct ResultClaims {
     std::map<std::string, Bytes> residentPeak;
     Cycles totalCycles = 0;
     std::vector<NodeTime> timing;      // per entry of plan.order
+    std::optional<std::vector<NodeWait>> waits;  // per entry of plan.order; absent in older results
     std::vector<ForeignEdge> foreignEdges;
 };
 

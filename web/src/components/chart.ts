@@ -11,13 +11,14 @@
 // description) says what it shows.
 // The same component draws the diff's two charts: a ChartSource says where its plan, cursor and
 // selection live in the store.
-// Many thousands of stretches on screen are painted straight into pixels: per-rectangle canvas
-// calls would hold the page for a frame of hundreds of milliseconds.
+// Many thousands of stretches on screen are painted straight into pixels (lib/plot.ts, shared
+// with the pipe timeline).
 import type { State, Store } from '../store';
 import type { PlanView, StretchTable } from '../engine/types';
-import { bufferColor, bufferRgb, cssRgb } from '../lib/color';
+import { bufferColor, bufferRgb } from '../lib/color';
 import { fmtBytes, fmtInt, h } from '../lib/format';
 import { memoryTypes } from '../lib/steps';
+import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, readPlotColors, sizeCanvas } from '../lib/plot';
 
 const GUTTER = 76;
 const RIGHT = 10;
@@ -59,32 +60,18 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     fitY = (e.target as HTMLInputElement).checked;
     requestDraw();
   });
-  const describe = h('p', { class: 'visually-hidden', id: tid('description'), 'data-testid': tid('description') });
-  const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': tid('live') });
-  const canvas = h('canvas', {
-    class: 'chart-canvas', tabindex: 0, role: 'img', 'aria-roledescription': 'interactive chart',
-    'aria-describedby': tid('description'), 'data-testid': tid('canvas'),
-  });
-  const tip = h('div', { class: 'chart-tip', role: 'tooltip', id: tid('tip'), 'data-testid': tid('tip') });
-  const wrap = h('div', { class: 'chart-wrap' }, canvas, tip);
-  const empty = h('div', { class: 'placeholder' }, 'The memory layout appears here after a run.');
-  root.append(hint, wrap, describe, live, empty);
-  const ctx = canvas.getContext('2d')!;
+  const dom = mountPlotDom(root, tid, hint, 'interactive chart', 'The memory layout appears here after a run.');
+  const { describe, live, canvas, tip, wrap, ctx } = dom;
 
   let view: PlanView | null = null;
   let lanes: Lane[] = [];
   let steps = 1;
-  let x0 = 0, x1 = 1; // visible step range
+  const x = new PlotX(8); // the visible steps
+  x.left = GUTTER;
   let cssW = 0, cssH = 0;
-  let colors = readColors();
+  let colors = readPlotColors();
   let frame = 0;
   let tipFor: { buf: number; pinned: boolean } | null = null;
-
-  function readColors() {
-    const cs = getComputedStyle(document.documentElement);
-    const v = (n: string) => cs.getPropertyValue(n).trim();
-    return { bg: v('--chart-bg'), grid: v('--border'), text: v('--muted'), strong: v('--text'), accent: v('--accent'), panel: v('--panel') };
-  }
 
   function setView(v: PlanView | null) {
     view = v;
@@ -105,8 +92,7 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       });
       steps = Math.max(1, v.order.length);
     }
-    x0 = 0;
-    x1 = steps;
+    x.reset(steps);
     let total = 0, spilled = 0;
     for (const l of lanes) {
       total += l.st.count;
@@ -115,9 +101,7 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     root.dataset.lanes = lanes.map((l) => l.type).join(',');
     root.dataset.stretches = String(total);
     root.dataset.spilled = String(spilled);
-    wrap.style.display = lanes.length ? '' : 'none';
-    hint.style.display = lanes.length ? '' : 'none';
-    empty.style.display = lanes.length ? 'none' : '';
+    dom.showPlot(lanes.length > 0);
     canvas.setAttribute('aria-label', lanes.length
       ? `Memory layout over ${fmtInt(steps)} steps of the new order: ${lanes.map((l) => l.type).join(', ')}; ${fmtInt(v?.spills.length ?? 0)} spills`
       : 'Memory layout: no result yet');
@@ -130,20 +114,16 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   }
 
   function resize() {
-    const w = wrap.clientWidth;
-    const hgt = lanes.length * (LANE_H + LANE_GAP) + AXIS_H + 6;
-    cssW = w;
-    cssH = hgt;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.style.height = `${hgt}px`;
-    canvas.width = Math.max(1, Math.round(w * dpr));
-    canvas.height = Math.max(1, Math.round(hgt * dpr));
+    cssW = wrap.clientWidth;
+    cssH = lanes.length * (LANE_H + LANE_GAP) + AXIS_H + 6;
+    x.width = Math.max(10, cssW - GUTTER - RIGHT);
+    sizeCanvas(canvas, ctx, cssW, cssH);
     draw();
   }
 
-  const plotW = () => Math.max(10, cssW - GUTTER - RIGHT);
-  const sx = (step: number) => GUTTER + ((step - x0) / (x1 - x0)) * plotW();
-  const toStep = (px: number) => x0 + ((px - GUTTER) / plotW()) * (x1 - x0);
+  const plotW = () => x.width;
+  const sx = (step: number) => x.px(step);
+  const toStep = (px: number) => x.at(px);
   // y spans 0..capacity, or 0..the highest byte used ("fit"), for capacities far above the data
   let fitY = false;
   const yMax = (lane: Lane) => (fitY ? Math.max(1, lane.used) : lane.capacity);
@@ -157,41 +137,28 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   function paintPixels(lane: Lane, visible: number[], dark: boolean, sel: number | null) {
     const dpr = window.devicePixelRatio || 1;
     const W = Math.max(1, Math.round(plotW() * dpr)), H = Math.max(1, Math.round(lane.height * dpr));
-    const img = ctx.createImageData(W, H);
-    const px = new Uint32Array(img.data.buffer);
-    const bg = cssRgb(colors.bg);
-    const bR = (bg >> 16) & 255, bG = (bg >> 8) & 255, bB = bg & 255;
-    /** colour c at opacity a over the background, as little-endian RGBA */
-    const mix = (c: number, a: number) =>
-      (0xff000000 | (Math.round(bB + (((c & 255) - bB) * a)) << 16) | (Math.round(bG + ((((c >> 8) & 255) - bG) * a)) << 8)
-        | Math.round(bR + ((((c >> 16) & 255) - bR) * a))) >>> 0;
-    px.fill(mix(bg, 0));
+    const img = pixelImage(ctx, W, H, colors.bg);
     const st = lane.st;
-    const scaleX = W / (x1 - x0);
+    const scaleX = W / (x.x1 - x.x0);
     const scaleY = H / yMax(lane);
     for (const spilledPass of [1, 0]) {
       for (const i of visible) {
         if (st.spilled[i] !== spilledPass) continue;
         const buf = st.buf[i];
         const dim = sel !== null && buf !== sel;
-        const c = mix(bufferRgb(buf, dark), spilledPass ? (dim ? 0.06 : 0.22) : dim ? 0.4 : 0.95);
-        const xa = Math.max(0, Math.floor((st.start[i] - x0) * scaleX));
-        const xb = Math.min(W, Math.max(xa + 1, Math.floor((st.end[i] - x0) * scaleX)));
+        const c = img.mix(bufferRgb(buf, dark), spilledPass ? (dim ? 0.06 : 0.22) : dim ? 0.4 : 0.95);
+        const xa = Math.max(0, Math.floor((st.start[i] - x.x0) * scaleX));
+        const xb = Math.max(xa + 1, Math.floor((st.end[i] - x.x0) * scaleX));
         const yb = Math.min(H, H - Math.floor(st.offset[i] * scaleY));
         const ya = Math.max(0, Math.min(yb - 1, H - Math.ceil((st.offset[i] + st.size[i]) * scaleY)));
-        // short runs pixel by pixel (a fill() call costs more), long ones with fill()
-        if (xb - xa > 24) for (let y = ya; y < yb; y++) px.fill(c, y * W + xa, y * W + xb);
-        else for (let y = ya; y < yb; y++) for (let o = y * W + xa, end = y * W + xb; o < end; o++) px[o] = c;
+        img.fill(xa, xb, ya, yb, c);
       }
     }
-    ctx.putImageData(img, Math.round(GUTTER * dpr), Math.round(lane.top * dpr));
+    img.put(Math.round(GUTTER * dpr), Math.round(lane.top * dpr));
   }
 
   function draw() {
-    const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, cssW, cssH);
-    root.dataset.view = `${Math.round(x0)}-${Math.round(x1)}`;
+    clearPlot(ctx, root, x, cssW, cssH);
     if (!view || !lanes.length) return;
     const dark = store.get().theme === 'dark';
     const sel = src.selectedBuf(store.get());
@@ -201,7 +168,7 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     for (const lane of lanes) {
       const st = lane.st;
       const visible: number[] = [];
-      for (let i = 0; i < st.count; i++) if (st.end[i] > x0 && st.start[i] < x1) visible.push(i);
+      for (let i = 0; i < st.count; i++) if (st.end[i] > x.x0 && st.start[i] < x.x1) visible.push(i);
       const pixels = visible.length > PIXELS_ABOVE;
       if (pixels) {
         painted++;
@@ -219,10 +186,10 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       }
       ctx.strokeRect(GUTTER + 0.5, lane.top + 0.5, pw - 1, lane.height - 1);
       ctx.fillStyle = colors.strong;
-      ctx.font = '600 12px ui-sans-serif, system-ui, sans-serif';
+      ctx.font = PLOT_FONT_BOLD;
       ctx.textAlign = 'left';
       ctx.fillText(lane.type, 8, lane.top + 12);
-      ctx.font = '10.5px ui-sans-serif, system-ui, sans-serif';
+      ctx.font = PLOT_FONT;
       ctx.fillStyle = colors.text;
       ctx.fillText(fmtBytes(lane.capacity), 8, lane.top + 27);
       if (fitY) ctx.fillText(`y to ${fmtBytes(yMax(lane))}`, 8, lane.top + 41);
@@ -240,38 +207,17 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     root.dataset.pixels = String(painted);
     // spill markers along the top of each lane: ▼ SPILL_OUT, ▲ SPILL_IN
     const laneOf = new Map(lanes.map((l) => [l.type, l]));
+    const marks: number[] = [];
     for (const sp of view.spills) {
       const lane = laneOf.get(sp.type);
       if (!lane) continue;
-      for (const [step, up] of [[sp.outStep, false], [sp.inStep, true]] as const) {
-        if (step < x0 || step > x1) continue;
-        const x = sx(step + 0.5);
-        ctx.fillStyle = up ? colors.accent : '#e5484d';
-        ctx.beginPath();
-        const y = lane.top - 1;
-        if (up) { ctx.moveTo(x - 3.5, y); ctx.lineTo(x + 3.5, y); ctx.lineTo(x, y - 5); }
-        else { ctx.moveTo(x - 3.5, y - 5); ctx.lineTo(x + 3.5, y - 5); ctx.lineTo(x, y); }
-        ctx.fill();
+      for (const [step, up] of [[sp.outStep, 0], [sp.inStep, 1]] as const) {
+        if (step >= x.x0 && step <= x.x1) marks.push(sx(step + 0.5), lane.top - 1, up);
       }
     }
+    drawSpillMarks(ctx, marks, colors);
     drawCursor();
-    // step axis
-    const axisY = lanes[lanes.length - 1].top + LANE_H + 4;
-    const span = x1 - x0;
-    const target = span / Math.max(2, pw / 90);
-    const p = Math.pow(10, Math.floor(Math.log10(Math.max(1, target))));
-    const tick = [1, 2, 5, 10].map((m) => m * p).find((t) => t >= target) ?? p * 10;
-    ctx.fillStyle = colors.text;
-    ctx.textAlign = 'center';
-    ctx.font = '10.5px ui-sans-serif, system-ui, sans-serif';
-    for (let t = Math.ceil(x0 / tick) * tick; t <= x1; t += tick) {
-      const x = sx(t);
-      if (x < GUTTER - 1 || x > GUTTER + pw + 1) continue;
-      ctx.fillRect(Math.round(x), axisY - 3, 1, 4);
-      ctx.fillText(String(Math.round(t)), x, axisY + 9);
-    }
-    ctx.textAlign = 'right';
-    ctx.fillText('step', GUTTER - 5, axisY + 9);
+    drawXAxis(ctx, x, lanes[lanes.length - 1].top + LANE_H + 4, 'step', colors);
   }
 
   /** The cursor: a band over its step across every lane; with a question open, a veil over the
@@ -321,7 +267,7 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     ctx.beginPath();
     ctx.rect(GUTTER, lane.top, plotW(), lane.height);
     ctx.clip();
-    const pxPerStep = plotW() / (x1 - x0);
+    const pxPerStep = 1 / x.perPx();
     const st = lane.st;
     const spilledRects: number[] = []; // xa, ya, w, h, buf
     // 1. spilled stretches underneath: faint fill + hatching at the place the buffer left
@@ -393,7 +339,7 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     const lane = lanes.find((l) => my >= l.top && my <= l.top + l.height);
     if (!lane || mx < GUTTER || mx > GUTTER + plotW()) return null;
     const step = toStep(mx);
-    const tol = ((x1 - x0) / plotW()) * tolPx;
+    const tol = x.perPx() * tolPx;
     const offTol = (tolPx / lane.height) * yMax(lane);
     const off = ((lane.top + lane.height - my) / lane.height) * yMax(lane);
     const st = lane.st;
@@ -408,9 +354,8 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   }
 
   function hideTip() {
-    tip.style.display = 'none';
+    dom.hideTip();
     tipFor = null;
-    canvas.setAttribute('aria-describedby', 'chart-description');
   }
 
   /** The details of stretch `r` in the tooltip, placed near (mx, my). */
@@ -428,73 +373,40 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
         : `resident: steps ${st.start[i]}–${st.end[i] - 1}`),
       h('div', { class: 'muted' }, `ALLOC @ ${B.allocStep[buf]} · FREE @ ${B.freeStep[buf]} · ${nUses} steps name it`),
     );
-    tip.style.display = 'block';
     tipFor = { buf, pinned };
-    canvas.setAttribute('aria-describedby', 'chart-description chart-tip');
-    const tw = tip.offsetWidth, th = tip.offsetHeight;
-    tip.style.left = `${Math.max(0, Math.min(mx + 14, cssW - tw - 4))}px`;
-    tip.style.top = `${my + 14 + th > cssH ? Math.max(0, my - th - 10) : my + 14}px`;
+    dom.showTip(mx, my, cssW, cssH);
   }
 
-  function hover(mx: number, my: number) {
-    if (tipFor?.pinned) return;
-    const r = hit(mx, my);
-    if (!r) {
-      hideTip();
-      canvas.style.cursor = dragging ? 'grabbing' : 'grab';
-      return;
-    }
-    canvas.style.cursor = 'pointer';
-    showTipFor(r, mx, my, false);
-  }
-
-  // pointer: mouse drag pans, a click (or a tap) selects and shows details
-  let dragging = false, moved = 0, lastX = 0, downX = 0;
-  canvas.addEventListener('pointerdown', (e) => {
-    dragging = true; moved = 0; lastX = downX = e.offsetX;
-    if (e.pointerType === 'mouse') canvas.setPointerCapture(e.pointerId);
+  // pointer: a drag pans, the wheel zooms, a click (or a tap) moves the cursor, selects the
+  // buffer under it and shows its details
+  const pointer = attachPlotPointer(canvas, x, () => requestDraw(), {
+    hover(mx, my) {
+      if (tipFor?.pinned) return;
+      const r = hit(mx, my);
+      if (!r) {
+        hideTip();
+        canvas.style.cursor = pointer.dragging() ? 'grabbing' : 'grab';
+        return;
+      }
+      canvas.style.cursor = 'pointer';
+      showTipFor(r, mx, my, false);
+    },
+    tap(mx, my, touch) {
+      const r = hit(mx, my, touch ? 8 : 2);
+      const buf = r ? r.lane.st.buf[r.i] : null;
+      if (buf !== null && src.pick?.(buf)) return;
+      if (x.inPlot(mx)) src.setCursor(Math.floor(toStep(mx)));
+      const cur = src.selectedBuf(store.get());
+      src.select(buf !== null && (touch || cur !== buf) ? buf : null);
+      if (r) showTipFor(r, mx, my, touch);
+      else hideTip();
+    },
+    leave() { if (!tipFor?.pinned) hideTip(); },
+    dragging: hideTip,
   });
-  canvas.addEventListener('pointermove', (e) => {
-    if (dragging) {
-      const dx = e.offsetX - lastX;
-      lastX = e.offsetX;
-      moved = Math.max(moved, Math.abs(e.offsetX - downX));
-      if (dx) pan(-(dx / plotW()) * (x1 - x0));
-      if (moved >= 4) hideTip();
-      canvas.style.cursor = 'grabbing';
-      return;
-    }
-    if (e.pointerType === 'mouse') hover(e.offsetX, e.offsetY);
-  });
-  canvas.addEventListener('pointerup', (e) => {
-    dragging = false;
-    if (moved >= 4) return;
-    const touch = e.pointerType !== 'mouse';
-    const r = hit(e.offsetX, e.offsetY, touch ? 8 : 2);
-    const buf = r ? r.lane.st.buf[r.i] : null;
-    if (buf !== null && src.pick?.(buf)) return;
-    if (e.offsetX >= GUTTER && e.offsetX <= GUTTER + plotW()) src.setCursor(Math.floor(toStep(e.offsetX)));
-    const cur = src.selectedBuf(store.get());
-    src.select(buf !== null && (touch || cur !== buf) ? buf : null);
-    if (r) showTipFor(r, e.offsetX, e.offsetY, touch);
-    else hideTip();
-  });
-  canvas.addEventListener('pointercancel', () => { dragging = false; });
-  canvas.addEventListener('pointerleave', (e) => { if (!dragging && e.pointerType === 'mouse' && !tipFor?.pinned) hideTip(); });
-  canvas.addEventListener('wheel', (e) => {
-    if (!view) return;
-    e.preventDefault();
-    const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
-    if (Math.abs(e.deltaX) > Math.abs(delta)) {
-      pan((e.deltaX / plotW()) * (x1 - x0));
-      return;
-    }
-    zoom(Math.exp(delta * 0.0015), Math.min(x1, Math.max(x0, toStep(e.offsetX))));
-  }, { passive: false });
-  canvas.addEventListener('dblclick', () => reset());
 
   // keyboard
-  const announce = () => { live.textContent = `Steps ${fmtInt(Math.max(0, Math.round(x0)))} to ${fmtInt(Math.min(steps, Math.round(x1)))} of ${fmtInt(steps)}.`; };
+  const announce = () => { live.textContent = `Steps ${fmtInt(Math.max(0, Math.round(x.x0)))} to ${fmtInt(Math.min(steps, Math.round(x.x1)))} of ${fmtInt(steps)}.`; };
   function stepSpill(dir: 1 | -1) {
     const v = view;
     if (!v || !v.spills.length || !src.spills) {
@@ -506,10 +418,7 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     const sp = v.spills[next];
     src.spills.select(next);
     // centre the spill's stretch and show its details
-    const span = Math.min(x1 - x0, Math.max(8, (sp.inStep - sp.outStep) * 3));
-    x0 = (sp.outStep + sp.inStep) / 2 - span / 2;
-    x1 = x0 + span;
-    clamp();
+    x.centre(sp.outStep, sp.inStep, (sp.inStep - sp.outStep) * 3);
     draw();
     const lane = lanes.find((l) => l.type === sp.type);
     if (lane) {
@@ -530,58 +439,25 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   };
   canvas.addEventListener('keydown', (e) => {
     if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
-    const span = x1 - x0;
     const c = src.cursor(store.get()) ?? 0;
-    const panning = (d: number) => () => { pan(d); announce(); };
-    const keys: Record<string, () => void> = e.shiftKey
-      ? { ArrowLeft: panning(-span * 0.1), ArrowRight: panning(span * 0.1) }
-      : {
-          ArrowLeft: () => moveCursor(c - 1),
-          ArrowRight: () => moveCursor(c + 1),
-          Home: () => moveCursor(0),
-          End: () => moveCursor(steps - 1),
-          PageUp: panning(-span * 0.8),
-          PageDown: panning(span * 0.8),
-          '+': () => { zoom(1 / 1.5, (x0 + x1) / 2); announce(); },
-          '=': () => { zoom(1 / 1.5, (x0 + x1) / 2); announce(); },
-          '-': () => { zoom(1.5, (x0 + x1) / 2); announce(); },
-          '0': () => { reset(); announce(); },
-          ']': () => stepSpill(1),
-          '[': () => stepSpill(-1),
-          Escape: () => { hideTip(); src.select(null); src.spills?.select(null); },
-        };
+    const keys: Record<string, () => void> = {
+      ...(e.shiftKey ? {} : {
+        ArrowLeft: () => moveCursor(c - 1),
+        ArrowRight: () => moveCursor(c + 1),
+        Home: () => moveCursor(0),
+        End: () => moveCursor(steps - 1),
+        ']': () => stepSpill(1),
+        '[': () => stepSpill(-1),
+        Escape: () => { hideTip(); src.select(null); src.spills?.select(null); },
+      }),
+      ...panZoomKeys(x, e.shiftKey, (x.x0 + x.x1) / 2, () => { requestDraw(); announce(); }),
+    };
     const act = keys[e.key];
     if (!act) return;
     e.preventDefault();
     if (e.key !== ']' && e.key !== '[') hideTip();
     act();
   });
-
-  function zoom(f: number, at: number) {
-    const span = Math.min(steps * 1.02, Math.max(8, (x1 - x0) * f));
-    const ratio = (at - x0) / (x1 - x0);
-    x0 = at - ratio * span;
-    x1 = x0 + span;
-    clamp();
-    requestDraw();
-  }
-  function reset() { x0 = 0; x1 = steps; requestDraw(); }
-  function pan(d: number) { x0 += d; x1 += d; clamp(); requestDraw(); }
-  function clamp() {
-    const span = x1 - x0;
-    const pad = span * 0.02;
-    if (x0 < -pad) { x0 = -pad; x1 = x0 + span; }
-    if (x1 > steps + pad) { x1 = steps + pad; x0 = x1 - span; }
-  }
-
-  /** Keeps the cursor's step on screen (the view pans when the cursor leaves it). */
-  function follow(c: number | null) {
-    if (c === null || (c >= x0 && c + 1 <= x1)) return;
-    const span = x1 - x0;
-    x0 = c < x0 ? c - span * 0.1 : c + 1 - span * 0.9;
-    x1 = x0 + span;
-    clamp();
-  }
 
   new ResizeObserver(() => { if (wrap.clientWidth !== cssW) resize(); }).observe(wrap);
   store.subscribe((s, p) => {
@@ -592,18 +468,20 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     if (b !== src.selectedBuf(p)) {
       // bring the selected buffer into view if it is off screen
       const B = v?.buffers;
-      if (B && b !== null && b < B.count && B.allocStep[b] >= 0 && (B.freeStep[b] < x0 || B.allocStep[b] > x1)) {
-        const span = x1 - x0;
-        x0 = Math.max(0, B.allocStep[b] - span * 0.1); x1 = x0 + span; clamp();
+      if (B && b !== null && b < B.count && B.allocStep[b] >= 0 && (B.freeStep[b] < x.x0 || B.allocStep[b] > x.x1)) {
+        const span = x.x1 - x.x0;
+        x.x0 = Math.max(0, B.allocStep[b] - span * 0.1);
+        x.x1 = x.x0 + span;
+        x.clamp();
       }
       if (tipFor && tipFor.buf !== b) hideTip();
       requestDraw();
     }
     if (c !== src.cursor(p) || src.veiled?.(s) !== src.veiled?.(p)) {
-      follow(c);
+      if (c !== null) x.follow(c, c + 1); // the cursor's step stays on screen
       requestDraw();
     }
-    if (s.theme !== p.theme) { colors = readColors(); requestDraw(); }
+    if (s.theme !== p.theme) { colors = readPlotColors(); requestDraw(); }
   });
   setView(src.view(store.get()));
 }

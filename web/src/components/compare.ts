@@ -2,7 +2,9 @@
 // cost (the engine's compare(), each plan verified). The row of the plan on screen is highlighted,
 // the least extra data moved is marked, and a row opens its plan (sets policy + order and runs).
 // Two rows picked with their "diff" boxes open both plans side by side (components/diff.ts).
-// The bound column is the lower bound on data moved for the row's order (metrics.bound).
+// The bound column is the lower bound on data moved for the row's order (metrics.bound). Under the
+// objective "cycles" each row is the plan made to finish sooner, the bytes plan it was made from
+// beside it (data moved and cycles), and the fewest cycles are marked too.
 import { fmtInt, fmtMs, h } from '../lib/format';
 import { POLICY_TEXT, orderText, orderTitle } from '../lib/explanations';
 import { boundGap } from '../lib/bound';
@@ -82,6 +84,8 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
     const capOrder = view ? Object.keys(view.meta.capacities) : [];
     types.sort((a, b) => (capOrder.indexOf(a) + 1 || 99) - (capOrder.indexOf(b) + 1 || 99));
     const minExtra = Math.min(...rows.map((r) => r.extraBytes));
+    const cycles = rows.some((r) => r.bytesPlan);
+    const minCycles = Math.min(...rows.map((r) => r.totalCycles));
     const cur = view && !stale ? currentRowIndex(rows, view.meta.policy, view.meta.orderSource) : -1;
 
     const th = (label: string, attrs: Record<string, string | number> = {}) => h('th', attrs, label);
@@ -90,14 +94,16 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
         th('Order', { rowspan: 2, title: ordersTitle }),
         th('Policy', { rowspan: 2, title: policyTitle }),
         th('Spills', { rowspan: 2, class: 'r' }),
-        th('Extra data moved', { rowspan: 2, class: 'r', title: 'bytes written out + read back by SPILL_OUT / SPILL_IN' }),
+        th('Extra data moved', { rowspan: 2, class: 'r', title: `bytes written out + read back by SPILL_OUT / SPILL_IN${cycles ? ' in the row\u2019s plan (objective cycles: made to finish sooner)' : ''}` }),
         th('Bound', { rowspan: 2, class: 'r', title: 'lower bound on the data moved for this order: no plan for it moves less' }),
         th('Peak demand of the order', { colspan: types.length + 1, class: 'c group', title: 'the bytes each memory would need at once if nothing were spilled: a property of the order, the same for every policy' }),
-        th('Total cycles', { rowspan: 2, class: 'r' }),
+        th('Total cycles', { rowspan: 2, class: 'r', title: cycles ? 'when the row\u2019s plan (objective cycles) ends; the fewest are marked' : 'when the row\u2019s plan ends' }),
+        ...(cycles ? [th('The bytes plan', { colspan: 2, class: 'c group', title: 'the plan of objective bytes the row\u2019s plan was made from: it moves the least data, the row\u2019s plan finishes sooner' })] : []),
         th('ms', { rowspan: 2, class: 'r', title: 'wall time of that plan in the engine' }),
         th('', { rowspan: 2 }),
         th('Diff', { rowspan: 2, class: 'c', title: 'Pick two rows to see their plans side by side' })),
-      h('tr', {}, ...types.map((t) => th(t, { class: 'r sub' })), th('all', { class: 'r sub' })));
+      h('tr', {}, ...types.map((t) => th(t, { class: 'r sub' })), th('all', { class: 'r sub' }),
+        ...(cycles ? [th('extra B', { class: 'r sub' }), th('cycles', { class: 'r sub' })] : [])));
     const tbody = h('tbody');
     rows.forEach((r, i) => {
       const firstOfGroup = i === 0 || rows[i - 1].order !== r.order;
@@ -123,7 +129,11 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
         ...(firstOfGroup ? [
           ...types.map((t) => h('td', { class: 'r muted demand', rowspan: span }, r.demandPeak.byType[t] === undefined ? '–' : fmtInt(r.demandPeak.byType[t]))),
           h('td', { class: 'r demand', rowspan: span }, fmtInt(r.demandPeak.total))] : []),
-        h('td', { class: 'r', 'data-col': 'total-cycles' }, fmtInt(r.totalCycles)),
+        h('td', { class: 'r', 'data-col': 'total-cycles' }, fmtInt(r.totalCycles),
+          cycles && r.totalCycles === minCycles ? h('span', { class: 'best-mark', title: 'the fewest cycles of all rows' }, '★') : null),
+        ...(cycles ? [
+          h('td', { class: 'r muted', 'data-col': 'bytes-plan-extra' }, r.bytesPlan ? fmtInt(r.bytesPlan.extraBytes) : '–'),
+          h('td', { class: 'r muted', 'data-col': 'bytes-plan-cycles' }, r.bytesPlan ? fmtInt(r.bytesPlan.totalCycles) : '–')] : []),
         h('td', { class: 'r muted' }, r.ms < 10 ? r.ms.toFixed(1) : String(Math.round(r.ms))),
         h('td', { class: 'c' }, open));
       const key = rowKey(r);

@@ -9,17 +9,8 @@ import { fmtInt, h } from '../lib/format';
 
 const label = (d: DiffState, k: 0 | 1, s: State) => `${d.rows[k].policy} on ${orderTitle(s.engine?.orders, d.rows[k].order)}`;
 
-const positions = new WeakMap<PlanView, Map<number, number>>();
-/** The step at which a plan runs graph node `node`. */
-function stepOfNode(v: PlanView, node: number): number {
-  let m = positions.get(v);
-  if (!m) {
-    m = new Map();
-    v.order.forEach((id, s) => m!.set(id, s));
-    positions.set(v, m);
-  }
-  return m.get(node) ?? -1;
-}
+/** The step at which a plan runs graph node `node` (-1: it does not). */
+const stepOfNode = (v: PlanView, node: number) => (node >= 0 && node < v.stepOfNode.length ? v.stepOfNode[node] : -1);
 
 /** The graph node at a step of a plan; where a spill node is, the nearest graph node in direction
  * `dir` (then the other way). */

@@ -1,5 +1,6 @@
 // Results: summary, the new order (virtualised) and the spill list. Steps are positions in the new
-// order; the order table shows each node's input step beside it where it differs. The summary
+// order; the order table shows each node's input step beside it where it differs, and what each
+// node waited for (the pipe timeline's causes); it keeps the step cursor's row in view. The summary
 // puts the plan beside the lower bound of its order (per memory in a details row), says what the
 // order search did when it made the order, and marks a plan of a smaller effort than asked for
 // (the best so far of a search under way, or kept when it was stopped).
@@ -9,6 +10,7 @@ import type { EarlyPlan, Store } from '../store';
 import type { PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
 import { boundGap } from '../lib/bound';
+import { waitCell, waitChain } from '../lib/waits';
 
 /** What the order search did: "Order search: 693 evaluations (effort 2,614), from …", and for a
  * plan of a smaller effort than the run asked for, which one and why it is on screen. */
@@ -28,6 +30,29 @@ function searchLines(view: PlanView, early: EarlyPlan | null): HTMLElement[] {
         : `Best plan so far, at effort ${fmtInt(early.effort)}; the search goes on toward ${asked}.`));
   }
   return out;
+}
+
+/** "29.5% fewer" / "7.2% more" / "the same": `now` against `before`. */
+function change(now: number, before: number, fewer: string, more: string): string {
+  if (now === before || before === 0) return now === before ? 'the same' : `${fmtInt(now)} more`;
+  const pct = (Math.abs(now - before) / before) * 100;
+  return `${pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)}% ${now < before ? fewer : more}`;
+}
+
+/** Under the objective "cycles": this plan's cycles and data moved beside those of the bytes plan
+ * it was made from, and what each technique did. */
+function objectiveLine(view: PlanView): HTMLElement | null {
+  const o = view.meta.objective;
+  if (!o) return null;
+  const m = view.meta.metrics, b = o.bytesPlan;
+  return h('details', { class: 'objective-row', 'data-testid': 'objective-info', 'data-objective': o.name },
+    h('summary', {},
+      h('strong', {}, 'Objective cycles: '), `${fmtInt(m.totalCycles)} cycles, ${fmtBytes(m.extraBytes)} moved; the bytes plan: `,
+      h('span', { 'data-testid': 'bytes-plan-cycles' }, fmtInt(b.totalCycles)), ' cycles, ',
+      h('span', { 'data-testid': 'bytes-plan-extra' }, fmtInt(b.extraBytes)), ' B moved ',
+      h('span', { class: 'muted' }, `(${change(m.totalCycles, b.totalCycles, 'fewer', 'more')} cycles, ${change(m.extraBytes, b.extraBytes, 'less', 'more')} data)`)),
+    h('ul', { class: 'objective-steps' }, ...(o.steps.length ? o.steps : ['no technique made the bytes plan finish sooner']).map((t) => h('li', {}, t)),
+      o.disabled.length ? h('li', { class: 'muted' }, `switched off: ${o.disabled.join(', ')}`) : null));
 }
 
 export function mountSummary(root: HTMLElement, store: Store) {
@@ -78,8 +103,9 @@ export function mountSummary(root: HTMLElement, store: Store) {
         h('div', { class: 'bound-types' }, ...byType.map(([t, b]) =>
           h('span', { class: 'bound-type', 'data-testid': `bound-${t}` }, h('span', { class: 'peak-type' }, t), ` ${fmtInt(b)} B`)),
           byType.length ? null : h('span', { class: 'muted' }, 'no memory needs to move data')))),
+      ...present(objectiveLine(view)),
       ...searchLines(view, earlyPlan),
-      h('div', { class: 'peaks-head' }, h('span', {}, 'Peak resident bytes per memory'), h('span', { class: 'muted', 'data-testid': 'plan-by' }, `${r.policy}${r.planPolicy && r.planPolicy !== r.policy ? ` (${r.planPolicy}'s plan)` : ''} policy · ${r.cost.model} cost · ${r.orderSource} order`)),
+      h('div', { class: 'peaks-head' }, h('span', {}, 'Peak resident bytes per memory'), h('span', { class: 'muted', 'data-testid': 'plan-by' }, `${r.policy}${r.planPolicy && r.planPolicy !== r.policy ? ` (${r.planPolicy}'s plan)` : ''} policy · ${r.cost.model} cost · ${r.orderSource} order · objective ${r.objective?.name ?? 'bytes'}`)),
       peaks,
     );
   };
@@ -104,6 +130,7 @@ export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: nu
     { key: 'cycles', label: 'Cycles', width: 'minmax(44px,0.8fr)', align: 'right' as const },
     { key: 'start', label: 'Start', width: 'minmax(50px,0.9fr)', align: 'right' as const },
     { key: 'end', label: 'End', width: 'minmax(50px,0.9fr)', align: 'right' as const },
+    { key: 'wait', label: 'Waited (cycles)', width: 'minmax(96px,1.5fr)' },
   ];
   const table = createVTable({
     label: 'New order: one row per step; Enter moves the step cursor there and highlights the buffer of the row',
@@ -126,9 +153,11 @@ export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: nu
         case 6: return fmtInt(n.cycles[id]);
         case 7: return fmtInt(v.start[row]);
         case 8: return fmtInt(v.end[row]);
+        case 9: return waitCell(v, row);
       }
       return '';
     },
+    rowTitle: (row) => waitChain(view!, row).join(' '),
     rowClass(row) {
       const v = view!;
       const id = v.order[row];
@@ -163,7 +192,7 @@ export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: nu
   store.subscribe((s, p) => {
     if (s.view !== p.view) update(false);
     else if (s.selectedBuf !== p.selectedBuf) update(true);
-    else if (s.cursor !== p.cursor) table.refresh();
+    else if (s.cursor !== p.cursor) table.scrollToRow(s.cursor); // (only when it is out of view)
   });
   update(false);
 }

@@ -1,10 +1,10 @@
-// Settings: capacities per memory type (with presets), spill cost model, policy, order source and
-// the order search's effort. The policy and order menus are the engine's registries (policies(),
+// Settings: capacities per memory type (with presets), spill cost model, policy, order source,
+// the order search's effort and the objective (bytes | cycles). The policy and order menus are the engine's registries (policies(),
 // orders(): the first is the default), each choice explained below them. The capacity fields show
 // whether each value is the graph's own (its "Capacities"), a default, or an override; a field
 // whose text is not usable is named in a message and stops Run.
 import { setFieldError, type Store } from '../store';
-import { EFFORT_PRESETS, ORDER_FILE, PRESETS, copyCapacities, capacityProblem, type Settings, type CostModel } from '../lib/settings';
+import { EFFORT_PRESETS, ORDER_FILE, PRESETS, copyCapacities, capacityProblem, type Settings, type CostModel, type Objective } from '../lib/settings';
 import { LIMITS, fmtLimit } from '../lib/limits';
 import { fmtInt, h } from '../lib/format';
 import { parseOrderFile } from '../lib/files';
@@ -48,6 +48,11 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   const effortText = 'the order search\u2019s budget, in orders scored (evaluations). The same effort gives the same plan as `spillway plan --effort N`; a larger one a plan at least as good. A long search shows the plan of each smaller effort as it is made, and Cancel keeps the best so far.';
   effort.title = `Effort: ${effortText}`;
   const effortHelp = h('p', { class: 'help', 'data-testid': 'effort-help' }, h('strong', {}, 'Effort: '), effortText);
+  const objectiveText = 'bytes moves the least data (the default). cycles starts from that plan and makes it finish sooner under the pipe model (placement for time, loads and reloads hoisted, the order by simulated start), moving at most 10% more data: `spillway plan --objective cycles`. The summary shows both plans’ figures.';
+  const objective = h('select', { 'data-testid': 'objective', 'aria-label': 'Objective', title: `Objective: ${objectiveText}` },
+    h('option', { value: 'bytes' }, 'bytes (least data moved)'),
+    h('option', { value: 'cycles' }, 'cycles (finish sooner)'));
+  const objectiveHelp = h('p', { class: 'help', 'data-testid': 'objective-help' }, h('strong', {}, 'Objective: '), objectiveText);
   const orderInput = h('input', { type: 'file', accept: '.txt,text/plain', hidden: true, 'data-testid': 'order-file' });
   const orderInfo = h('span', { class: 'muted small order-info' });
 
@@ -60,13 +65,15 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
       h('label', {}, h('span', { class: 'set-label' }, 'Policy'), policy),
       h('label', {}, h('span', { class: 'set-label' }, 'Spill cost'), cost),
       h('label', {}, h('span', { class: 'set-label' }, 'Order'), order),
-      h('label', {}, h('span', { class: 'set-label' }, 'Effort'), h('span', { class: 'effort-pick' }, effort, effortNumber))),
+      h('label', {}, h('span', { class: 'set-label' }, 'Effort'), h('span', { class: 'effort-pick' }, effort, effortNumber)),
+      h('label', {}, h('span', { class: 'set-label' }, 'Objective'), objective)),
     seedParams,
     h('div', {}, orderInput, orderInfo),
     errorList,
     policyHelp,
     orderHelp,
     effortHelp,
+    objectiveHelp,
   );
 
   const set = (patch: Partial<Settings>) => store.setSettings(patch);
@@ -176,6 +183,8 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
       ? 'the node ids of the order file, in its order.'
       : `${chosen?.description ?? ''}${chosen === orderSources[0] && !hasOrder ? ' This graph has no "Order".' : ''}`);
     renderEffort(s.effort);
+    objective.value = s.objective;
+    objectiveHelp.hidden = s.objective === 'bytes'; // (the select's title has it always)
     orderInfo.textContent = s.orderSource === 'file' && s.orderFile ? `${s.orderFile.name}: ${s.orderFile.ids.length} ids` : '';
   }
 
@@ -201,6 +210,7 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   newCap.addEventListener('keydown', (e) => { if (e.key === 'Enter') add(); });
   policy.addEventListener('change', () => set({ policy: policy.value === store.get().engine?.policies[0] ? '' : policy.value }));
   cost.addEventListener('change', () => set({ costModel: cost.value as CostModel }));
+  objective.addEventListener('change', () => set({ objective: objective.value as Objective }));
   const numIn = (el: HTMLInputElement, key: 'fixedLatency' | 'cyclesPerByte') => el.addEventListener('input', () => {
     const v = Number(el.value);
     const max = LIMITS[key];

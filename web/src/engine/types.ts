@@ -1,7 +1,7 @@
 // Types of the engine's JSON (docs/result-format.md) and of the worker protocol.
-import type { CompareRow, ExampleInfo, OrderSourceInfo, RunOptions, SearchProgress } from '../../../wasm/spillway';
+import type { CompareRow, ExampleInfo, NodeWait, ObjectiveReport, OrderSourceInfo, RunOptions, SearchProgress } from '../../../wasm/spillway';
 
-export type { CompareRow, ExampleInfo, OrderSourceInfo, RunOptions, SearchProgress };
+export type { CompareRow, ExampleInfo, NodeWait, ObjectiveReport, OrderSourceInfo, RunOptions, SearchProgress };
 
 export interface Allocation { buf: number; type: string; offset: number; size: number }
 export interface Spill {
@@ -53,6 +53,10 @@ export interface PlanResult {
   addedNodes: GraphNode[];
   addedEdges: [number, number][];
   timing: [number, number, number][];
+  /** What set each node's start, per entry of `order` (absent from results of older engines). */
+  waits?: NodeWait[];
+  /** Under the objective "cycles": the bytes plan it started from. */
+  objective?: ObjectiveReport;
   decisions: Decision[];
 }
 
@@ -138,13 +142,38 @@ export interface DecisionTable {
 
 export const DECISION_KINDS = ['place', 'spill', 'reload', 'free'] as const;
 
+/** A wait's cause (docs/timing.md), as the result's "waits" name them; the index is the code. */
+export const WAIT_CAUSES = ['none', 'edge', 'pipe', 'address'] as const;
+export type WaitCause = typeof WAIT_CAUSES[number];
+export const WAIT_NONE = 0, WAIT_EDGE = 1, WAIT_PIPE = 2, WAIT_ADDRESS = 3;
+
+/** The pipe timeline: per step of the new order, its lane and what set its start (the result's
+ * "waits"), as typed arrays. */
+export interface TimelineTable {
+  /** The pipes in the order they first run a node; '' last, for the nodes without a pipe
+   * (ALLOC, FREE: they take no cycles), when the plan has any. */
+  lanes: string[];
+  lane: Uint16Array; // per step: index into lanes
+  cause: Uint8Array; // per step: WAIT_CAUSES index
+  node: Int32Array; // the node whose end the start is (-1 for none)
+  buffer: Int32Array; // address: the buffer that left the bytes last (-1 otherwise)
+  cycles: Float64Array; // how much later the node starts than the other rules alone would let it
+  /** The cause behind the wait: an edge from a node without a pipe (an ALLOC, a FREE) is traced
+   * to what that node waited for, so that a load held back by its ALLOC, which waited for the
+   * bytes another buffer left, shows as address reuse. */
+  root: Uint8Array;
+  /** lane l's steps are laneSteps[laneStart[l] .. laneStart[l + 1]), in order */
+  laneStart: Int32Array;
+  laneSteps: Int32Array;
+}
+
 /** What the worker sends for a result: the small parts parsed, the large parts as typed arrays,
  * the full text for downloads and for the rarely needed rest (decisions, allocations). */
 export interface PlanView {
   /** The result JSON as UTF-8 (transferred, not copied: a large result is megabytes); read it
    * with resultText() in lib/files.ts. */
   resultBytes: Uint8Array;
-  meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'planPolicy' | 'cost' | 'capacities' | 'orderSource' | 'metrics' | 'search'>;
+  meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'planPolicy' | 'cost' | 'capacities' | 'orderSource' | 'metrics' | 'search' | 'objective'>;
   order: Int32Array;
   start: Float64Array; // timing per step of the new order
   end: Float64Array;
@@ -153,6 +182,9 @@ export interface PlanView {
   decisionCounts: Record<string, number>;
   decisions: DecisionTable;
   inputOrder: Int32Array;
+  /** per node id: its step in the new order (-1: not in it) */
+  stepOfNode: Int32Array;
+  timeline: TimelineTable;
   nodes: NodeTable;
   buffers: BufferTable;
   stretches: Record<string, StretchTable>; // by memory type

@@ -33,15 +33,7 @@ export function bufferRgb(buf: number, dark: boolean): number {
   let c = cache[buf];
   if (c < 0) {
     const h = hash(buf);
-    const hue = h % 360;
-    const s = (58 + ((h >>> 9) % 28)) / 100;
-    const l = (dark ? 50 + ((h >>> 17) % 16) : 48 + ((h >>> 17) % 18)) / 100;
-    const a = s * Math.min(l, 1 - l);
-    const f = (n: number) => {
-      const k = (n + hue / 30) % 12;
-      return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
-    };
-    c = (f(0) << 16) | (f(8) << 8) | f(4);
+    c = hslRgb(h % 360, (58 + ((h >>> 9) % 28)) / 100, (dark ? 50 + ((h >>> 17) % 16) : 48 + ((h >>> 17) % 18)) / 100);
     cache[buf] = c;
   }
   return c;
@@ -54,3 +46,32 @@ export function cssRgb(css: string): number {
   const m = /rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/.exec(css);
   return m ? (Number(m[1]) << 16) | (Number(m[2]) << 8) | Number(m[3]) : 0;
 }
+
+const opCache = new Map<string, number>();
+/** One stable, muted colour per operation name (the pipe timeline's bars), as 0xRRGGBB: a hash of
+ * the name picks the hue; low saturation leaves the bright colours to spills and waits. */
+export function opRgb(op: string, dark: boolean): number {
+  const key = `${op}|${dark}`;
+  let c = opCache.get(key);
+  if (c === undefined) {
+    let x = 0;
+    for (let i = 0; i < op.length; i++) x = Math.imul(x ^ op.charCodeAt(i), 0x01000193);
+    const h = hash(x);
+    c = hslRgb(h % 360, 0.24 + ((h >>> 9) % 3) * 0.08, (dark ? 0.36 : 0.6) + ((h >>> 17) % 3) * 0.06);
+    opCache.set(key, c);
+  }
+  return c;
+}
+
+/** hue (degrees), saturation and lightness (0..1) as 0xRRGGBB */
+function hslRgb(hue: number, s: number, l: number): number {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => {
+    const k = (n + hue / 30) % 12;
+    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return (f(0) << 16) | (f(8) << 8) | f(4);
+}
+
+/** 0xRRGGBB as a CSS colour */
+export const rgbCss = (c: number) => `#${c.toString(16).padStart(6, '0')}`;

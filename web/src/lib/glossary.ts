@@ -71,6 +71,12 @@ export const GLOSSARY: Term[] = [
   { term: 'extra data moved', kind: 'idea', text: 'Bytes the spills move: a COPY_IN buffer\u2019s size per spill (only the reload), twice the size otherwise (write and reload).' },
   { term: 'demand peak', kind: 'idea', text: 'The most bytes an order needs in a memory at once if nothing were spilled: a property of the order, not of the plan.' },
   { term: 'policy', kind: 'idea', text: 'The planner\u2019s rule for placing buffers and choosing victims: seed, window, lifetime, or best (the one that moves the least data).' },
+  { term: 'total cycles', kind: 'idea', text: 'When the plan\u2019s last node ends: each pipe runs its nodes one at a time in the new order, pipes run in parallel, and a node starts once its predecessors have ended, its pipe is free and the bytes it is placed on are left.' },
+  { term: 'wait', kind: 'idea', text: 'Why a node starts when it does (the pipe timeline\u2019s strips, the order table\u2019s "Waited"): an edge, its pipe busy, or address reuse, with the node or buffer waited for and the cycles it cost.' },
+  { term: 'edge wait', kind: 'idea', text: 'A node waits for its predecessor (an edge of the graph, or one the planner added around a spill) that ended last.' },
+  { term: 'pipe busy', kind: 'idea', text: 'A node waits for the node before it on its pipe: a pipe runs one node at a time, in the new order.' },
+  { term: 'address reuse', kind: 'idea', text: 'A buffer placed on bytes another buffer used waits until that one has left them (its FREE or SPILL_OUT, and every node using it there). The pipe timeline also colours a load that waited for such an ALLOC this way.' },
+  { term: 'objective', kind: 'idea', text: 'What the plan minimises: bytes (the data moved, the default) or cycles (the total time, moving at most 10% more data than the bytes plan).' },
 ];
 
 const byTerm = new Map(GLOSSARY.map((t) => [t.term, t]));

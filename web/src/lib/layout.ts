@@ -1,6 +1,6 @@
 // From a result and its graph to what the views draw: per-node facts, per-buffer steps and the
 // stretches of the memory chart, all as typed arrays. Pure functions, used inside the worker.
-import { DECISION_KINDS, type BufferTable, type Decision, type DecisionTable, type GraphNode, type NodeTable, type PlanResult, type PlanView, type StretchTable } from '../engine/types';
+import { DECISION_KINDS, WAIT_CAUSES, WAIT_EDGE, WAIT_NONE, type BufferTable, type Decision, type DecisionTable, type GraphNode, type NodeTable, type PlanResult, type PlanView, type StretchTable, type TimelineTable } from '../engine/types';
 
 export function buildNodeTable(graphNodes: GraphNode[], added: GraphNode[]): NodeTable {
   let maxId = -1;
@@ -221,6 +221,64 @@ export function buildDecisions(decisions: Decision[], steps: number): DecisionTa
   };
 }
 
+/** Per node id: its step in `order` (-1 where it is not in it). */
+export function stepsOfNodes(order: Int32Array, count: number): Int32Array {
+  const at = new Int32Array(count).fill(-1);
+  order.forEach((id, s) => { if (id >= 0 && id < count) at[id] = s; });
+  return at;
+}
+
+/** The pipe timeline's lanes and waits (the result's "waits"; a result without them gets each
+ * node's pipe from the graph and no waits). */
+export function buildTimeline(result: PlanResult, nodes: NodeTable, order: Int32Array, stepOfNode: Int32Array): TimelineTable {
+  const n = order.length;
+  const waits = result.waits?.length === n ? result.waits : null;
+  const opAlloc = nodes.strings.indexOf('ALLOC');
+  const opFree = nodes.strings.indexOf('FREE');
+  const pipeAt = (s: number) => {
+    if (waits) return waits[s].pipe ?? '';
+    const id = order[s];
+    return id < 0 || id >= nodes.count || nodes.op[id] === opAlloc || nodes.op[id] === opFree ? '' : nodes.strings[nodes.pipe[id]];
+  };
+  // lanes: the pipes in the order they first run a node, then the nodes without a pipe
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const named = new Uint16Array(n);
+  for (let s = 0; s < n; s++) {
+    const p = pipeAt(s);
+    let k = index.get(p);
+    if (k === undefined) index.set(p, (k = names.push(p) - 1));
+    named[s] = k;
+  }
+  const lanes = names.filter((p) => p !== '');
+  if (index.has('')) lanes.push('');
+  const laneOf = names.map((p) => lanes.indexOf(p));
+  const t: TimelineTable = {
+    lanes, lane: new Uint16Array(n), cause: new Uint8Array(n), node: new Int32Array(n).fill(-1), buffer: new Int32Array(n).fill(-1),
+    cycles: new Float64Array(n), root: new Uint8Array(n), laneStart: new Int32Array(lanes.length + 1), laneSteps: new Int32Array(n),
+  };
+  const noPipe = lanes.length - 1; // the lane of ALLOC/FREE, when lanes[noPipe] === ''
+  for (let s = 0; s < n; s++) {
+    t.lane[s] = laneOf[named[s]];
+    t.laneStart[t.lane[s] + 1]++;
+    const w = waits?.[s];
+    if (!w) continue;
+    t.cause[s] = Math.max(0, WAIT_CAUSES.indexOf(w.cause));
+    if (w.cause === 'none') continue;
+    t.node[s] = w.node;
+    t.cycles[s] = w.cycles;
+    if (w.cause === 'address') t.buffer[s] = w.buffer;
+    // an edge from a node without a pipe (earlier in the order) waited for whatever that one did
+    const from = w.node >= 0 && w.node < stepOfNode.length ? stepOfNode[w.node] : -1;
+    t.root[s] = t.cause[s] === WAIT_EDGE && from >= 0 && from < s && lanes[noPipe] === '' && t.lane[from] === noPipe && t.root[from] !== WAIT_NONE
+      ? t.root[from] : t.cause[s];
+  }
+  for (let l = 0; l < lanes.length; l++) t.laneStart[l + 1] += t.laneStart[l];
+  const fill = t.laneStart.slice(0, lanes.length);
+  for (let s = 0; s < n; s++) t.laneSteps[fill[t.lane[s]]++] = s;
+  return t;
+}
+
 export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNodes: GraphNode[], engineMs: number, t0: number, graphHasOrder = false): PlanView {
   const nodes = buildNodeTable(graphNodes, result.addedNodes ?? []);
   const order = Int32Array.from(result.order);
@@ -235,16 +293,19 @@ export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNode
   const decisionCounts: Record<string, number> = {};
   for (const d of result.decisions ?? []) decisionCounts[d.kind] = (decisionCounts[d.kind] ?? 0) + 1;
   const decisions = buildDecisions(result.decisions ?? [], order.length);
-  const { format, engine, policy, planPolicy, cost, capacities, orderSource, metrics, search } = result;
+  const stepOfNode = stepsOfNodes(order, nodes.count);
+  const timeline = buildTimeline(result, nodes, order, stepOfNode);
+  const { format, engine, policy, planPolicy, cost, capacities, orderSource, metrics, search, objective } = result;
   return {
     resultBytes,
-    meta: { format, engine, policy, planPolicy: planPolicy ?? policy, cost, capacities, orderSource, metrics, search },
+    meta: { format, engine, policy, planPolicy: planPolicy ?? policy, cost, capacities, orderSource, metrics, search, objective },
     order, start, end,
     spills: result.spills,
     addedCount: (result.addedNodes ?? []).length,
     decisionCounts,
     decisions,
     inputOrder: Int32Array.from(result.inputOrder ?? []),
+    stepOfNode, timeline,
     nodes, buffers, stretches,
     engineMs,
     prepareMs: performance.now() - t0,
@@ -258,7 +319,7 @@ export function transferables(v: PlanView): Transferable[] {
   const add = (o: object) => {
     for (const x of Object.values(o)) if (ArrayBuffer.isView(x)) out.push(x.buffer);
   };
-  add(v); add(v.nodes); add(v.buffers); add(v.decisions);
+  add(v); add(v.nodes); add(v.buffers); add(v.decisions); add(v.timeline);
   for (const s of Object.values(v.stretches)) add(s);
   return out;
 }

@@ -24,6 +24,11 @@ export interface EngineNames {
  * the engine's own (by the graph's size), and any whole number up to the engine's limit works. */
 export const EFFORT_PRESETS: readonly (readonly [string, number])[] = [['quick', 100], ['thorough', 20000]];
 
+/** What the plan minimises: the data moved (the engine's default), or the total cycles without
+ * moving more than 10% more data than the bytes plan (`spillway plan --objective`). */
+export const OBJECTIVES = ['bytes', 'cycles'] as const;
+export type Objective = typeof OBJECTIVES[number];
+
 export interface Settings {
   capacities: [string, number][]; // in display order
   costModel: CostModel;
@@ -34,6 +39,7 @@ export interface Settings {
   orderFile: { name: string; ids: number[] } | null;
   /** The order search's budget in evaluations; null: the engine's default for the graph. */
   effort: number | null;
+  objective: Objective;
 }
 
 /** The capacities the engine uses for a graph that names none (the contest's, the seed's). */
@@ -56,6 +62,7 @@ export function defaultSettings(): Settings {
     orderSource: DEFAULT_ORDER,
     orderFile: null,
     effort: null,
+    objective: 'bytes',
   };
 }
 
@@ -65,6 +72,7 @@ export function runOptions(s: Settings): RunOptions {
   else opts.order = s.orderSource as RunOptions['order'];
   if (s.policy) opts.policy = s.policy;
   if (s.effort !== null) opts.effort = s.effort;
+  if (s.objective !== 'bytes') opts.objective = s.objective;
   opts.cost = s.costModel === 'seed'
     ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
     : { model: 'contest' };
@@ -73,8 +81,8 @@ export function runOptions(s: Settings): RunOptions {
 
 /** Options for compare(): what a run uses except policy and order (compare tries them all). */
 export function compareOptions(s: Settings): RunOptions {
-  const { capacities, cost, effort } = runOptions(s);
-  return effort === undefined ? { capacities, cost } : { capacities, cost, effort };
+  const { capacities, cost, effort, objective } = runOptions(s);
+  return { capacities, cost, ...(effort === undefined ? {} : { effort }), ...(objective ? { objective } : {}) };
 }
 
 const keys = new WeakMap<Settings, { run: string; compare: string }>();
@@ -178,6 +186,10 @@ export function checkSettings(raw: unknown, names: EngineNames | null): { ok: tr
   if (r.effort !== undefined && r.effort !== null) {
     if (!wholeIn(r.effort, LIMITS.effort)) return fail(`the effort must be a whole number of evaluations from 0 to ${fmtLimit(LIMITS.effort)}`);
     s.effort = r.effort;
+  }
+  if (r.objective !== undefined) {
+    if (!OBJECTIVES.includes(r.objective as Objective)) return fail(`objective "${String(r.objective).slice(0, 40)}" is neither bytes nor cycles`);
+    s.objective = r.objective as Objective;
   }
   if (s.orderSource === ORDER_FILE) {
     const o = r.orderFile as { name?: unknown; ids?: unknown } | null | undefined;

@@ -1,4 +1,6 @@
 // The case in a link: "#case=" + lz-string(JSON {v, graph, settings, view}), and in a case file.
+// v5 adds the objective to the settings (`objective`: "bytes" or "cycles"; absent: "bytes", what
+// v1 to v4 cases ran with); a page that reads v4 refuses a v5 link rather than plan it for bytes.
 // v4 adds the order search's effort to the settings (`effort`, evaluations; null or absent: the
 // engine's default, which is what v1 to v3 cases ran with). v3 adds `view`: the step the cursor was at, the selected spill and the lesson on screen, so a
 // link opens where its author was; v1 and v2 cases have none and open at step 0.
@@ -14,7 +16,7 @@ import { LESSON_ID, LIMITS, fmtLimit } from './limits';
 import { DecompressedTooLarge, decompressBounded } from './lz-bounded';
 import { compactJson, layoutJson } from './json-text';
 
-export const CASE_VERSION = 4;
+export const CASE_VERSION = 5;
 export const LINK_WARN_LENGTH = 8000;
 export const CASE_PREFIX = 'case=';
 

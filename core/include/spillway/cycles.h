@@ -1,0 +1,65 @@
+// The cycles objective (docs/timing.md, "Plans that finish sooner"): the bytes objective's plan
+// made to finish sooner under the pipe model (timing.h) while moving no more data than a stated
+// margin above it. Its techniques, each switchable:
+//   placement  time-aware placement: every buffer where the bytes were left earliest in
+//              simulated time (ties by best fit), so that it waits for no one; in the L0
+//              memories this alternates buffers, so the next one is filled while the current
+//              one is read (double buffering)
+//   schedule   the order follows the simulated start times: a list scheduler runs next the node
+//              that can start earliest, per pipe, keeping the order among equals
+//   hoist      early reloads and loads: with schedule, a SPILL_IN or ALLOC (and so its COPY_IN)
+//              moves ahead of earlier nodes as far as edges and bytes allow
+//   policies   the other policies' plans of the same order are improved too, when they move no
+//              more data than the margin allows (each places and spills differently)
+//   reserve    spare room: the spills are chosen again with room kept free in a memory for loads
+//              ahead, when the data moved stays within the margin and the plan finishes sooner
+// Every step keeps the plan valid and the result is verified like any other; budgets are counts
+// (rounds), never time, so the plan is the same natively and in WebAssembly.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cost.h"
+#include "plan.h"
+#include "schedule.h"
+
+namespace spillway {
+
+enum class Objective { Bytes, Cycles };
+// "bytes" | "cycles"; InputError (field "objective") otherwise.
+Objective parseObjective(const std::string& name);
+const char* objectiveName(Objective o);
+
+enum class CyclesTechnique { Placement, Schedule, Hoist, Policies, Reserve };
+struct CyclesTechniqueInfo {
+    CyclesTechnique technique;
+    const char* name;  // as `--disable` and the bindings' "disable" spell it
+    const char* what;
+};
+const std::vector<CyclesTechniqueInfo>& cyclesTechniques();
+// "placement,hoist": InputError (field "disable") naming an unknown one.
+std::vector<CyclesTechnique> parseCyclesTechniques(const std::string& commaList);
+CyclesTechnique cyclesTechnique(const std::string& name);  // InputError (field "disable")
+
+struct CyclesOptions {
+    std::vector<CyclesTechnique> disabled;
+    int rounds = 4;            // placement + schedule rounds from each start (a count, not a time)
+    int marginPercent = 10;    // data moved may exceed the bytes plan's by this much (reserve)
+    bool enabled(CyclesTechnique t) const;
+};
+
+// What the cycles objective made, and how the bytes plan it started from compares.
+struct Shortened {
+    Plan plan;
+    Order inputOrder;            // plan.order without its spill nodes
+    Bytes bytesPlanExtraBytes = 0;
+    Cycles bytesPlanCycles = 0;
+    std::vector<std::string> steps;  // what each technique did, in order ("placement: 138666 -> 108915")
+};
+
+// `plan` (made for `inputOrder` under `caps` and `cost` by policy plan.policy) made to finish
+// sooner. The result is never slower than `plan` and moves at most marginPercent more data.
+Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
+                      const Plan& plan, const CyclesOptions& opts);
+
+}  // namespace spillway

@@ -1,0 +1,242 @@
+#include "spillway/cycles.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "plan_layout.h"
+#include "spillway/error.h"
+#include "spillway/planner.h"
+#include "time_planning.h"
+
+namespace spillway {
+
+Objective parseObjective(const std::string& name) {
+    if (name == "bytes") return Objective::Bytes;
+    if (name == "cycles") return Objective::Cycles;
+    ErrorPlace where;
+    where.field = "objective";
+    throw InputError("unknown objective \"" + excerpt(name) + "\": expected bytes or cycles", std::move(where));
+}
+
+const char* objectiveName(Objective o) { return o == Objective::Bytes ? "bytes" : "cycles"; }
+
+const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
+    static const std::vector<CyclesTechniqueInfo> kTechniques = {
+        {CyclesTechnique::Placement, "placement",
+         "time-aware placement: each buffer where the bytes were left earliest in simulated time (ties by best fit)"},
+        {CyclesTechnique::Schedule, "schedule",
+         "the order follows the simulated start times: next, the node that can start earliest"},
+        {CyclesTechnique::Hoist, "hoist",
+         "early reloads and loads: a SPILL_IN or ALLOC moves ahead of earlier nodes as far as edges and bytes allow"},
+        {CyclesTechnique::Policies, "policies",
+         "the other policies' plans of the same order as starts too, when they move no more data than the margin allows"},
+        {CyclesTechnique::Reserve, "reserve",
+         "spare room: spills chosen again with room kept free for loads ahead, within the data margin"},
+    };
+    return kTechniques;
+}
+
+CyclesTechnique cyclesTechnique(const std::string& name) {
+    for (const CyclesTechniqueInfo& t : cyclesTechniques())
+        if (name == t.name) return t.technique;
+    std::string known;
+    for (const CyclesTechniqueInfo& t : cyclesTechniques()) known += (known.empty() ? "" : ", ") + std::string(t.name);
+    ErrorPlace where;
+    where.field = "disable";
+    throw InputError("unknown technique \"" + excerpt(name) + "\" of the cycles objective: expected one of " + known,
+                     std::move(where));
+}
+
+std::vector<CyclesTechnique> parseCyclesTechniques(const std::string& commaList) {
+    std::vector<CyclesTechnique> out;
+    std::istringstream in(commaList);
+    for (std::string name; std::getline(in, name, ',');) out.push_back(cyclesTechnique(name));
+    return out;
+}
+
+bool CyclesOptions::enabled(CyclesTechnique t) const {
+    return std::find(disabled.begin(), disabled.end(), t) == disabled.end();
+}
+
+namespace {
+
+Bytes extraBytesOf(const Graph& g, const Plan& plan) {
+    Bytes bytes = 0;
+    for (const Spill& s : plan.spills) bytes += spillTrafficBytes(g.buffer(s.buf));
+    return bytes;
+}
+
+const char* priorityName(SchedulePriority p) {
+    switch (p) {
+        case SchedulePriority::Order: return "schedule";
+        case SchedulePriority::Tail: return "schedule (longest tail first)";
+        case SchedulePriority::Backward: return "schedule (most work after first)";
+    }
+    return "?";
+}
+
+// A plan under improvement: its fixed part (spills, their nodes and edges) and its layout.
+struct Attempt {
+    Plan base;
+    Layout layout;
+    Cycles total = 0;
+    std::vector<PlacementNote> notes;  // the last placement's, per dense node index
+    std::vector<std::string> steps;    // what each kept step gained
+};
+
+class Shortener {
+public:
+    Shortener(const Graph& g, const Capacities& caps, const CyclesOptions& opts) : g_(g), caps_(caps), opts_(opts) {}
+
+    // Rounds of placement and scheduling from `plan`; each step is kept only when it finishes
+    // sooner, and the rounds stop when one gains nothing.
+    Attempt improve(const Plan& plan, const std::string& label) {
+        Attempt a;
+        a.base = plan;
+        const PlanNodes nodes(g_, a.base);
+        a.layout = layoutOf(nodes, a.base);
+        a.total = timingOf(nodes, g_, a.base, a.layout).total;
+        a.notes.assign(nodes.size(), {});
+        const bool hoist = opts_.enabled(CyclesTechnique::Hoist);
+        for (int round = 0; round < opts_.rounds; ++round) {
+            const Cycles before = a.total;
+            if (opts_.enabled(CyclesTechnique::Placement)) {
+                std::vector<PlacementNote> notes(nodes.size());
+                Layout placed = placeForTime(nodes, g_, a.base, caps_, a.layout, &notes);
+                keepIfSooner(nodes, a, std::move(placed), label, round, "placement", &notes);
+            }
+            if (opts_.enabled(CyclesTechnique::Schedule))
+                for (SchedulePriority priority : {SchedulePriority::Order, SchedulePriority::Tail, SchedulePriority::Backward}) {
+                    Layout scheduled = scheduleForTime(nodes, g_, a.base, a.layout, hoist, priority);
+                    keepIfSooner(nodes, a, std::move(scheduled), label, round, priorityName(priority));
+                }
+            if (a.total >= before) break;
+        }
+        return a;
+    }
+
+private:
+    void keepIfSooner(const PlanNodes& nodes, Attempt& a, Layout candidate, const std::string& label, int round,
+                      const char* step, std::vector<PlacementNote>* notes = nullptr) {
+        const Cycles total = timingOf(nodes, g_, a.base, candidate).total;
+        if (total >= a.total) return;
+        a.steps.push_back(label + " round " + std::to_string(round + 1) + ", " + step + ": " + std::to_string(a.total) +
+                         " -> " + std::to_string(total) + " cycles");
+        a.layout = std::move(candidate);
+        a.total = total;
+        if (notes) a.notes = std::move(*notes);
+    }
+
+    const Graph& g_;
+    const Capacities& caps_;
+    const CyclesOptions& opts_;
+};
+
+// The input order of a layout: its order without the spill nodes.
+Order inputOrderOf(const Graph& g, const Plan& plan) {
+    Order order;
+    order.reserve(g.nodes.size());
+    for (NodeId id : plan.order)
+        if (g.nodeIndex.count(id)) order.push_back(id);
+    return order;
+}
+
+// The decisions of the plan `a` started from, told again for its new order and places: steps
+// and offsets follow the new plan, and a buffer the time-aware placement moved says so and what
+// it chose among.
+std::vector<Decision> renewedDecisions(const Graph& g, const Plan& from, const Order& fromInput, const Plan& to,
+                                       const Order& toInput, const std::vector<PlacementNote>& notes) {
+    std::unordered_map<NodeId, int> orderStep, inputStep;
+    for (size_t s = 0; s < to.order.size(); ++s) orderStep[to.order[s]] = static_cast<int>(s);
+    for (size_t s = 0; s < toInput.size(); ++s) inputStep[toInput[s]] = static_cast<int>(s);
+    const PlanNodes nodes(g, to);
+    // Each placing node's offset, and the offset each buffer is at when a node runs.
+    const Layout layout = layoutOf(nodes, to);
+    std::vector<Bytes> at(g.buffers.size(), 0);
+    std::vector<Bytes> offsetAt(to.order.size(), 0);  // of the buffer a placing/releasing node moves
+    for (size_t s = 0; s < to.order.size(); ++s) {
+        const int i = nodes.indexOf(to.order[s]);
+        if (nodes.places(i)) at[nodes.moved(i)] = layout.offset[i];
+        if (nodes.moved(i) >= 0) offsetAt[s] = at[nodes.moved(i)];
+    }
+    std::vector<Decision> out;
+    out.reserve(from.decisions.size());
+    for (const Decision& old : from.decisions) {
+        Decision d = old;
+        const NodeId emitted = from.order.at(static_cast<size_t>(old.orderStep));
+        d.orderStep = orderStep.at(emitted);
+        d.step = inputStep.at(old.node);
+        d.offset = offsetAt[static_cast<size_t>(d.orderStep)];
+        for (Candidate& c : d.candidates) c.nextUseStep = inputStep.at(fromInput.at(static_cast<size_t>(c.nextUseStep)));
+        const PlacementNote& note = notes[static_cast<size_t>(nodes.indexOf(emitted))];
+        if ((d.kind == Decision::Kind::Place || d.kind == Decision::Kind::Reload) && note.moved) {
+            d.holes = note.holes;
+            d.holesTotal = static_cast<int>(note.holes.size());
+            d.reason = "time-aware placement: of the ranges free now and not promised to a buffer placed later, the "
+                       "one whose bytes were left earliest in simulated time (cycle " +
+                       std::to_string(note.left) + "), ties by best fit";
+        }
+        out.push_back(std::move(d));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Decision& a, const Decision& b) { return a.orderStep < b.orderStep; });
+    return out;
+}
+
+}  // namespace
+
+Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
+                      const Plan& plan, const CyclesOptions& opts) {
+    Shortened out;
+    out.bytesPlanExtraBytes = extraBytesOf(g, plan);
+    out.bytesPlanCycles = simulateTiming(g, plan).total;
+    Shortener shortener(g, caps, opts);
+    const Bytes allowed = out.bytesPlanExtraBytes * (100 + opts.marginPercent) / 100;
+    Attempt best = shortener.improve(plan, "bytes plan");
+    // Another start: improved, and kept when it finishes sooner.
+    auto tryStart = [&](const Plan& start, const std::string& label) {
+        const Bytes moved = extraBytesOf(g, start);
+        if (moved > allowed) return;
+        Attempt a = shortener.improve(start, label);
+        if (a.total >= best.total) return;
+        a.steps.push_back(label + ": " + std::to_string(best.total) + " -> " + std::to_string(a.total) + " cycles, " +
+                          std::to_string(moved) + " bytes moved");
+        best = std::move(a);
+    };
+    if (opts.enabled(CyclesTechnique::Policies))
+        for (const std::string& policy : policyNames())
+            if (policy != "best" && policy != plan.policy)
+                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, policy}), "policy " + policy);
+    if (opts.enabled(CyclesTechnique::Reserve)) {
+        // Room kept free in one memory at a time, one that the bytes plan spills from (elsewhere
+        // there is room already): as much as its smallest, then its largest spilled buffer; the
+        // spills chosen by the policy of the best start so far.
+        const std::string policy = best.base.policy;
+        std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (smallest, largest)
+        for (const Spill& sp : plan.spills) {
+            auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(sp.size, sp.size));
+            it->second = {std::min(it->second.first, sp.size), std::max(it->second.second, sp.size)};
+        }
+        for (const auto& [type, sizes] : spilled)
+            for (Bytes room : std::set<Bytes>{sizes.first, sizes.second}) {
+                Capacities less = caps;
+                less[type] -= room;
+                try {
+                    validateCapacities(g, less);
+                } catch (const InputError&) {
+                    continue;  // a node's own buffers no longer fit the smaller memory
+                }
+                tryStart(planSpills(g, inputOrder, PlanOptions{less, cost, policy}),
+                         "reserve " + std::to_string(room) + " bytes of " + type);
+            }
+    }
+    out.steps = std::move(best.steps);
+    const PlanNodes nodes(g, best.base);
+    out.plan = planWith(nodes, g, best.base, best.layout);
+    out.inputOrder = inputOrderOf(g, out.plan);
+    out.plan.decisions = renewedDecisions(g, best.base, inputOrder, out.plan, out.inputOrder, best.notes);
+    return out;
+}
+
+}  // namespace spillway

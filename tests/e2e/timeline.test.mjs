@@ -1,0 +1,241 @@
+// The pipe timeline (one lane per pipe, every wait coloured by its cause) and the objective
+// control (bytes | cycles), in headless Chromium at desktop and phone sizes. Every value is the
+// result JSON's (its "timing" and "waits", which the engine's verifier recomputes) or the native
+// CLI's (build/native/spillway) on the same graph and settings.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import lz from 'lz-string';
+import { usePlayground, SIZES, CLI, haveCli, sharedCaseOrSkip, slideTo, scratch, cliPlan, openPage, waitForResult, waitForFresh, waitForNewResult, resultText, graphText, selectExample, openGraphFile, num, text } from './helpers.mjs';
+
+const { compressToEncodedURIComponent } = lz;
+const pg = usePlayground();
+const tmp = scratch();
+const CAUSE_NAMES = { edge: 'edge', pipe: 'pipe busy', address: 'address reuse' };
+
+/** A box the timeline canvas reports ("x,y,w,h" relative to it), in page coordinates. */
+async function canvasBox(page, attr) {
+  const canvas = page.locator('[data-testid=timeline-canvas]');
+  const at = await canvas.getAttribute(attr);
+  if (!at) return null;
+  const [x, y, w, h] = at.split(',').map(Number);
+  const c = await canvas.boundingBox();
+  return { x: c.x + x, y: c.y + y, w, h, cx: c.x + x + w / 2, cy: c.y + y + h / 2 };
+}
+
+/** Zooms the timeline (keys, around the cursor) until the cursor's `attr` box is `minW` wide. */
+async function zoomUntil(page, attr, minW) {
+  const canvas = page.locator('[data-testid=timeline-canvas]');
+  await canvas.focus();
+  await page.keyboard.press('0');
+  for (let i = 0; i < 40; i++) {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    const b = await canvasBox(page, attr);
+    if (b && b.w >= minW) return b;
+    await page.keyboard.press('+');
+  }
+  assert.fail(`the cursor's ${attr} never got ${minW} px wide`);
+}
+
+/** Points at (x, y) as the page size does: a mouse hovers, a finger taps. */
+const point = (page, touch, x, y) => (touch ? page.touchscreen.tap(x, y) : page.mouse.move(x, y));
+
+for (const size of SIZES) {
+  const touch = !!size.opts.hasTouch;
+  test(`Matmul_Case0: the pipe timeline is on screen within a second of the result; a ${touch ? 'tapped' : 'hovered'} wait names its cause, the result's; one cursor with the chart and the order table (${size.name})`, async (t) => {
+    const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
+    if (!file) return;
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
+    await waitForResult(page);
+    await openGraphFile(page, file);
+    const timeline = page.locator('[data-testid=timeline]');
+
+    // Run again and time what the page adds to the engine's own time until the timeline is painted
+    // (sending the graph, the worker's view data, receiving it, painting): the engine's time is
+    // the benchmarks' business, and stretched several times on a loaded machine.
+    const { total, engine, added } = await page.evaluate(async () => {
+      const t0 = performance.now();
+      document.querySelector('[data-testid=run]').click();
+      const el = document.querySelector('[data-testid=timeline]');
+      await new Promise((resolve) => {
+        const painted = () => Number(el.dataset.paintedAt) > t0 && document.querySelector('[data-testid=progress]').dataset.running !== 'true';
+        const check = () => (painted() ? resolve() : setTimeout(check, 5));
+        check();
+      });
+      const at = Number(el.dataset.paintedAt);
+      return { total: Math.round(at - t0), engine: Math.round(window.__spillwayTimes.engine), added: Math.round(at - t0 - window.__spillwayTimes.engine) };
+    });
+    t.diagnostic(`Run -> timeline painted: ${total} ms (engine ${engine} ms, the page ${added} ms)`);
+    assert.ok(added < 1000, `the timeline was painted ${added} ms after the engine's result`);
+
+    const result = JSON.parse(await resultText(page));
+    assert.equal(result.waits.length, result.order.length, 'a wait per node of the order');
+    const pipes = [...new Set(result.waits.map((w) => w.pipe).filter(Boolean))];
+    assert.deepEqual((await timeline.getAttribute('data-lanes')).split(','), [...pipes, 'ALLOC/FREE'], 'a lane per pipe, in the order they first run a node, then ALLOC/FREE');
+    assert.equal(Number(await timeline.getAttribute('data-total')), result.metrics.totalCycles);
+    assert.equal(Number(await timeline.getAttribute('data-waits')), result.waits.filter((w) => w.cause !== 'none').length);
+    assert.ok(Number(await timeline.getAttribute('data-pixels')) >= 1, 'a lane of a thousand nodes is painted as pixels');
+    // the text description counts each lane's nodes as the result has them
+    const description = await text(page, 'timeline-description');
+    for (const p of pipes) {
+      const n = result.waits.filter((w) => w.pipe === p).length;
+      assert.match(description, new RegExp(`${p}: ${n.toLocaleString('en-US')} nodes, busy`), `the description counts ${p}'s nodes`);
+    }
+    assert.match(await page.locator('[data-testid=timeline-canvas]').getAttribute('aria-label'), new RegExp(`over ${result.metrics.totalCycles.toLocaleString('en-US')} cycles`));
+
+    // a wait of each cause on a pipe: the tooltip of the wait under the pointer names its cause,
+    // the node (or buffer) waited for and the cycles lost, as the result's waits say for its node
+    // The cause behind a wait, from the result: an edge from a node without a pipe (an ALLOC)
+    // that itself waited is traced to what that node waited for.
+    const stepOf = new Map(result.order.map((id, s) => [id, s]));
+    const rootOf = (s) => {
+      const w = result.waits[s];
+      const from = w.cause === 'edge' ? stepOf.get(w.node) : undefined;
+      return from !== undefined && from < s && !result.waits[from].pipe && result.waits[from].cause !== 'none' ? rootOf(from) : w.cause;
+    };
+    const onPipe = result.waits.map((w, step) => ({ w, step })).filter(({ w }) => w.pipe && w.cause !== 'none');
+    const targets = [
+      ['address', ({ w }) => w.cause === 'address'],
+      ['pipe busy', ({ w }) => w.cause === 'pipe'],
+      ['an edge from a node on a pipe', ({ w, step }) => w.cause === 'edge' && rootOf(step) === 'edge'],
+      ['an edge from an ALLOC that waited for its bytes', ({ w, step }) => w.cause === 'edge' && rootOf(step) === 'address'],
+    ];
+    for (const [what, which] of targets) {
+      const candidates = onPipe.filter(which);
+      assert.ok(candidates.length > 0, `Matmul_Case0 has waits on a pipe for ${what}`);
+      const { step } = candidates.reduce((a, b) => (b.w.cycles > a.w.cycles ? b : a));
+      await slideTo(page, step);
+      const wait = await zoomUntil(page, 'data-cursor-wait-box', 16);
+      await point(page, touch, wait.cx, wait.cy);
+      const tip = page.locator('[data-testid=timeline-tip]');
+      await tip.waitFor({ state: 'visible' });
+      const shown = Number(await tip.getAttribute('data-step'));
+      const w = result.waits[shown];
+      assert.notEqual(w.cause, 'none', 'the strip under the bars holds waits only');
+      assert.equal(await tip.getAttribute('data-cause'), w.cause, `step ${shown}: the tooltip's cause is the result's`);
+      assert.equal(await tip.getAttribute('data-root'), rootOf(shown), `step ${shown}: coloured by the cause behind it`);
+      t.diagnostic(`${what}: pointed at the wait of step ${step}, the tooltip shows step ${shown} (${w.cause}, behind it ${rootOf(shown)})`);
+      assert.equal(Number(await tip.getAttribute('data-node')), result.order[shown]);
+      const said = await tip.locator('[data-testid=timeline-tip-wait]').textContent();
+      assert.ok(said.startsWith(`${CAUSE_NAMES[w.cause]}: Waited ${w.cycles.toLocaleString('en-US')} cycle`), `the wait in words: ${said}`);
+      assert.match(said, new RegExp(`[ (]${w.node}[ )]`), `it names node ${w.node}`);
+      if (w.cause === 'address') assert.match(said, new RegExp(`buffer ${w.buffer} left them`));
+      if (rootOf(shown) !== w.cause) assert.match(await tip.textContent(), /left them when .* ended \(address reuse\)\.$/, 'the tooltip says what the ALLOC waited for');
+      const [, start, end] = result.timing[shown];
+      assert.match(await tip.textContent(), new RegExp(`step ${shown} · cycles ${start.toLocaleString('en-US')}–${end.toLocaleString('en-US')}`));
+      if (touch) assert.equal(await text(page, 'step-label'), String(shown), 'a tap moves the cursor to the node');
+      await page.keyboard.press('Escape');
+    }
+
+    // cursor, both ways. The whole timeline on screen (0), the cursor on the longest node of a pipe
+    const canvas = page.locator('[data-testid=timeline-canvas]');
+    await canvas.focus();
+    await page.keyboard.press('0');
+    const longest = result.timing.map(([, s, e], step) => ({ step, d: e - s })).filter(({ step }) => result.waits[step].pipe).reduce((a, b) => (b.d > a.d ? b : a)).step;
+    await slideTo(page, longest);
+    const bar = await canvasBox(page, 'data-cursor-box');
+    assert.ok(bar && bar.w >= 1, 'the cursor\u2019s node is outlined on the timeline');
+    // ... from the step controls to the timeline, the memory chart and the order table
+    await slideTo(page, 0);
+    assert.equal(await page.locator('[data-testid=memory-chart]').getAttribute('data-cursor'), '0');
+    // ... and from a click on a bar to the step controls, the memory chart and the order table
+    if (touch) await page.touchscreen.tap(bar.cx, bar.cy);
+    else await page.mouse.click(bar.cx, bar.cy);
+    await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s), longest);
+    assert.equal(await page.locator('[data-testid=memory-chart]').getAttribute('data-cursor'), String(longest));
+    await page.locator(`[data-testid=order-table] .vt-row.cursor[data-row="${longest}"]`).waitFor();
+    // the keyboard: Tab reaches the timeline after the memory chart and its step controls
+    await page.locator('[data-testid=chart-canvas]').focus();
+    let tabs = 0;
+    while (tabs < 20 && await page.evaluate(() => document.activeElement?.dataset.testid) !== 'timeline-canvas') {
+      await page.keyboard.press('Tab');
+      tabs++;
+    }
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'timeline-canvas', 'Tab reaches the timeline');
+    // ] goes to the next node on the cursor's pipe, Enter tells what it waited for
+    const pipe = result.waits[longest].pipe;
+    const next = result.waits.findIndex((w, s) => s > longest && w.pipe === pipe);
+    assert.ok(next > longest);
+    await page.keyboard.press(']');
+    await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s), next);
+    assert.equal(await page.locator('[data-testid=timeline-tip]').getAttribute('data-step'), String(next));
+    await page.keyboard.press('Enter');
+    const live = await text(page, 'timeline-live');
+    assert.ok(live.startsWith(`Step ${next}: `) && live.includes(` on ${pipe}, cycles ${result.timing[next][1].toLocaleString('en-US')} to `), live);
+    // nothing scrolls the page sideways
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true);
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
+}
+
+for (const size of SIZES) {
+  test(`objective cycles: the CLI\u2019s plan byte for byte, both plans\u2019 figures in the summary and the compare table, kept in a link (${size.name})`, async (t) => {
+    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
+    await waitForResult(page);
+    await selectExample(page, 'tiled-matmul-small');
+    const bytes = JSON.parse(await resultText(page));
+    assert.equal(await page.locator('[data-testid=objective]').inputValue(), 'bytes', 'bytes is the default');
+    assert.equal(bytes.objective, undefined);
+    assert.equal(await page.locator('[data-testid=objective-info]').count(), 0);
+    const before = await resultText(page);
+    await page.locator('[data-testid=objective]').selectOption('cycles');
+    await waitForNewResult(page, before, 60000);
+    const text1 = await resultText(page);
+    const cycles = JSON.parse(text1);
+    assert.deepEqual(cycles.objective.bytesPlan, { extraBytes: bytes.metrics.extraBytes, totalCycles: bytes.metrics.totalCycles }, 'it starts from the bytes plan on screen before');
+    assert.ok(cycles.metrics.totalCycles <= bytes.metrics.totalCycles, 'never slower than the bytes plan');
+    if (haveCli()) {
+      const caps = Object.entries(cycles.capacities).map(([k, v]) => `${k}=${v}`).join(',');
+      assert.equal(text1, cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles']).text, 'the result is spillway plan --objective cycles, byte for byte');
+    } else t.diagnostic(`${CLI} is not built: not compared with the CLI`);
+    // the summary: this plan's data moved and cycles, the bytes plan's beside
+    assert.equal(await num(page, 'total-cycles'), cycles.metrics.totalCycles);
+    assert.equal(await num(page, 'extra-bytes'), cycles.metrics.extraBytes);
+    assert.equal(await num(page, 'bytes-plan-cycles'), bytes.metrics.totalCycles);
+    assert.equal(await num(page, 'bytes-plan-extra'), bytes.metrics.extraBytes);
+    assert.match(await text(page, 'plan-by'), /objective cycles$/);
+    // the compare table: every row's cycles plan and the bytes plan it was made from, as the CLI's
+    const table = page.locator('[data-testid=compare-table]:not(.stale)');
+    await table.waitFor({ timeout: 60000 });
+    const rows = await table.locator('[data-testid=compare-row]').evaluateAll((trs) => trs.map((tr) => {
+      const n = (col) => Number(tr.querySelector(`td[data-col=${col}]`).textContent.replace(/[^0-9]/g, ''));
+      return { policy: tr.dataset.policy, order: tr.dataset.order, extraBytes: n('extra-bytes'), totalCycles: n('total-cycles'), bytesPlan: { extraBytes: n('bytes-plan-extra'), totalCycles: n('bytes-plan-cycles') }, current: tr.dataset.current === 'true' };
+    }));
+    const current = rows.find((r) => r.current);
+    assert.equal(current.totalCycles, cycles.metrics.totalCycles, 'the plan on screen is its row');
+    assert.equal(current.extraBytes, cycles.metrics.extraBytes);
+    for (const r of rows) delete r.current;
+    if (haveCli()) {
+      const g = path.join(tmp, 'tiled.json');
+      fs.writeFileSync(g, await graphText(page));
+      const cli = JSON.parse(execFileSync(CLI, ['compare', g, '--objective', 'cycles', '--json', '-'], { encoding: 'utf8' }));
+      assert.deepEqual(rows, cli.map((r) => ({ policy: r.policy, order: r.order, extraBytes: r.extraBytes, totalCycles: r.totalCycles, bytesPlan: r.bytesPlan })));
+    }
+    assert.equal(await table.locator('td[data-col=total-cycles] .best-mark').count(), rows.filter((r) => r.totalCycles === Math.min(...rows.map((x) => x.totalCycles))).length, 'the fewest cycles are marked');
+
+    // a link keeps the objective (case format v5)
+    await page.locator('[data-testid=share]').click();
+    const url = await page.locator('[data-testid=share-url]').inputValue();
+    await context.close();
+    const fresh = await openPage(pg.browser, url, size.opts);
+    await fresh.page.waitForFunction(() => JSON.parse(window.spillway.resultText() ?? '{}').objective?.name === 'cycles', null, { timeout: 60000 });
+    assert.equal(await resultText(fresh.page), text1, 'the same plan from the link');
+    assert.equal(await fresh.page.locator('[data-testid=objective]').inputValue(), 'cycles');
+    // a v4 link (before the objective) opens with bytes; an objective the page does not know is refused
+    const graph = await graphText(fresh.page);
+    const v4 = compressToEncodedURIComponent(JSON.stringify({ v: 4, graph, settings: { capacities: Object.entries(bytes.capacities), orderSource: 'graph' } }));
+    await fresh.page.goto(pg.url + '#case=' + v4);
+    await fresh.page.waitForFunction(() => document.querySelector('[data-testid=objective]').value === 'bytes' && !JSON.parse(window.spillway.resultText() ?? '{}').objective, null, { timeout: 60000 });
+    await waitForFresh(fresh.page);
+    assert.equal(await num(fresh.page, 'total-cycles'), bytes.metrics.totalCycles);
+    const bad = compressToEncodedURIComponent(JSON.stringify({ v: 5, graph, settings: { objective: 'fastest' } }));
+    await fresh.page.goto(pg.url + '#case=' + bad);
+    await fresh.page.waitForFunction(() => /objective "fastest" is neither bytes nor cycles/.test(document.querySelector('[data-testid=notice]').textContent));
+    assert.equal(await fresh.page.locator('[data-testid=objective]').inputValue(), 'bytes', 'nothing from the refused link was applied');
+    assert.deepEqual(fresh.page.errors, []);
+    await fresh.context.close();
+  });
+}

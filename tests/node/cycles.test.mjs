@@ -1,0 +1,159 @@
+// The bindings' cycles objective and timing waits: byte-identical to the CLI, every wait
+// consistent with the timing it explains, verify() catching a lying wait, hostile options located.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const generated = join(root, 'web/src/engine/generated');
+const cli = join(root, 'build/native/spillway');
+const sharedCases = resolve(root, '../shared/cases');
+
+let engine;
+before(async () => {
+  assert.ok(existsSync(join(generated, 'spillway.mjs')), 'build the wasm first: bash scripts/build-wasm.sh');
+  assert.ok(existsSync(cli), 'build the CLI first: cmake --build build/native');
+  const { default: createSpillway } = await import(join(generated, 'spillway.mjs'));
+  engine = await createSpillway({ wasmBinary: readFileSync(join(generated, 'spillway.wasm')) });
+});
+
+const work = mkdtempSync(join(tmpdir(), 'spillway-cycles-'));
+
+// What `spillway plan GRAPH -o OUT [args]` writes, as text.
+function cliResult(graphText, args) {
+  const graph = join(work, 'graph.json');
+  const out = join(work, 'result.json');
+  writeFileSync(graph, graphText);
+  execFileSync(cli, ['plan', graph, '-o', out, ...args], { stdio: 'pipe' });
+  return readFileSync(out, 'utf8');
+}
+
+// Checks every wait of a result against its own timing and graph: the named node ends exactly
+// where the waiting node starts, "none" only at cycle 0, the pipe is the node's.
+function checkWaits(graph, result) {
+  const nodes = new Map([...graph.Nodes, ...result.addedNodes].map((n) => [n.Id, n]));
+  const endOf = new Map(result.timing.map(([id, , end]) => [id, end]));
+  assert.equal(result.waits.length, result.order.length);
+  assert.equal(result.timing.length, result.order.length);
+  const causes = new Set();
+  result.waits.forEach((w, i) => {
+    const [id, start] = result.timing[i];
+    const node = nodes.get(id);
+    assert.equal(w.pipe, node.Pipe, `waits[${i}].pipe`);
+    causes.add(w.cause);
+    if (w.cause === 'none') {
+      assert.equal(start, 0, `waits[${i}]`);
+      assert.deepEqual(Object.keys(w).filter((k) => k !== 'pipe'), ['cause']);
+      return;
+    }
+    assert.equal(endOf.get(w.node), start, `waits[${i}]: node ${w.node} ends where node ${id} starts`);
+    assert.ok(w.cycles >= 0 && w.cycles <= start, `waits[${i}].cycles`);
+    assert.equal('buffer' in w, w.cause === 'address', `waits[${i}].buffer`);
+    if (w.cause === 'pipe') assert.equal(nodes.get(w.node).Pipe, node.Pipe);
+    if (w.cause === 'address') assert.ok(node.Op === 'ALLOC' || node.Op === 'SPILL_IN');
+  });
+  return causes;
+}
+
+test('every example plans to byte-identical JSON natively and in wasm under the cycles objective', () => {
+  for (const { name } of JSON.parse(engine.examples())) {
+    const graph = engine.example(name);
+    const wasm = engine.plan(graph, JSON.stringify({ objective: 'cycles' }));
+    assert.equal(wasm, cliResult(graph, ['--objective', 'cycles']), name);
+    const result = JSON.parse(wasm);
+    assert.equal(result.objective.name, 'cycles');
+    assert.ok(result.metrics.totalCycles <= result.objective.bytesPlan.totalCycles, name);
+    assert.ok(result.metrics.extraBytes * 100 <= result.objective.bytesPlan.extraBytes * 110, name);
+    checkWaits(JSON.parse(graph), result);
+  }
+});
+
+test('the contest cases (schedule order) give byte-identical cycles plans natively and in wasm, with every wait cause', (t) => {
+  if (!existsSync(sharedCases)) return t.skip(`${sharedCases} is absent (only our machines and CI have it)`);
+  for (const name of ['Matmul_Case0', 'FlashAttention_Case0', 'Conv_Case0']) {
+    const graph = readFileSync(join(sharedCases, `${name}.json`), 'utf8');
+    const options = { order: 'schedule', policy: 'lifetime', objective: 'cycles', disable: ['reserve'] };
+    const wasm = engine.plan(graph, JSON.stringify(options));
+    const native = cliResult(graph, ['--order', 'schedule', '--policy', 'lifetime', '--objective', 'cycles', '--disable', 'reserve']);
+    assert.equal(wasm, native, name);
+    const result = JSON.parse(wasm);
+    assert.deepEqual(result.objective.disabled, ['reserve']);
+    assert.ok(result.metrics.totalCycles < result.objective.bytesPlan.totalCycles, name);
+    assert.equal(result.metrics.extraBytes, result.objective.bytesPlan.extraBytes, name);  // no reserve: the same spills
+    assert.deepEqual([...checkWaits(JSON.parse(graph), result)].sort(), ['address', 'edge', 'none', 'pipe'], name);
+    assert.deepEqual(JSON.parse(engine.verify(graph, wasm, '{}')), { violations: [] });
+  }
+});
+
+test('verify() names a wait that lies, and still reads a result without waits', () => {
+  const graph = engine.example('one-spill');
+  const text = engine.plan(graph, '{"order":"schedule"}');
+  const result = JSON.parse(text);
+  const at = result.waits.findIndex((w) => w.cause === 'edge');
+  assert.ok(at >= 0);
+  for (const lie of [{ cause: 'pipe' }, { node: result.waits[at].node + 1 }, { cycles: result.waits[at].cycles + 1 }, { pipe: 'NOPE' }]) {
+    const tampered = JSON.parse(text);
+    Object.assign(tampered.waits[at], lie);
+    const { violations } = JSON.parse(engine.verify(graph, JSON.stringify(tampered), '{}'));
+    assert.equal(violations.length, 1, JSON.stringify(lie));
+    assert.equal(violations[0].kind, 'timing');
+    assert.equal(violations[0].field, `waits[${at}]`);
+    assert.equal(violations[0].step, at);
+  }
+  const dropped = JSON.parse(text);
+  dropped.waits.pop();
+  assert.equal(JSON.parse(engine.verify(graph, JSON.stringify(dropped), '{}')).violations[0].field, 'waits');
+  const older = JSON.parse(text);
+  delete older.waits;
+  assert.deepEqual(JSON.parse(engine.verify(graph, JSON.stringify(older), '{}')), { violations: [] });
+  const notACause = JSON.parse(text);
+  notACause.waits[1].cause = 'traffic';
+  const error = JSON.parse(engine.verify(graph, JSON.stringify(notACause), '{}')).error;
+  assert.equal(error.kind, 'input');
+  assert.equal(error.where.source, 'result');
+  assert.equal(error.where.field, 'waits[1].cause');
+});
+
+test('hostile objective and technique values come back located in the options', () => {
+  const graph = engine.example('fits');
+  const cases = [
+    ['{"objective":"fast"}', 14, 'objective', 'unknown objective "fast": expected bytes or cycles'],
+    ['{"objective":1e3}', 14, 'objective', 'must be "bytes" or "cycles", got a non-integer number'],
+    ['{"objective":null}', 14, 'objective', 'must be "bytes" or "cycles", got null'],
+    ['{"objective":"cycles","disable":{"hoist":true}}', 33, 'disable', 'must be an array of technique names, got an object'],
+    ['{"objective":"cycles","disable":["hoist",["reserve"]]}', 42, 'disable[1]', 'must be a technique\'s name, got an array'],
+    ['{"objective":"cycles","disable":["HOIST"]}', 34, 'disable[0]', 'unknown technique "HOIST" of the cycles objective: expected one of placement, schedule, hoist, policies, reserve'],
+    ['{"disable":["hoist"],"objective":"bytes"}', 12, 'disable', 'switches off techniques of the objective "cycles", but the objective is "bytes"'],
+  ];
+  for (const [options, column, field, message] of cases) {
+    const { error } = JSON.parse(engine.plan(graph, options));
+    assert.ok(error, options);
+    assert.equal(error.kind, 'input', options);
+    assert.deepEqual(error.where, { source: 'options', line: 1, column, field }, options);
+    assert.ok(error.message.includes(message), `${options}: ${error.message}`);
+  }
+  assert.equal(JSON.parse(engine.plan(graph, '{"objective":"cycles","disable":[]}')).objective.name, 'cycles');
+});
+
+test('cyclesTechniques() lists what --disable takes, and compare() shows both objectives like the CLI', () => {
+  const techniques = JSON.parse(engine.cyclesTechniques());
+  assert.deepEqual(techniques.map((t) => t.name), ['placement', 'schedule', 'hoist', 'policies', 'reserve']);
+  const help = execFileSync(cli, ['--help'], { encoding: 'utf8' });
+  for (const t of techniques) assert.ok(help.includes(`${t.name}: `), t.name);
+  const graph = engine.example('one-spill');
+  writeFileSync(join(work, 'one-spill.json'), graph);
+  const strip = (rows) => rows.map(({ ms, ...rest }) => rest);
+  const wasm = JSON.parse(engine.compare(graph, '{"objective":"cycles"}'));
+  const native = JSON.parse(execFileSync(cli, ['compare', join(work, 'one-spill.json'), '--objective', 'cycles', '--json', '-'], { encoding: 'utf8' }));
+  assert.deepEqual(strip(wasm), strip(native));
+  for (const row of wasm) {
+    assert.ok(row.totalCycles <= row.bytesPlan.totalCycles, JSON.stringify(row));
+    assert.ok(row.extraBytes * 100 <= row.bytesPlan.extraBytes * 110, JSON.stringify(row));
+  }
+  assert.ok(wasm.some((row) => row.totalCycles < row.bytesPlan.totalCycles));
+  assert.ok(JSON.parse(engine.compare(graph, '{}')).every((row) => !('bytesPlan' in row)));
+});
