@@ -30,6 +30,9 @@ echo
 echo "== quality"
 node scripts/quality.mjs
 echo
+echo "== cycles: the cycles objective against the bytes plan and the published figures (docs/timing.md)"
+node scripts/cycles.mjs
+echo
 echo "== policy lifetime: orders on which it fell back to seed (spillway compare, every order)"
 for g in "${graphs[@]}"; do
   build/native/spillway compare "$g" --json - | node -e '

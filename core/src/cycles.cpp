@@ -97,19 +97,19 @@ public:
         a.base = plan;
         const PlanNodes nodes(g_, a.base);
         a.layout = layoutOf(nodes, a.base);
-        a.total = timingOf(nodes, g_, a.base, a.layout).total;
+        a.total = timingOf(nodes, g_, a.layout).total;
         a.notes.assign(nodes.size(), {});
         const bool hoist = opts_.enabled(CyclesTechnique::Hoist);
         for (int round = 0; round < opts_.rounds; ++round) {
             const Cycles before = a.total;
             if (opts_.enabled(CyclesTechnique::Placement)) {
                 std::vector<PlacementNote> notes(nodes.size());
-                Layout placed = placeForTime(nodes, g_, a.base, caps_, a.layout, &notes);
+                Layout placed = placeForTime(nodes, g_, caps_, a.layout, &notes);
                 keepIfSooner(nodes, a, std::move(placed), label, round, "placement", &notes);
             }
             if (opts_.enabled(CyclesTechnique::Schedule))
                 for (SchedulePriority priority : {SchedulePriority::Order, SchedulePriority::Tail, SchedulePriority::Backward}) {
-                    Layout scheduled = scheduleForTime(nodes, g_, a.base, a.layout, hoist, priority);
+                    Layout scheduled = scheduleForTime(nodes, g_, a.layout, hoist, priority);
                     keepIfSooner(nodes, a, std::move(scheduled), label, round, priorityName(priority));
                 }
             if (a.total >= before) break;
@@ -120,7 +120,7 @@ public:
 private:
     void keepIfSooner(const PlanNodes& nodes, Attempt& a, Layout candidate, const std::string& label, int round,
                       const char* step, std::vector<PlacementNote>* notes = nullptr) {
-        const Cycles total = timingOf(nodes, g_, a.base, candidate).total;
+        const Cycles total = timingOf(nodes, g_, candidate).total;
         if (total >= a.total) return;
         a.steps.push_back(label + " round " + std::to_string(round + 1) + ", " + step + ": " + std::to_string(a.total) +
                          " -> " + std::to_string(total) + " cycles");
@@ -204,11 +204,12 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                           std::to_string(moved) + " bytes moved");
         best = std::move(a);
     };
-    if (opts.enabled(CyclesTechnique::Policies))
+    const bool replan = g.nodes.size() <= kReplanUpTo;
+    if (replan && opts.enabled(CyclesTechnique::Policies))
         for (const std::string& policy : policyNames())
             if (policy != "best" && policy != plan.policy)
                 tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, policy}), "policy " + policy);
-    if (opts.enabled(CyclesTechnique::Reserve)) {
+    if (replan && opts.enabled(CyclesTechnique::Reserve)) {
         // Room kept free in one memory at a time, one that the bytes plan spills from (elsewhere
         // there is room already): as much as its smallest, then its largest spilled buffer; the
         // spills chosen by the policy of the best start so far.

@@ -2,35 +2,7 @@
 
 #include <algorithm>
 
-#include "spillway/error.h"
-
 namespace spillway {
-
-PlanNodes::PlanNodes(const Graph& g, const Plan& plan) {
-    nodes_.reserve(g.nodes.size() + plan.addedNodes.size());
-    for (const Node& n : g.nodes) nodes_.push_back(&n);
-    for (const Node& n : plan.addedNodes) nodes_.push_back(&n);
-    index_.reserve(nodes_.size());
-    for (size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i]->id, static_cast<int>(i));
-    moved_.assign(nodes_.size(), -1);
-    uses_.resize(nodes_.size());
-    preds_.resize(nodes_.size());
-    for (size_t i = 0; i < nodes_.size(); ++i) {
-        const Node& n = *nodes_[i];
-        if (n.isBufferNode()) {
-            moved_[i] = g.bufferIndex.at(n.buf);
-        } else if ((n.isSpillIn() || n.isSpillOut()) && !n.bufs.empty()) {
-            moved_[i] = g.bufferIndex.at(n.bufs.front());
-        } else {
-            for (BufferId b : n.bufs) {
-                const int bi = g.bufferIndex.at(b);
-                if (std::find(uses_[i].begin(), uses_[i].end(), bi) == uses_[i].end()) uses_[i].push_back(bi);
-            }
-        }
-    }
-    for (auto [s, d] : g.edges) preds_[d].push_back(s);
-    for (auto [s, d] : plan.addedEdges) preds_[index_.at(d)].push_back(index_.at(s));
-}
 
 Layout layoutOf(const PlanNodes& nodes, const Plan& plan) {
     Layout l;
@@ -74,11 +46,11 @@ Plan planWith(const PlanNodes& nodes, const Graph& g, const Plan& base, const La
     return p;
 }
 
-Timing timingOf(const PlanNodes& nodes, const Graph& g, const Plan& base, const Layout& layout) {
-    PipeModel model(g, base);
+Timing timingOf(const PlanNodes& nodes, const Graph& g, const Layout& layout) {
+    PipeModel model(g, nodes);
     Timing t;
     t.nodes.reserve(layout.order.size());
-    for (int i : layout.order) t.nodes.push_back(model.run(nodes.id(i), std::max<Bytes>(0, layout.offset[i])));
+    for (int i : layout.order) t.nodes.push_back(model.run(i, std::max<Bytes>(0, layout.offset[i])));
     t.total = model.total();
     return t;
 }

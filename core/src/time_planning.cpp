@@ -71,9 +71,9 @@ std::vector<Hole> allowed(const std::vector<Hole>& free, const std::vector<Hole>
 // The offset in `ranges` where a buffer of `size` placed now starts soonest (the bytes left
 // earliest), then whose bytes were left earliest, then in the smallest range (best fit), then
 // the lowest. nullopt when no range holds it.
-std::optional<Bytes> earliestPlace(const PipeModel& model, const std::string& type, Bytes size, Cycles ready,
+std::optional<Bytes> earliestPlace(const PipeModel& model, int memory, Bytes size, Cycles ready,
                                    const std::vector<Hole>& ranges) {
-    const ByteLeaves* leaves = model.leavesOf(type);
+    const ByteLeaves* leaves = &model.leaves(memory);
     std::optional<std::tuple<Cycles, Cycles, Bytes, Bytes>> best;
     std::vector<Bytes> candidates;
     for (const Hole& r : ranges) {
@@ -97,7 +97,7 @@ std::optional<Bytes> earliestPlace(const PipeModel& model, const std::string& ty
 
 }  // namespace
 
-Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Plan& base, const Capacities& caps, const Layout& in,
+Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps, const Layout& in,
                     std::vector<PlacementNote>* notes) {
     const int L = static_cast<int>(in.order.size());
     const Stretches stretches = stretchesOf(nodes, g, in);
@@ -122,14 +122,13 @@ Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Plan& base, co
 
     std::map<std::string, FreeList> memories;
     for (const auto& [type, cap] : caps) memories.emplace(type, FreeList(cap));
-    PipeModel model(g, base);
+    PipeModel model(g, nodes);
     Layout out = in;
     std::vector<Bytes> at(g.buffers.size(), 0);
     for (int p = 0; p < L; ++p) {
         const int i = in.order[p];
-        const NodeId id = nodes.id(i);
         if (!nodes.places(i)) {
-            model.run(id);
+            model.run(i);
             if (nodes.releases(i)) {
                 const int b = nodes.moved(i);
                 memories.at(g.buffers[b].type).release(at[b], g.buffers[b].size);
@@ -142,16 +141,17 @@ Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Plan& base, co
         Bytes offset = in.offset[i];
         if (!keepsPlace[p]) {
             const std::vector<Hole> ranges = allowed(memory.holes(), forbidden[p]);
-            const PipeModel::Ready ready = model.readyOf(id);
-            const std::optional<Bytes> chosen = earliestPlace(model, buf.type, buf.size, std::max(ready.edge, ready.pipe), ranges);
+            const PipeModel::Ready ready = model.readyOf(i);
+            const std::optional<Bytes> chosen =
+                earliestPlace(model, nodes.memoryOf(b), buf.size, std::max(ready.edge, ready.pipe), ranges);
             if (!chosen) throw InternalError("time-aware placement: buffer " + std::to_string(buf.id) + " lost its place");
             offset = *chosen;
-            if (notes) (*notes)[i] = {true, ranges, model.leftAt(buf.type, offset, buf.size).time};
+            if (notes) (*notes)[i] = {true, ranges, model.leftAt(nodes.memoryOf(b), offset, buf.size).time};
         }
         memory.take(offset, buf.size);
         at[b] = offset;
         out.offset[i] = offset;
-        model.run(id, offset);
+        model.run(i, offset);
     }
     return out;
 }
@@ -248,21 +248,12 @@ private:
     std::vector<Cycles> free_;
 };
 
-// Each node's pipe as a small index (0: none), and how many there are.
-std::pair<std::vector<int>, size_t> pipeIndices(const PlanNodes& nodes, const Layout& in) {
-    std::map<std::string, int> index{{"", 0}};
-    std::vector<int> pipeOf(nodes.size(), 0);
-    for (int i : in.order) pipeOf[i] = index.emplace(nodes.node(i).pipe, static_cast<int>(index.size())).first->second;
-    return {std::move(pipeOf), index.size()};
-}
-
 // The schedule backwards: from the end, each node as late as its successors and its pipe allow
 // (a list scheduler on the reversed dependencies, latest in the order first among equals). Returns
 // per node the cycles from its start to the end of that schedule: the work still to come after it,
 // pipes included.
 std::vector<Cycles> workAfter(const PlanNodes& nodes, const Layout& in, const Dag& dag) {
     const int L = static_cast<int>(in.order.size());
-    const auto [pipeOf, pipes] = pipeIndices(nodes, in);
     std::vector<int> outdegree(nodes.size(), 0), rank(nodes.size(), 0);
     std::vector<std::vector<int>> pred(nodes.size());
     for (int i : in.order)
@@ -276,17 +267,17 @@ std::vector<Cycles> workAfter(const PlanNodes& nodes, const Layout& in, const Da
         byRank[L - 1 - p] = in.order[p];
     }
     std::vector<Cycles> ready(nodes.size(), 0), end(nodes.size(), 0);
-    ReadyNodes queue(pipes);
+    ReadyNodes queue(static_cast<size_t>(nodes.pipes()));
     for (int i : in.order)
-        if (outdegree[i] == 0) queue.add(pipeOf[i], 0, rank[i]);
+        if (outdegree[i] == 0) queue.add(nodes.pipe(i), 0, rank[i]);
     for (int n = 0; n < L; ++n) {
         const auto [r, start] = queue.next();
         const int i = byRank[r];
         end[i] = start + nodes.node(i).cycles;
-        queue.pipeFreeAt(pipeOf[i], end[i]);
+        queue.pipeFreeAt(nodes.pipe(i), end[i]);
         for (int p : pred[i]) {
             ready[p] = std::max(ready[p], end[i]);
-            if (--outdegree[p] == 0) queue.add(pipeOf[p], ready[p], rank[p]);
+            if (--outdegree[p] == 0) queue.add(nodes.pipe(p), ready[p], rank[p]);
         }
     }
     return end;
@@ -316,7 +307,7 @@ std::vector<int> ranksOf(const PlanNodes& nodes, const Layout& in, const Dag& da
 
 }  // namespace
 
-Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Plan& base, const Layout& in, bool hoist,
+Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist,
                        SchedulePriority priority) {
     const int L = static_cast<int>(in.order.size());
     Dag dag = dependencies(nodes, g, in);
@@ -328,14 +319,12 @@ Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Plan& base,
         pos[in.order[p]] = p;
     }
 
-    const auto pipes = pipeIndices(nodes, in);  // (not bound by name: the lambda below uses it)
-    const std::vector<int>& pipeOf = pipes.first;
-    ReadyNodes queue(pipes.second);
-    PipeModel model(g, base);
+    ReadyNodes queue(static_cast<size_t>(nodes.pipes()));
+    PipeModel model(g, nodes);
     auto offsetOf = [&](int i) { return std::max<Bytes>(0, in.offset[i]); };
     auto becomeReady = [&](int i) {
-        const PipeModel::Ready r = model.readyOf(nodes.id(i), offsetOf(i));
-        queue.add(pipeOf[i], std::max(r.edge, r.address), rank[i]);
+        const PipeModel::Ready r = model.readyOf(i, offsetOf(i));
+        queue.add(nodes.pipe(i), std::max(r.edge, r.address), rank[i]);
     };
     std::vector<char> emitted(nodes.size(), 0), held(nodes.size(), 0);
     int frontier = 0;  // the first position of `in.order` not emitted yet
@@ -350,8 +339,8 @@ Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Plan& base,
     out.order.reserve(L);
     for (int emittedCount = 0; emittedCount < L; ++emittedCount) {
         const int i = byRank[queue.next().first];
-        const NodeTiming t = model.run(nodes.id(i), offsetOf(i));
-        queue.pipeFreeAt(pipeOf[i], t.end);
+        const NodeTiming t = model.run(i, offsetOf(i));
+        queue.pipeFreeAt(nodes.pipe(i), t.end);
         out.order.push_back(i);
         emitted[i] = 1;
         for (int s : dag.succ[i])

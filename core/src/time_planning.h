@@ -26,7 +26,7 @@ struct PlacementNote {
 };
 
 // `notes`, when given: per dense node index.
-Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Plan& base, const Capacities& caps,
+Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps,
                     const Layout& in, std::vector<PlacementNote>* notes = nullptr);
 
 enum class SchedulePriority {
@@ -35,7 +35,7 @@ enum class SchedulePriority {
     Backward,  // the most work after it in a schedule built backwards from the end, pipes included
 };
 
-Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Plan& base, const Layout& in, bool hoist,
+Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist,
                        SchedulePriority priority);
 
 }  // namespace spillway

@@ -51,122 +51,128 @@ void ByteLeaves::split(Bytes at) {
     }
 }
 
-PipeModel::PipeModel(const Graph& g, const Plan& plan) : g_(g) {
+PlanNodes::PlanNodes(const Graph& g, const Plan& plan) {
     nodes_.reserve(g.nodes.size() + plan.addedNodes.size());
-    for (const Node& n : g.nodes) nodes_.emplace(n.id, &n);
-    for (const Node& n : plan.addedNodes) nodes_.emplace(n.id, &n);
-    for (auto [s, d] : g.edges) preds_[g.nodes[d].id].push_back(g.nodes[s].id);
-    for (auto [s, d] : plan.addedEdges) preds_[d].push_back(s);
+    for (const Node& n : g.nodes) nodes_.push_back(&n);
+    for (const Node& n : plan.addedNodes) nodes_.push_back(&n);
+    index_.reserve(nodes_.size());
+    for (size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i]->id, static_cast<int>(i));
+    moved_.assign(nodes_.size(), -1);
+    pipe_.assign(nodes_.size(), 0);
+    uses_.resize(nodes_.size());
+    preds_.resize(nodes_.size());
+    std::map<std::string, int> pipes{{"", 0}}, memories;
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+        const Node& n = *nodes_[i];
+        pipe_[i] = pipes.emplace(n.pipe, static_cast<int>(pipes.size())).first->second;
+        auto buffer = [&](BufferId b) {
+            auto it = g.bufferIndex.find(b);
+            if (it == g.bufferIndex.end()) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
+            return it->second;
+        };
+        if (n.isBufferNode()) {
+            moved_[i] = buffer(n.buf);
+        } else if ((n.isSpillIn() || n.isSpillOut()) && !n.bufs.empty()) {
+            moved_[i] = buffer(n.bufs.front());
+        } else {
+            for (BufferId b : n.bufs) {
+                const int bi = buffer(b);
+                if (std::find(uses_[i].begin(), uses_[i].end(), bi) == uses_[i].end()) uses_[i].push_back(bi);
+            }
+        }
+    }
+    pipes_ = static_cast<int>(pipes.size());
+    memoryOf_.reserve(g.buffers.size());
+    for (const Buffer& b : g.buffers) memoryOf_.push_back(memories.emplace(b.type, static_cast<int>(memories.size())).first->second);
+    memories_ = static_cast<int>(memories.size());
+    for (auto [s, d] : g.edges) preds_[d].push_back(s);
+    for (auto [s, d] : plan.addedEdges) preds_[indexOf(d)].push_back(indexOf(s));
 }
 
-const Node& PipeModel::node(NodeId id) const {
-    auto found = nodes_.find(id);
-    if (found == nodes_.end()) throw InternalError("timing: unknown node " + std::to_string(id));
-    return *found->second;
+int PlanNodes::indexOf(NodeId id) const {
+    auto it = index_.find(id);
+    if (it == index_.end()) throw InternalError("timing: unknown node " + std::to_string(id));
+    return it->second;
 }
 
-BufferId PipeModel::movedBuffer(const Node& n) const {
-    if (n.isBufferNode()) return n.buf;
-    if ((n.isSpillIn() || n.isSpillOut()) && !n.bufs.empty()) return n.bufs.front();
-    return -1;
-}
+PipeModel::PipeModel(const Graph& g, const PlanNodes& nodes)
+    : g_(g), nodes_(nodes), end_(nodes.size(), 0), step_(nodes.size(), -1), pipeFree_(nodes.pipes(), {0, -1}),
+      leaves_(nodes.memories()), placed_(g.buffers.size()) {}
 
-PipeModel::Left PipeModel::leftAt(const std::string& type, Bytes offset, Bytes size) const {
-    auto it = leaves_.find(type);
-    return it == leaves_.end() ? Left{} : it->second.latest(offset, offset + size);
-}
+NodeTiming PipeModel::peek(int i, Bytes offset) const { return timingOf(i, offset); }
 
-Cycles PipeModel::endOf(NodeId id) const {
-    auto it = ran_.find(id);
-    if (it == ran_.end()) throw InternalError("timing: node " + std::to_string(id) + " has not run");
-    return it->second.end;
-}
-
-NodeTiming PipeModel::peek(NodeId id, Bytes offset) const { return timingOf(node(id), offset); }
-
-PipeModel::Ready PipeModel::readyOf(NodeId id, Bytes offset) const {
-    const Rules r = rulesOf(node(id), offset);
+PipeModel::Ready PipeModel::readyOf(int i, Bytes offset) const {
+    const Rules r = rulesOf(i, offset);
     return {r.edge, r.pipe, r.left.time};
 }
 
-const ByteLeaves* PipeModel::leavesOf(const std::string& type) const {
-    auto it = leaves_.find(type);
-    return it == leaves_.end() ? nullptr : &it->second;
-}
-
 // The three rules' times, each with the node (and buffer) that sets it.
-PipeModel::Rules PipeModel::rulesOf(const Node& n, Bytes offset) const {
+PipeModel::Rules PipeModel::rulesOf(int i, Bytes offset) const {
     Rules r;
-    int edgeStep = 0;
-    if (auto p = preds_.find(n.id); p != preds_.end())
-        for (NodeId pred : p->second) {
-            auto found = ran_.find(pred);
-            if (found == ran_.end())
-                throw InternalError("timing: node " + std::to_string(n.id) + " runs before its predecessor " +
-                                    std::to_string(pred));
-            const Ran& ran = found->second;
-            if (r.edgeNode < 0 || ran.end > r.edge || (ran.end == r.edge && ran.step < edgeStep)) {
-                r.edge = ran.end;
-                r.edgeNode = pred;
-                edgeStep = ran.step;
-            }
+    for (int pred : nodes_.preds(i)) {
+        if (step_[pred] < 0)
+            throw InternalError("timing: node " + std::to_string(nodes_.id(i)) + " runs before its predecessor " +
+                                std::to_string(nodes_.id(pred)));
+        if (r.edgeNode < 0 || end_[pred] > r.edge || (end_[pred] == r.edge && step_[pred] < step_[r.edgeNode])) {
+            r.edge = end_[pred];
+            r.edgeNode = pred;
         }
-    if (!n.pipe.empty())
-        if (auto f = pipeFree_.find(n.pipe); f != pipeFree_.end()) std::tie(r.pipe, r.pipeNode) = f->second;
-    if (n.isAlloc() || n.isSpillIn()) {
-        const Buffer& b = g_.buffer(movedBuffer(n));
-        r.left = leftAt(b.type, offset, b.size);
+    }
+    if (nodes_.pipe(i) > 0) std::tie(r.pipe, r.pipeNode) = pipeFree_[nodes_.pipe(i)];
+    if (nodes_.places(i)) {
+        const int b = nodes_.moved(i);
+        r.left = leftAt(nodes_.memoryOf(b), offset, g_.buffers[b].size);
     }
     return r;
 }
 
-NodeTiming PipeModel::timingOf(const Node& n, Bytes offset) const {
-    const Rules r = rulesOf(n, offset);
+NodeTiming PipeModel::timingOf(int i, Bytes offset) const {
+    const Rules r = rulesOf(i, offset);
     const Cycles address = r.left.time;
     NodeTiming t;
-    t.id = n.id;
+    t.id = nodes_.id(i);
     t.start = std::max({Cycles{0}, r.edge, r.pipe, address});
-    t.end = t.start + n.cycles;
+    t.end = t.start + nodes_.node(i).cycles;
     Wait& w = t.wait;
     if (t.start == 0) return t;
     if (r.edgeNode >= 0 && r.edge == t.start) {
-        w = {WaitCause::Edge, r.edgeNode, -1, t.start - std::max(r.pipe, address)};
+        w = {WaitCause::Edge, nodes_.id(r.edgeNode), -1, t.start - std::max(r.pipe, address)};
     } else if (r.pipeNode >= 0 && r.pipe == t.start) {
-        w = {WaitCause::Pipe, r.pipeNode, -1, t.start - std::max(r.edge, address)};
+        w = {WaitCause::Pipe, nodes_.id(r.pipeNode), -1, t.start - std::max(r.edge, address)};
     } else {
         w = {WaitCause::Address, r.left.node, r.left.buffer, t.start - std::max(r.edge, r.pipe)};
     }
     return t;
 }
 
-NodeTiming PipeModel::run(NodeId id, Bytes offset) {
-    const Node& n = node(id);
-    NodeTiming t = timingOf(n, offset);
+NodeTiming PipeModel::run(int i, Bytes offset) {
+    const Node& n = nodes_.node(i);
+    NodeTiming t = timingOf(i, offset);
     t.pipe = n.pipe;
-    const int step = step_++;
-    const BufferId moved = movedBuffer(n);
-    if (n.isAlloc() || n.isSpillIn()) {
-        const Buffer& b = g_.buffer(moved);
-        placed_[b.id] = {b.type, offset, b.size, 0, -1};
-    }
-    ran_[id] = {t.end, step};
-    if (!n.pipe.empty()) pipeFree_[n.pipe] = {t.end, id};
+    const int step = steps_++;
+    const int moved = nodes_.moved(i);
+    if (nodes_.places(i)) placed_[moved] = {offset, 0, -1, true};
+    end_[i] = t.end;
+    step_[i] = step;
+    if (nodes_.pipe(i) > 0) pipeFree_[nodes_.pipe(i)] = {t.end, i};
     total_ = std::max(total_, t.end);
-    if (!n.isBufferNode())
-        for (BufferId b : n.bufs) {
-            auto p = placed_.find(b);
-            if (p != placed_.end() && t.end > p->second.lastUseEnd) {
-                p->second.lastUseEnd = t.end;
-                p->second.lastUser = id;
-            }
+    // A spill node uses its buffer too (its end counts towards when the bytes are left).
+    auto used = [&](int b) {
+        Placement& p = placed_[b];
+        if (p.placed && t.end > p.lastUseEnd) {
+            p.lastUseEnd = t.end;
+            p.lastUser = i;
         }
-    if (n.isFree() || n.isSpillOut()) {
-        auto p = placed_.find(moved);
-        if (p == placed_.end()) throw InternalError("timing: node " + std::to_string(id) + " releases an unplaced buffer");
-        const Placement& at = p->second;
+    };
+    if (n.isSpillIn() || n.isSpillOut()) used(moved);
+    for (int b : nodes_.uses(i)) used(b);
+    if (nodes_.releases(i)) {
+        const Placement& at = placed_[moved];
+        if (!at.placed) throw InternalError("timing: node " + std::to_string(n.id) + " releases an unplaced buffer");
         const bool last = t.end >= at.lastUseEnd;
-        leaves_[at.type].leave(at.offset, at.offset + at.size,
-                               {last ? t.end : at.lastUseEnd, step, moved, last ? id : at.lastUser});
+        const Buffer& b = g_.buffers[moved];
+        leaves_[nodes_.memoryOf(moved)].leave(at.offset, at.offset + b.size,
+                                              {last ? t.end : at.lastUseEnd, step, b.id, nodes_.id(last ? i : at.lastUser)});
     }
     return t;
 }
@@ -177,15 +183,17 @@ Timing simulateTiming(const Graph& g, const Plan& plan) {
     std::unordered_map<NodeId, Bytes> reloadOffset;
     for (const Spill& s : plan.spills) reloadOffset[s.inNode] = s.newOffset;
 
-    PipeModel model(g, plan);
+    const PlanNodes nodes(g, plan);
+    PipeModel model(g, nodes);
     Timing timing;
     timing.nodes.reserve(plan.order.size());
     for (NodeId id : plan.order) {
-        const Node& n = model.node(id);
+        const int i = nodes.indexOf(id);
+        const Node& n = nodes.node(i);
         Bytes offset = 0;
         if (n.isAlloc()) offset = initialOffset.at(n.buf);
         if (n.isSpillIn()) offset = reloadOffset.at(id);
-        timing.nodes.push_back(model.run(id, offset));
+        timing.nodes.push_back(model.run(i, offset));
     }
     timing.total = model.total();
     return timing;

@@ -16,6 +16,7 @@
 // Every step keeps the plan valid and the result is verified like any other; budgets are counts
 // (rounds), never time, so the plan is the same natively and in WebAssembly.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques();
 // "placement,hoist": InputError (field "disable") naming an unknown one.
 std::vector<CyclesTechnique> parseCyclesTechniques(const std::string& commaList);
 CyclesTechnique cyclesTechnique(const std::string& name);  // InputError (field "disable")
+
+// Techniques policies and reserve plan the order again (several plans); on graphs above this
+// many nodes they are skipped: one plan takes seconds there (docs/timing.md).
+inline constexpr std::size_t kReplanUpTo = 100'000;
 
 struct CyclesOptions {
     std::vector<CyclesTechnique> disabled;

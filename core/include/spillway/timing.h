@@ -83,64 +83,90 @@ private:
     std::map<Bytes, Segment> segments_;
 };
 
+// The nodes of a plan (graph nodes and spill nodes) by dense index: the graph's nodes as in
+// Graph::nodes, then the plan's added nodes; with what the pipe model and the planners ask of them.
+class PlanNodes {
+public:
+    PlanNodes(const Graph& g, const Plan& plan);
+
+    int size() const { return static_cast<int>(nodes_.size()); }
+    int indexOf(NodeId id) const;  // InternalError for an id that is no node of the plan
+    const Node& node(int i) const { return *nodes_[i]; }
+    NodeId id(int i) const { return nodes_[i]->id; }
+    // ALLOC and SPILL_IN place a buffer; FREE and SPILL_OUT release it.
+    bool places(int i) const { return nodes_[i]->isAlloc() || nodes_[i]->isSpillIn(); }
+    bool releases(int i) const { return nodes_[i]->isFree() || nodes_[i]->isSpillOut(); }
+    // The buffer (index into Graph::buffers) a placing or releasing node moves, else -1.
+    int moved(int i) const { return moved_[i]; }
+    // The buffers (indices) an operation node (not ALLOC/FREE/SPILL_*) uses, without repeats.
+    const std::vector<int>& uses(int i) const { return uses_[i]; }
+    // Predecessors by the graph's and the plan's added edges (what timing waits for).
+    const std::vector<int>& preds(int i) const { return preds_[i]; }
+    // The node's pipe as a small index (0: none) and the pipes' count (with none).
+    int pipe(int i) const { return pipe_[i]; }
+    int pipes() const { return pipes_; }
+    // A buffer's memory as a small index, and the memories' count.
+    int memoryOf(int buffer) const { return memoryOf_[buffer]; }
+    int memories() const { return memories_; }
+
+private:
+    std::vector<const Node*> nodes_;
+    std::unordered_map<NodeId, int> index_;
+    std::vector<int> moved_, pipe_, memoryOf_;
+    std::vector<std::vector<int>> uses_, preds_;
+    int pipes_ = 1, memories_ = 0;
+};
+
 // The pipe model run node by node: simulateTiming's engine, and the clock of the planners that
-// place and order for time (cycles.h). It knows a plan's nodes and predecessors; the caller says
-// which node runs next and, for a placing node (ALLOC, SPILL_IN), at which offset.
+// place and order for time (cycles.h). The caller says which node runs next (a dense index of
+// `nodes`, which must outlive the model) and, for a placing node, at which offset.
 class PipeModel {
 public:
     using Left = ByteLeaves::Left;
 
-    PipeModel(const Graph& g, const Plan& plan);
+    PipeModel(const Graph& g, const PlanNodes& nodes);
 
-    const Node& node(NodeId id) const;
-    // The buffer a node places or releases: an ALLOC/FREE's own, a spill node's; else -1.
-    BufferId movedBuffer(const Node& n) const;
-    // The latest leave over [offset, offset + size) of `type`, latest step among equal times.
-    Left leftAt(const std::string& type, Bytes offset, Bytes size) const;
-    // When `id` could start if it ran next, placed at `offset` when it places a buffer (its
+    const PlanNodes& nodes() const { return nodes_; }
+    // The latest leave over [offset, offset + size) of a memory (PlanNodes::memoryOf), latest
+    // step among equal times.
+    Left leftAt(int memory, Bytes offset, Bytes size) const { return leaves_[memory].latest(offset, offset + size); }
+    const ByteLeaves& leaves(int memory) const { return leaves_[memory]; }
+    // When node i could start if it ran next, placed at `offset` when it places a buffer (its
     // pipe left empty: run() fills it).
-    NodeTiming peek(NodeId id, Bytes offset = 0) const;
-    // The times the rules alone would let `id` start if it ran next: its predecessors (edge), its
-    // pipe, and (placing nodes) the bytes at `offset`.
+    NodeTiming peek(int i, Bytes offset = 0) const;
+    // The times the rules alone would let node i start if it ran next: its predecessors (edge),
+    // its pipe, and (placing nodes) the bytes at `offset`.
     struct Ready {
         Cycles edge = 0, pipe = 0, address = 0;
     };
-    Ready readyOf(NodeId id, Bytes offset = 0) const;
-    const ByteLeaves* leavesOf(const std::string& type) const;
-    // Runs `id` next (at `offset` when it places a buffer) and returns its timing.
-    NodeTiming run(NodeId id, Bytes offset = 0);
-    int steps() const { return step_; }
+    Ready readyOf(int i, Bytes offset = 0) const;
+    // Runs node i next (at `offset` when it places a buffer) and returns its timing.
+    NodeTiming run(int i, Bytes offset = 0);
     Cycles total() const { return total_; }
-    Cycles endOf(NodeId id) const;  // of a node that ran
 
 private:
     struct Placement {
-        std::string type;
         Bytes offset = 0;
-        Bytes size = 0;
         Cycles lastUseEnd = 0;  // latest end of a node that used the buffer at this place
-        NodeId lastUser = -1;   // the first node (in order) to end then
-    };
-    struct Ran {
-        Cycles end = 0;
-        int step = 0;
+        int lastUser = -1;      // the first node (in order) to end then
+        bool placed = false;
     };
     struct Rules {
         Cycles edge = 0, pipe = 0;
-        NodeId edgeNode = -1, pipeNode = -1;
+        int edgeNode = -1, pipeNode = -1;
         Left left;
     };
-    Rules rulesOf(const Node& n, Bytes offset) const;
-    NodeTiming timingOf(const Node& n, Bytes offset) const;
+    Rules rulesOf(int i, Bytes offset) const;
+    NodeTiming timingOf(int i, Bytes offset) const;
 
     const Graph& g_;
-    std::unordered_map<NodeId, const Node*> nodes_;
-    std::unordered_map<NodeId, std::vector<NodeId>> preds_;
-    std::unordered_map<NodeId, Ran> ran_;
-    std::map<std::string, std::pair<Cycles, NodeId>> pipeFree_;  // pipe -> (end, node) of its last node
-    std::map<std::string, ByteLeaves> leaves_;
-    std::unordered_map<BufferId, Placement> placed_;
-    int step_ = 0;
+    const PlanNodes& nodes_;
+    std::vector<Cycles> end_;
+    std::vector<int> step_;                              // -1: has not run
+    std::vector<std::pair<Cycles, int>> pipeFree_;       // per pipe: (end, node) of its last node
+    std::vector<ByteLeaves> leaves_;                     // per memory
+    std::vector<Placement> placed_;                      // per buffer
+    int steps_ = 0;
     Cycles total_ = 0;
 };
 
