@@ -3,34 +3,14 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const generated = join(root, 'web/src/engine/generated');
-const cli = join(root, 'build/native/spillway');
-const sharedCases = resolve(root, '../shared/cases');
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, cliResult, loadEngine, sharedCases, workDir } from './engine.mjs';
 
 let engine;
-before(async () => {
-  assert.ok(existsSync(join(generated, 'spillway.mjs')), 'build the wasm first: bash scripts/build-wasm.sh');
-  assert.ok(existsSync(cli), 'build the CLI first: cmake --build build/native');
-  const { default: createSpillway } = await import(join(generated, 'spillway.mjs'));
-  engine = await createSpillway({ wasmBinary: readFileSync(join(generated, 'spillway.wasm')) });
-});
+before(async () => { engine = await loadEngine(); });
 
-const work = mkdtempSync(join(tmpdir(), 'spillway-cycles-'));
-
-// What `spillway plan GRAPH -o OUT [args]` writes, as text.
-function cliResult(graphText, args) {
-  const graph = join(work, 'graph.json');
-  const out = join(work, 'result.json');
-  writeFileSync(graph, graphText);
-  execFileSync(cli, ['plan', graph, '-o', out, ...args], { stdio: 'pipe' });
-  return readFileSync(out, 'utf8');
-}
+const work = workDir('cycles');
 
 // Checks every wait of a result against its own timing and graph: the named node ends exactly
 // where the waiting node starts, "none" only at cycle 0, the pipe is the node's.

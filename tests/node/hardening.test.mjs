@@ -3,18 +3,10 @@
 // across 1,000 failing calls, and verify() reports every lie a tampered result tells.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const generated = join(root, 'web/src/engine/generated');
+import { loadEngine } from './engine.mjs';
 
 let engine;
-before(async () => {
-  const { default: createSpillway } = await import(join(generated, 'spillway.mjs'));
-  engine = await createSpillway({ wasmBinary: readFileSync(join(generated, 'spillway.wasm')) });
-});
+before(async () => { engine = await loadEngine(); });
 
 const A0 = { Id: 0, Op: 'ALLOC', BufId: 0, Size: 100, Type: 'L1' };
 const U1 = { Id: 1, Op: 'COPY_IN', Pipe: 'MTE2', Cycles: 10, Bufs: [0] };

@@ -5,24 +5,16 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, loadEngine, root, workDir } from './engine.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const generated = join(root, 'web/src/engine/generated');
-const cli = join(root, 'build/native/spillway');
 const lessonDir = join(root, 'web/src/lessons');
-const work = mkdtempSync(join(tmpdir(), 'spillway-lessons-'));
+const work = workDir('lessons');
 const DEFAULT_CAPACITIES = { L1: 4096, UB: 1024, L0A: 256, L0B: 256, L0C: 512 };
 
 let engine;
-before(async () => {
-  assert.ok(existsSync(join(generated, 'spillway.mjs')), 'build the wasm first: bash scripts/build-wasm.sh');
-  const { default: createSpillway } = await import(join(generated, 'spillway.mjs'));
-  engine = await createSpillway({ wasmBinary: readFileSync(join(generated, 'spillway.wasm')) });
-});
+before(async () => { engine = await loadEngine(); });
 
 const files = readdirSync(lessonDir).filter((f) => f.endsWith('.json')).sort();
 const lessons = files.map((f) => ({ file: f, ...JSON.parse(readFileSync(join(lessonDir, f), 'utf8')) }));

@@ -3,15 +3,11 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, loadEngine, root, workDir } from './engine.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = join(root, 'build/native/spillway');
-const generated = join(root, 'web/src/engine/generated');
-const work = mkdtempSync(join(tmpdir(), 'spillway-pack-'));
+const work = workDir('pack');
 const spillway = (...args) => spawnSync(cli, args, { encoding: 'utf8' });
 const file = (name, text) => { const p = join(work, name); writeFileSync(p, text); return p; };
 
@@ -20,12 +16,7 @@ const readme = 'id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5
 const readmeFile = file('input.12.csv', readme);
 
 let engine;
-before(async () => {
-  assert.ok(existsSync(cli), 'build the CLI first: cmake --build build/native');
-  assert.ok(existsSync(join(generated, 'spillway.mjs')), 'build the wasm first: bash scripts/build-wasm.sh');
-  const { default: createSpillway } = await import(join(generated, 'spillway.mjs'));
-  engine = await createSpillway({ wasmBinary: readFileSync(join(generated, 'spillway.wasm')) });
-});
+before(async () => { engine = await loadEngine(); });
 
 // The offsets of minimalloc's output, checked here independently: inside the memory and no two
 // buffers on the same bytes while both are live.
