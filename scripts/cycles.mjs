@@ -87,3 +87,17 @@ for (const r of techniqueRows) {
   const base = r.cells[0].bytes;
   console.log([r.name, ...r.cells.map((c) => (c.bytes === base ? `${c.cycles}` : `${c.cycles} (${c.bytes} B)`))].join(' | '));
 }
+console.log();
+console.log('lower bounds on total cycles (docs/timing.md, "How far from possible"; metrics.cyclesBound, what');
+console.log('gives each in brackets): any plan of the graph; any plan of the bytes plan\'s order (it moves at');
+console.log('least that order\'s traffic bound); any order and placement of the bytes plan\'s spills and of');
+console.log('the cycles plan\'s spills; then the cycles plan and the published figure.');
+console.log(['case', 'any plan', 'bytes plan\'s order', 'bytes plan\'s spills', 'cycles plan\'s spills',
+  'cycles plan', 'published cycles'].join(' | '));
+const boundCell = (b) => `${b.total} (${b.limit})`;
+for (const r of objectiveRows) {
+  const bytesBound = r.bytes.result.metrics.cyclesBound;
+  const cyclesBound = r.cycles.result.metrics.cyclesBound;
+  console.log([r.name, boundCell(bytesBound.graph), boundCell(bytesBound.order), boundCell(bytesBound.plan),
+    boundCell(cyclesBound.plan), r.cycles.cycles, r.target.totalCycles].join(' | '));
+}

@@ -62,7 +62,8 @@ std::map<std::string, Bytes> residentPeaks(const Graph& g, const Plan& plan) {
 
 }  // namespace
 
-Metrics measure(const Graph& g, const Capacities& caps, const Order& inputOrder, const Plan& plan, const Timing& timing) {
+Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder, const Plan& plan,
+                const Timing& timing) {
     Metrics m;
     m.spills = static_cast<int>(plan.spills.size());
     m.extraBytes = extraBytesOf(g, plan);
@@ -73,6 +74,13 @@ Metrics measure(const Graph& g, const Capacities& caps, const Order& inputOrder,
     if (m.extraBytes < m.bound.total)
         throw InternalError("the plan moves " + std::to_string(m.extraBytes) + " bytes, below the lower bound " +
                             std::to_string(m.bound.total) + " for its order: the planner or the bound is wrong");
+    m.cyclesBound.plan = planCyclesBound(g, plan);
+    m.cyclesBound.order = trafficCyclesBound(g, cost, m.bound.byType);
+    m.cyclesBound.graph = trafficCyclesBound(g, cost, {});
+    for (const CyclesBound* b : {&m.cyclesBound.plan, &m.cyclesBound.order, &m.cyclesBound.graph})
+        if (timing.total < b->total)
+            throw InternalError("the plan takes " + std::to_string(timing.total) + " cycles, below the lower bound " +
+                                std::to_string(b->total) + " (" + b->limit + "): the timing or the bound is wrong");
     return m;
 }
 
@@ -205,7 +213,7 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     std::optional<std::string> measureFailure;
     try {
         r.timing = simulateTiming(doc.graph, r.plan);
-        r.metrics = measure(doc.graph, r.capacities, r.inputOrder, r.plan, r.timing);
+        r.metrics = measure(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, r.timing);
     } catch (const std::exception& e) {
         measureFailure = e.what();
     }
