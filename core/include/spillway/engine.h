@@ -90,12 +90,15 @@ struct Problem {
     Order order;
     std::optional<SearchSummary> search;
     std::optional<Plan> plan; // order source "best" planned each candidate: the winner's plan
+    std::vector<OrderStart> others;  // and the other candidates' orders and plans
 };
 // Order source "best" plans every candidate order (with the run's policy) and keeps the one
 // moving the least data, on graphs of up to this many nodes; above, the order search screens
 // them by its own score and only the winner is planned (docs/policies.md, "The default on huge
 // graphs").
 inline constexpr std::size_t kPlanEachCandidateUpTo = 100'000;
+// Under the cycles objective (technique orders), the search's runners-up planned as starts too.
+inline constexpr int kSearchRunnersUp = 3;
 Problem prepare(const GraphDocument& doc, const RunOptions& opts);
 
 // Throws InputError for bad input, InternalError when the plan fails the verifier.
