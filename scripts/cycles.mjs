@@ -1,7 +1,8 @@
 // The cycles objective on the contest cases (docs/timing.md): data moved and total cycles of the
 // default plan under each objective, against the published cycles; then each technique of the
 // cycles objective on its own and added one by one, from the same bytes plan; then the lower
-// bounds on total cycles (metrics.cyclesBound) beside what was reached. Every plan is verified by the engine (and its timing by the independent verifier) before it is written.
+// bounds on total cycles (metrics.cyclesBound) beside what was reached. Every plan is verified
+// by the engine (and its timing by the independent verifier) before it is written.
 // Usage: node scripts/cycles.mjs [CASES_DIR]   (default ../shared/cases)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

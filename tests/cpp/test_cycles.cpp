@@ -163,14 +163,7 @@ TEST_CASE("cycles: random graphs in tight memories, every plan verified, never s
         p.bufferlessPercent = static_cast<int>(seed * 7 % 20);
         const std::string text = generateRandomGraph(seed, p);
         const GraphDocument doc = parseGraphDocument(text);
-        // Capacities between the largest need of one node and the whole demand: spills happen.
-        Capacities caps;
-        for (const Node& n : doc.graph.nodes) {
-            std::map<std::string, Bytes> need;
-            for (BufferId id : doc.graph.buffersOf(n)) need[doc.graph.buffer(id).type] += doc.graph.buffer(id).size;
-            for (auto& [type, bytes] : need) caps[type] = std::max(caps[type], bytes);
-        }
-        for (auto& [type, cap] : caps) cap = cap * (3 + seed % 3) / 2;
+        const Capacities caps = test::tightCapacities(doc.graph, seed);
         RunOptions o = cyclesObjective();
         o.capacities = caps;
         o.orderSource = seed % 2 ? "schedule" : "reuse";

@@ -6,24 +6,10 @@
 #include "support.h"
 
 using namespace spillway;
+using test::kWorkedExample;
 using test::planVerified;
 
 namespace {
-
-// docs/timing.md's worked example (45 cycles, 5 of them the address rule's).
-constexpr const char* kWorkedExample = R"({"Nodes":[
- {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"},
- {"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]},
- {"Id":2,"Op":"ALLOC","BufId":1,"Size":50,"Type":"UB"},
- {"Id":3,"Op":"COPY_IN","Pipe":"MTE2","Cycles":20,"Bufs":[1]},
- {"Id":4,"Op":"ADD","Pipe":"VECTOR","Cycles":5,"Bufs":[0,1]},
- {"Id":5,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"},
- {"Id":6,"Op":"ALLOC","BufId":2,"Size":100,"Type":"L1"},
- {"Id":7,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[2]},
- {"Id":8,"Op":"FREE","BufId":1,"Size":50,"Type":"UB"},
- {"Id":9,"Op":"FREE","BufId":2,"Size":100,"Type":"L1"}],
- "Edges":[[0,1],[1,4],[2,3],[3,4],[4,5],[4,8],[6,7],[7,9]],
- "Order":[0,1,2,3,4,5,6,7,8,9], "Capacities":{"L1":100,"UB":50}})";
 
 // b0 is read before and after b1, and L1 holds one of them: b0 (a COPY_IN buffer) is written out
 // for free and read back in 2 * 100 + 150 = 350 cycles of MTE2, after its first EXP (ends at 30)
@@ -100,13 +86,7 @@ TEST_CASE("cycles bound: never above a verified plan's cycles, random graphs, bo
         p.allocEdgePercent = static_cast<int>(seed * 11 % 40);
         const std::string text = generateRandomGraph(seed, p);
         const GraphDocument doc = parseGraphDocument(text);
-        Capacities caps;
-        for (const Node& n : doc.graph.nodes) {
-            std::map<std::string, Bytes> need;
-            for (BufferId id : doc.graph.buffersOf(n)) need[doc.graph.buffer(id).type] += doc.graph.buffer(id).size;
-            for (auto& [type, bytes] : need) caps[type] = std::max(caps[type], bytes);
-        }
-        for (auto& [type, cap] : caps) cap = cap * (3 + seed % 3) / 2;
+        const Capacities caps = test::tightCapacities(doc.graph, seed);
         for (Objective objective : {Objective::Bytes, Objective::Cycles}) {
             RunOptions o;
             o.capacities = caps;
