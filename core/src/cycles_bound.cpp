@@ -1,6 +1,8 @@
 #include "spillway/cycles_bound.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 #include "spillway/error.h"
 #include "spillway/timing.h"
@@ -31,6 +33,52 @@ Cycles pipeBound(std::vector<Work> works) {
     return best;
 }
 
+// Graphs up to this many nodes (plan nodes included) get their heads and tails raised by the
+// pipes (raiseByPipes: a bit per pair of nodes, 8 MB at this size); larger ones keep the chains'.
+constexpr int kPipeAwareUpTo = 8192;
+
+// Raises each node's `head` (its earliest start) by the pipes its ancestors run on: those on one
+// pipe run one at a time, so the node cannot start before the earliest of their heads + all their
+// cycles + the shortest chain from the end of one of them to its start. `before[i]`: the nodes
+// right before i; `topo`: an order in which they come first. On the reversed edges the same
+// raises the tails.
+void raiseByPipes(const PlanNodes& nodes, const std::vector<int>& topo, const std::vector<std::vector<int>>& before,
+                  std::vector<Cycles>& head) {
+    const int n = nodes.size(), pipes = nodes.pipes();
+    const size_t words = (static_cast<size_t>(n) + 63) / 64;
+    std::vector<std::uint64_t> ancestors(words * static_cast<size_t>(n), 0);
+    constexpr Cycles kNone = std::numeric_limits<Cycles>::max();
+    std::vector<Cycles> shortest(static_cast<size_t>(pipes) * n, kNone);  // [pipe * n + node]
+    std::vector<Cycles> sum(pipes), earliest(pipes);
+    for (int i : topo) {
+        std::uint64_t* mine = &ancestors[words * i];
+        for (int j : before[i]) {
+            const std::uint64_t* theirs = &ancestors[words * j];
+            for (size_t w = 0; w < words; ++w) mine[w] |= theirs[w];
+            mine[j / 64] |= std::uint64_t{1} << (j % 64);
+            head[i] = std::max(head[i], head[j] + nodes.node(j).cycles);
+            for (int p = 1; p < pipes; ++p) {
+                Cycles& s = shortest[static_cast<size_t>(p) * n + i];
+                const Cycles via = shortest[static_cast<size_t>(p) * n + j];
+                if (via != kNone) s = std::min(s, via + nodes.node(j).cycles);
+                if (nodes.pipe(j) == p) s = 0;
+            }
+        }
+        std::fill(sum.begin(), sum.end(), 0);
+        std::fill(earliest.begin(), earliest.end(), kNone);
+        for (size_t w = 0; w < words; ++w)
+            for (std::uint64_t bits = mine[w]; bits; bits &= bits - 1) {
+                const int a = static_cast<int>(w * 64) + __builtin_ctzll(bits);
+                const int p = nodes.pipe(a);
+                if (p == 0) continue;
+                sum[p] += nodes.node(a).cycles;
+                earliest[p] = std::min(earliest[p], head[a]);
+            }
+        for (int p = 1; p < pipes; ++p)
+            if (earliest[p] != kNone) head[i] = std::max(head[i], earliest[p] + sum[p] + shortest[static_cast<size_t>(p) * n + i]);
+    }
+}
+
 // The bound over `nodes` (their edges: PlanNodes::preds) with `extra` spill work per pipe name.
 CyclesBound boundOf(const PlanNodes& nodes, const std::map<std::string, Cycles>& extra) {
     const int n = nodes.size();
@@ -50,11 +98,18 @@ CyclesBound boundOf(const PlanNodes& nodes, const std::map<std::string, Cycles>&
             if (--indegree[s] == 0) topo.push_back(s);
     if (static_cast<int>(topo.size()) != n) throw InternalError("cycles bound: the plan's edges form a cycle");
     std::vector<Cycles> head(n, 0), tail(n, 0);
-    for (int i : topo)
-        for (int s : succ[i]) head[s] = std::max(head[s], head[i] + nodes.node(i).cycles);
-    for (size_t k = topo.size(); k-- > 0;) {
-        const int i = topo[k];
-        for (int s : succ[i]) tail[i] = std::max(tail[i], nodes.node(s).cycles + tail[s]);
+    if (n <= kPipeAwareUpTo) {
+        std::vector<std::vector<int>> preds(n);
+        for (int i = 0; i < n; ++i) preds[i] = nodes.preds(i);
+        raiseByPipes(nodes, topo, preds, head);
+        raiseByPipes(nodes, std::vector<int>(topo.rbegin(), topo.rend()), succ, tail);
+    } else {
+        for (int i : topo)
+            for (int s : succ[i]) head[s] = std::max(head[s], head[i] + nodes.node(i).cycles);
+        for (size_t k = topo.size(); k-- > 0;) {
+            const int i = topo[k];
+            for (int s : succ[i]) tail[i] = std::max(tail[i], nodes.node(s).cycles + tail[s]);
+        }
     }
     CyclesBound b;
     b.limit = "critical path";
