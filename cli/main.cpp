@@ -304,6 +304,10 @@ void printSummary(const std::string& label, const GraphDocument& doc, const Resu
                     static_cast<long long>(r.capacities.at(type)));
     std::printf("; all types %lld\n", static_cast<long long>(m.demandPeaks.total));
     std::printf("total cycles: %lld\n", static_cast<long long>(m.totalCycles));
+    std::printf("cycles lower bound: %lld for this plan's spills (%s), %lld for this order (%s), %lld for any plan (%s)\n",
+                static_cast<long long>(m.cyclesBound.plan.total), m.cyclesBound.plan.limit.c_str(),
+                static_cast<long long>(m.cyclesBound.order.total), m.cyclesBound.order.limit.c_str(),
+                static_cast<long long>(m.cyclesBound.graph.total), m.cyclesBound.graph.limit.c_str());
     if (r.cycles) {
         const ObjectiveReport& c = *r.cycles;
         std::printf("objective cycles: %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld bytes moved\n",
@@ -375,7 +379,7 @@ int commandBench(int argc, char** argv) {
                                   : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy});
             auto t2 = std::chrono::steady_clock::now();
             r.timing = simulateTiming(doc.graph, r.plan);
-            r.metrics = measure(doc.graph, r.capacities, r.inputOrder, r.plan, r.timing);
+            r.metrics = measure(doc.graph, r.capacities, opts.cost, r.inputOrder, r.plan, r.timing);
             auto t3 = std::chrono::steady_clock::now();
             auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsOf(r));
             if (!violations.empty()) throw InternalError(name + ": plan failed verification: " + violations.front().message);
@@ -460,7 +464,7 @@ int commandScale(int argc, char** argv) {
         t[3] = cpuSeconds();
         r.timing = simulateTiming(doc.graph, r.plan);
         t[4] = cpuSeconds();
-        r.metrics = measure(doc.graph, r.capacities, r.inputOrder, r.plan, r.timing);
+        r.metrics = measure(doc.graph, r.capacities, opts.cost, r.inputOrder, r.plan, r.timing);
         t[5] = cpuSeconds();
         const auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsOf(r));
         if (!violations.empty()) throw InternalError("the plan failed verification: " + violations.front().message);

@@ -34,6 +34,8 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
          "the other policies' plans of the same order as starts too, when they move no more data than the margin allows"},
         {CyclesTechnique::Reserve, "reserve",
          "spare room: spills chosen again with room kept free for loads ahead, within the data margin"},
+        {CyclesTechnique::Orders, "orders",
+         "the plans of the other orders order source best made as starts too, within the data margin"},
     };
     return kTechniques;
 }
@@ -80,6 +82,8 @@ const char* priorityName(SchedulePriority p) {
 // A plan under improvement: its fixed part (spills, their nodes and edges) and its layout.
 struct Attempt {
     Plan base;
+    const Order* input = nullptr;  // the input order `base` was planned for
+    std::string orderSource;       // another order's source, "" for the order given
     Layout layout;
     Cycles total = 0;
     std::vector<PlacementNote> notes;  // the last placement's, per dense node index
@@ -92,9 +96,10 @@ public:
 
     // Rounds of placement and scheduling from `plan`; each step is kept only when it finishes
     // sooner, and the rounds stop when one gains nothing.
-    Attempt improve(const Plan& plan, const std::string& label) {
+    Attempt improve(const Plan& plan, const Order& input, const std::string& label) {
         Attempt a;
         a.base = plan;
+        a.input = &input;
         const PlanNodes nodes(g_, a.base);
         a.layout = layoutOf(nodes, a.base);
         a.total = timingOf(nodes, g_, a.layout).total;
@@ -187,18 +192,19 @@ std::vector<Decision> renewedDecisions(const Graph& g, const Plan& from, const O
 }  // namespace
 
 Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
-                      const Plan& plan, const CyclesOptions& opts) {
+                      const Plan& plan, const CyclesOptions& opts, const std::vector<OrderStart>& others) {
     Shortened out;
     out.bytesPlanExtraBytes = extraBytesOf(g, plan);
     out.bytesPlanCycles = simulateTiming(g, plan).total;
     Shortener shortener(g, caps, opts);
     const Bytes allowed = out.bytesPlanExtraBytes * (100 + opts.marginPercent) / 100;
-    Attempt best = shortener.improve(plan, "bytes plan");
+    Attempt best = shortener.improve(plan, inputOrder, "bytes plan");
     // Another start: improved, and kept when it finishes sooner.
-    auto tryStart = [&](const Plan& start, const std::string& label) {
+    auto tryStart = [&](const Plan& start, const Order& input, const std::string& label, const std::string& source = "") {
         const Bytes moved = extraBytesOf(g, start);
         if (moved > allowed) return;
-        Attempt a = shortener.improve(start, label);
+        Attempt a = shortener.improve(start, input, label);
+        a.orderSource = source;
         if (a.total >= best.total) return;
         a.steps.push_back(label + ": " + std::to_string(best.total) + " -> " + std::to_string(a.total) + " cycles, " +
                           std::to_string(moved) + " bytes moved");
@@ -208,12 +214,16 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     if (replan && opts.enabled(CyclesTechnique::Policies))
         for (const std::string& policy : policyNames())
             if (policy != "best" && policy != plan.policy)
-                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, policy}), "policy " + policy);
+                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, policy}), inputOrder, "policy " + policy);
+    if (opts.enabled(CyclesTechnique::Orders))
+        for (const OrderStart& other : others) tryStart(other.plan, other.order, "order " + other.label, other.source);
     if (replan && opts.enabled(CyclesTechnique::Reserve)) {
         // Room kept free in one memory at a time, one that the bytes plan spills from (elsewhere
         // there is room already): as much as its smallest, then its largest spilled buffer; the
         // spills chosen by the policy of the best start so far.
         const std::string policy = best.base.policy;
+        const Order& order = *best.input;
+        const std::string source = best.orderSource;
         std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (smallest, largest)
         for (const Spill& sp : plan.spills) {
             auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(sp.size, sp.size));
@@ -228,15 +238,16 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                 } catch (const InputError&) {
                     continue;  // a node's own buffers no longer fit the smaller memory
                 }
-                tryStart(planSpills(g, inputOrder, PlanOptions{less, cost, policy}),
-                         "reserve " + std::to_string(room) + " bytes of " + type);
+                tryStart(planSpills(g, order, PlanOptions{less, cost, policy}), order,
+                         "reserve " + std::to_string(room) + " bytes of " + type, source);
             }
     }
     out.steps = std::move(best.steps);
+    out.orderSource = best.orderSource;
     const PlanNodes nodes(g, best.base);
     out.plan = planWith(nodes, g, best.base, best.layout);
     out.inputOrder = inputOrderOf(g, out.plan);
-    out.plan.decisions = renewedDecisions(g, best.base, inputOrder, out.plan, out.inputOrder, best.notes);
+    out.plan.decisions = renewedDecisions(g, best.base, *best.input, out.plan, out.inputOrder, best.notes);
     return out;
 }
 

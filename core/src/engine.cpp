@@ -62,7 +62,8 @@ std::map<std::string, Bytes> residentPeaks(const Graph& g, const Plan& plan) {
 
 }  // namespace
 
-Metrics measure(const Graph& g, const Capacities& caps, const Order& inputOrder, const Plan& plan, const Timing& timing) {
+Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder, const Plan& plan,
+                const Timing& timing) {
     Metrics m;
     m.spills = static_cast<int>(plan.spills.size());
     m.extraBytes = extraBytesOf(g, plan);
@@ -73,6 +74,13 @@ Metrics measure(const Graph& g, const Capacities& caps, const Order& inputOrder,
     if (m.extraBytes < m.bound.total)
         throw InternalError("the plan moves " + std::to_string(m.extraBytes) + " bytes, below the lower bound " +
                             std::to_string(m.bound.total) + " for its order: the planner or the bound is wrong");
+    m.cyclesBound.plan = planCyclesBound(g, plan);
+    m.cyclesBound.order = trafficCyclesBound(g, cost, m.bound.byType);
+    m.cyclesBound.graph = trafficCyclesBound(g, cost, {});
+    for (const CyclesBound* b : {&m.cyclesBound.plan, &m.cyclesBound.order, &m.cyclesBound.graph})
+        if (timing.total < b->total)
+            throw InternalError("the plan takes " + std::to_string(timing.total) + " cycles, below the lower bound " +
+                                std::to_string(b->total) + " (" + b->limit + "): the timing or the bound is wrong");
     return m;
 }
 
@@ -159,17 +167,28 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     // its plan so that run() need not plan it again.
     Bytes bestBytes = 0;
     OrderRequest withKnown = request;  // the search scores the candidates made before it
+    // The cycles objective's technique orders starts from the search's runners-up too.
+    const bool runnersUp = opts.objective == Objective::Cycles && opts.cycles.enabled(CyclesTechnique::Orders);
+    if (runnersUp) withKnown.runnersUp = kSearchRunnersUp;
     for (const std::string& candidate : bestOrderCandidates()) {
         MadeOrder made = makeOrder(candidate, withKnown);
         withKnown.known.emplace_back(candidate, made.order);
+        if (made.search)
+            for (auto& [start, order] : made.search->runnersUp) {
+                Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
+                p.others.push_back({candidate, candidate + " (runner-up from " + start + ")", std::move(order), std::move(plan)});
+            }
         Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});
         const Bytes bytes = extraBytesOf(doc.graph, plan);
         if (!p.plan || bytes < bestBytes) {
+            if (p.plan) p.others.push_back({p.orderSource, p.orderSource, std::move(p.order), std::move(*p.plan)});
             p.orderSource = candidate;
             p.order = std::move(made.order);
             p.search = summaryOf(made.search);
             p.plan = std::move(plan);
             bestBytes = bytes;
+        } else {
+            p.others.push_back({candidate, candidate, std::move(made.order), std::move(plan)});
         }
     }
     return p;
@@ -193,9 +212,10 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
                           : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy});
     r.objective = opts.objective;
     if (opts.objective == Objective::Cycles) {
-        Shortened s = shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, opts.cycles);
+        Shortened s = shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, opts.cycles, problem.others);
         r.plan = std::move(s.plan);
         r.inputOrder = std::move(s.inputOrder);
+        if (!s.orderSource.empty()) r.orderSource = std::move(s.orderSource);
         r.cycles = ObjectiveReport{{}, s.bytesPlanExtraBytes, s.bytesPlanCycles, std::move(s.steps)};
         for (const CyclesTechniqueInfo& t : cyclesTechniques())
             if (!opts.cycles.enabled(t.technique)) r.cycles->disabled.push_back(t.name);
@@ -205,7 +225,7 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     std::optional<std::string> measureFailure;
     try {
         r.timing = simulateTiming(doc.graph, r.plan);
-        r.metrics = measure(doc.graph, r.capacities, r.inputOrder, r.plan, r.timing);
+        r.metrics = measure(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, r.timing);
     } catch (const std::exception& e) {
         measureFailure = e.what();
     }

@@ -343,6 +343,17 @@ OrderedJson boundJson(const TrafficBound& b) {
     return j;
 }
 
+OrderedJson cyclesBoundJson(const CyclesBound& b) {
+    OrderedJson j;
+    j["total"] = b.total;
+    j["limit"] = b.limit;
+    j["criticalPath"] = b.criticalPath;
+    OrderedJson pipes;
+    for (const CyclesBound::Pipe& p : b.pipes) pipes[p.name] = {{"busy", p.busy}, {"bound", p.bound}};
+    j["pipes"] = std::move(pipes);
+    return j;
+}
+
 // A placement's holes, [start, end) pairs by address.
 void addPlacement(OrderedJson& dj, const Decision& d) {
     OrderedJson holes = OrderedJson::array();
@@ -426,6 +437,9 @@ std::string resultToJson(const Graph&, const Result& r) {
     m["residentPeak"] = r.metrics.residentPeaks;
     m["totalCycles"] = r.metrics.totalCycles;
     m["bound"] = boundJson(r.metrics.bound);
+    m["cyclesBound"] = {{"plan", cyclesBoundJson(r.metrics.cyclesBound.plan)},
+                        {"order", cyclesBoundJson(r.metrics.cyclesBound.order)},
+                        {"graph", cyclesBoundJson(r.metrics.cyclesBound.graph)}};
     j["metrics"] = std::move(m);
 
     const Plan& p = r.plan;

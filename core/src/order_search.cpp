@@ -106,6 +106,7 @@ public:
         r.evaluations = evaluations_;
         r.effort = budget_;
         r.start = bestStart_;
+        r.runnersUp = std::move(runnersUp_);
         return r;
     }
 
@@ -122,6 +123,11 @@ private:
             s = {cost_.traffic(nodes), peaks.total};
         }
         if (!bestOrder_.empty() && !(s < best_)) return s;
+        if (!bestOrder_.empty() && opts_.runnersUp > 0) {
+            // The best so far becomes a runner-up (the most recent first, at most runnersUp).
+            runnersUp_.insert(runnersUp_.begin(), {bestStart_, std::move(bestOrder_)});
+            if (runnersUp_.size() > static_cast<size_t>(opts_.runnersUp)) runnersUp_.pop_back();
+        }
         best_ = s;
         bestOrder_.clear();
         for (int v : nodes) bestOrder_.push_back(g_.nodes[v].id);
@@ -437,6 +443,7 @@ private:
     Score best_;
     Order bestOrder_;
     std::string bestStart_;
+    std::vector<std::pair<std::string, Order>> runnersUp_;
     size_t units_ = 0;           // of the largest unit model
     std::int64_t work_ = 0;      // building orders (scoring counts its own)
 };

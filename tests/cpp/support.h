@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -32,6 +33,36 @@ inline std::optional<std::string> sharedCase(const std::string& name) {
 }
 
 inline const char* kSharedCases[] = {"Matmul_Case0.json", "FlashAttention_Case0.json", "Conv_Case0.json"};
+
+// docs/timing.md's worked example: two loads share MTE2, an ADD joins them, and the next L1
+// buffer is placed over the bytes the first one left.
+inline constexpr const char* kWorkedExample = R"({"Nodes":[
+ {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]},
+ {"Id":2,"Op":"ALLOC","BufId":1,"Size":50,"Type":"UB"},
+ {"Id":3,"Op":"COPY_IN","Pipe":"MTE2","Cycles":20,"Bufs":[1]},
+ {"Id":4,"Op":"ADD","Pipe":"VECTOR","Cycles":5,"Bufs":[0,1]},
+ {"Id":5,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":6,"Op":"ALLOC","BufId":2,"Size":100,"Type":"L1"},
+ {"Id":7,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[2]},
+ {"Id":8,"Op":"FREE","BufId":1,"Size":50,"Type":"UB"},
+ {"Id":9,"Op":"FREE","BufId":2,"Size":100,"Type":"L1"}],
+ "Edges":[[0,1],[1,4],[2,3],[3,4],[4,5],[4,8],[6,7],[7,9]],
+ "Order":[0,1,2,3,4,5,6,7,8,9],
+ "Capacities":{"L1":100,"UB":50}})";
+
+// Capacities between the largest need of one node and the whole demand (3/2, 4/2 or 5/2 of that
+// need by `seed`): random graphs spill in them.
+inline Capacities tightCapacities(const Graph& g, std::uint64_t seed) {
+    Capacities caps;
+    for (const Node& n : g.nodes) {
+        std::map<std::string, Bytes> need;
+        for (BufferId id : g.buffersOf(n)) need[g.buffer(id).type] += g.buffer(id).size;
+        for (auto& [type, bytes] : need) caps[type] = std::max(caps[type], bytes);
+    }
+    for (auto& [type, cap] : caps) cap = cap * (3 + seed % 3) / 2;
+    return caps;
+}
 
 // The message of the InputError that `f` throws; fails the test if it throws none.
 template <typename F>

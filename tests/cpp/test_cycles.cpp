@@ -21,7 +21,7 @@ RunOptions cyclesObjective(std::vector<CyclesTechnique> disabled = {}) {
 
 constexpr CyclesTechnique kPlacement = CyclesTechnique::Placement, kSchedule = CyclesTechnique::Schedule,
                           kHoist = CyclesTechnique::Hoist, kPolicies = CyclesTechnique::Policies,
-                          kReserve = CyclesTechnique::Reserve;
+                          kReserve = CyclesTechnique::Reserve, kOrders = CyclesTechnique::Orders;
 
 // docs/timing.md's example of time-aware placement: two 100-byte slots; b0 is read long after
 // its load, b1 is done early; b2 comes after both are freed. Best fit takes the lowest slot, b0's,
@@ -79,7 +79,7 @@ TEST_CASE("cycles: each technique on its own and together, on the examples (cycl
         std::vector<CyclesTechnique> disabled;
         Cycles cycles;
     };
-    const std::vector<CyclesTechnique> all = {kPlacement, kSchedule, kHoist, kPolicies, kReserve};
+    const std::vector<CyclesTechnique> all = {kPlacement, kSchedule, kHoist, kPolicies, kReserve, kOrders};
     const Row rows[] = {
         {"one-spill", all, 1709},  // every technique off: the bytes plan
         {"one-spill", {kSchedule, kHoist, kPolicies, kReserve}, 1709},
@@ -112,10 +112,33 @@ TEST_CASE("cycles: each technique on its own and together, on the examples (cycl
     }
 }
 
+TEST_CASE("cycles: technique orders starts from the other orders' plans too (order source best)") {
+    // The fragmentation example: order source best keeps the schedule order (no spill, like reuse,
+    // its first candidate); the reuse order's plan, scheduled for time, finishes 69 cycles sooner.
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("fragmentation"));
+    RunOptions o = cyclesObjective();
+    o.orderSource = "best";
+    const Result r = planVerified(doc, o);
+    REQUIRE(r.cycles);
+    CHECK(r.cycles->bytesPlanCycles == 1719);
+    CHECK(r.metrics.totalCycles == 1650);
+    CHECK(r.orderSource == "reuse");
+    CHECK(r.metrics.extraBytes == 0);
+    CHECK(r.cycles->steps.back() == "order reuse: 1719 -> 1650 cycles, 0 bytes moved");
+    o.cycles.disabled = {kOrders};
+    const Result without = planVerified(doc, o);
+    CHECK(without.metrics.totalCycles == 1719);
+    CHECK(without.orderSource == "schedule");
+    // A given order has no other orders to start from: the technique changes nothing.
+    o.cycles.disabled = {};
+    o.orderSource = "schedule";
+    CHECK(planVerified(doc, o).metrics.totalCycles == 1719);
+}
+
 TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the bytes objective is untouched") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul-small"));
     const Result bytes = planVerified(doc);
-    const Result off = planVerified(doc, cyclesObjective({kPlacement, kSchedule, kHoist, kPolicies, kReserve}));
+    const Result off = planVerified(doc, cyclesObjective({kPlacement, kSchedule, kHoist, kPolicies, kReserve, kOrders}));
     CHECK(off.plan.order == bytes.plan.order);
     CHECK(off.inputOrder == bytes.inputOrder);
     CHECK(off.plan.addedEdges == bytes.plan.addedEdges);
@@ -125,7 +148,7 @@ TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the 
     nlohmann::json b = nlohmann::json::parse(resultToJson(doc.graph, off));
     CHECK(!a.contains("objective"));
     REQUIRE(b.contains("objective"));
-    CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "schedule", "hoist", "policies", "reserve"}));
+    CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "schedule", "hoist", "policies", "reserve", "orders"}));
     CHECK(b["objective"]["bytesPlan"]["totalCycles"] == bytes.metrics.totalCycles);
     b.erase("objective");
     CHECK(a == b);
@@ -140,14 +163,7 @@ TEST_CASE("cycles: random graphs in tight memories, every plan verified, never s
         p.bufferlessPercent = static_cast<int>(seed * 7 % 20);
         const std::string text = generateRandomGraph(seed, p);
         const GraphDocument doc = parseGraphDocument(text);
-        // Capacities between the largest need of one node and the whole demand: spills happen.
-        Capacities caps;
-        for (const Node& n : doc.graph.nodes) {
-            std::map<std::string, Bytes> need;
-            for (BufferId id : doc.graph.buffersOf(n)) need[doc.graph.buffer(id).type] += doc.graph.buffer(id).size;
-            for (auto& [type, bytes] : need) caps[type] = std::max(caps[type], bytes);
-        }
-        for (auto& [type, cap] : caps) cap = cap * (3 + seed % 3) / 2;
+        const Capacities caps = test::tightCapacities(doc.graph, seed);
         RunOptions o = cyclesObjective();
         o.capacities = caps;
         o.orderSource = seed % 2 ? "schedule" : "reuse";
@@ -203,6 +219,6 @@ TEST_CASE("cycles: objective and technique names") {
     CHECK(e.where.field == "objective");
     CHECK(parseCyclesTechniques("hoist,placement") == std::vector<CyclesTechnique>{kHoist, kPlacement});
     CHECK(test::inputErrorOf([] { parseCyclesTechniques("hoist,warp"); }) ==
-          "unknown technique \"warp\" of the cycles objective: expected one of placement, schedule, hoist, policies, reserve");
-    CHECK(cyclesTechniques().size() == 5);
+          "unknown technique \"warp\" of the cycles objective: expected one of placement, schedule, hoist, policies, reserve, orders");
+    CHECK(cyclesTechniques().size() == 6);
 }

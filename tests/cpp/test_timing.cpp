@@ -82,22 +82,7 @@ TEST_CASE("timing: spill nodes take their cost model's cycles on MTE3 / MTE2") {
 }
 
 namespace {
-// docs/timing.md's worked example: two loads share MTE2, an ADD joins them, and the next L1
-// buffer is placed over the bytes the first one left.
-constexpr const char* kWorkedExample = R"({"Nodes":[
- {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"},
- {"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]},
- {"Id":2,"Op":"ALLOC","BufId":1,"Size":50,"Type":"UB"},
- {"Id":3,"Op":"COPY_IN","Pipe":"MTE2","Cycles":20,"Bufs":[1]},
- {"Id":4,"Op":"ADD","Pipe":"VECTOR","Cycles":5,"Bufs":[0,1]},
- {"Id":5,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"},
- {"Id":6,"Op":"ALLOC","BufId":2,"Size":100,"Type":"L1"},
- {"Id":7,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[2]},
- {"Id":8,"Op":"FREE","BufId":1,"Size":50,"Type":"UB"},
- {"Id":9,"Op":"FREE","BufId":2,"Size":100,"Type":"L1"}],
- "Edges":[[0,1],[1,4],[2,3],[3,4],[4,5],[4,8],[6,7],[7,9]],
- "Order":[0,1,2,3,4,5,6,7,8,9],
- "Capacities":{"L1":100,"UB":50}})";
+using test::kWorkedExample;
 
 struct Expected {
     Cycles start, end;

@@ -13,6 +13,8 @@
 //              more data than the margin allows (each places and spills differently)
 //   reserve    spare room: the spills are chosen again with room kept free in a memory for loads
 //              ahead, when the data moved stays within the margin and the plan finishes sooner
+//   orders     the plans of the other orders order source "best" made (schedule, reuse, search)
+//              as starts too, when they move no more data than the margin allows
 // Every step keeps the plan valid and the result is verified like any other; budgets are counts
 // (rounds), never time, so the plan is the same natively and in WebAssembly.
 #pragma once
@@ -31,7 +33,7 @@ enum class Objective { Bytes, Cycles };
 Objective parseObjective(const std::string& name);
 const char* objectiveName(Objective o);
 
-enum class CyclesTechnique { Placement, Schedule, Hoist, Policies, Reserve };
+enum class CyclesTechnique { Placement, Schedule, Hoist, Policies, Reserve, Orders };
 struct CyclesTechniqueInfo {
     CyclesTechnique technique;
     const char* name;  // as `--disable` and the bindings' "disable" spell it
@@ -57,14 +59,24 @@ struct CyclesOptions {
 struct Shortened {
     Plan plan;
     Order inputOrder;            // plan.order without its spill nodes
+    std::string orderSource;     // technique orders: the source of the order it came from, else ""
     Bytes bytesPlanExtraBytes = 0;
     Cycles bytesPlanCycles = 0;
     std::vector<std::string> steps;  // what each technique did, in order ("placement: 138666 -> 108915")
 };
 
+// Another order's plan, a start of technique orders.
+struct OrderStart {
+    std::string source;  // the order source that made the order
+    std::string label;   // how the steps name it ("reuse", "search (runner-up from ...)")
+    Order order;
+    Plan plan;
+};
+
 // `plan` (made for `inputOrder` under `caps` and `cost` by policy plan.policy) made to finish
-// sooner. The result is never slower than `plan` and moves at most marginPercent more data.
+// sooner, `others` (plans of other orders) tried as starts too. The result is never slower than
+// `plan` and moves at most marginPercent more data.
 Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
-                      const Plan& plan, const CyclesOptions& opts);
+                      const Plan& plan, const CyclesOptions& opts, const std::vector<OrderStart>& others = {});
 
 }  // namespace spillway

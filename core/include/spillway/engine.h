@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cycles.h"
+#include "cycles_bound.h"
 #include "order_sources.h"
 #include "planner.h"
 #include "residency.h"
@@ -48,6 +49,11 @@ struct Metrics {
     std::map<std::string, Bytes> residentPeaks;  // of the plan: never above capacity
     Cycles totalCycles = 0;
     TrafficBound bound;            // no plan for this order moves less (the residency relaxation)
+    // No plan finishes sooner (cycles_bound.h): any re-scheduling and re-placement of this plan's
+    // spills; any plan of this input order (moving at least `bound`); any plan of the graph.
+    struct {
+        CyclesBound plan, order, graph;
+    } cyclesBound;
 };
 
 // Under the cycles objective: the bytes objective's plan it started from, and what each
@@ -84,12 +90,15 @@ struct Problem {
     Order order;
     std::optional<SearchSummary> search;
     std::optional<Plan> plan; // order source "best" planned each candidate: the winner's plan
+    std::vector<OrderStart> others;  // and the other candidates' orders and plans
 };
 // Order source "best" plans every candidate order (with the run's policy) and keeps the one
 // moving the least data, on graphs of up to this many nodes; above, the order search screens
 // them by its own score and only the winner is planned (docs/policies.md, "The default on huge
 // graphs").
 inline constexpr std::size_t kPlanEachCandidateUpTo = 100'000;
+// Under the cycles objective (technique orders), the search's runners-up planned as starts too.
+inline constexpr int kSearchRunnersUp = 3;
 Problem prepare(const GraphDocument& doc, const RunOptions& opts);
 
 // Throws InputError for bad input, InternalError when the plan fails the verifier.
@@ -110,9 +119,11 @@ struct ComparisonRow {
 // from `opts`.
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts);
 
-// Metrics of a verified plan, its lower bound included. Throws InternalError when the plan moves
-// less data than the bound for its order allows (a bug in one of them).
-Metrics measure(const Graph& g, const Capacities& caps, const Order& inputOrder, const Plan& plan, const Timing& timing);
+// Metrics of a verified plan, its lower bounds included. Throws InternalError when the plan moves
+// less data than the bound for its order allows, or finishes sooner than a cycles bound (a bug in
+// one of them).
+Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder, const Plan& plan,
+                const Timing& timing);
 
 // What a result claims about its plan, for verifyResult.
 ResultClaims claimsOf(const Result& r);

@@ -48,6 +48,8 @@ struct SearchOptions {
     // Orders the caller already made (name, order), scored as constructions; when empty the
     // search makes the schedule and reuse orders itself.
     std::vector<std::pair<std::string, Order>> known;
+    // How many of the orders that were best before the one returned to keep (most recent first).
+    int runnersUp = 0;
 };
 
 inline constexpr std::int64_t kProgressEvery = 64;
@@ -58,6 +60,9 @@ struct SearchResult {
     std::int64_t evaluations = 0;   // including the constructions
     std::int64_t effort = 0;        // the budget used
     std::string start;              // the construction the best order came from
+    // The orders that were the best before it (their construction, the order), most recent first:
+    // SearchOptions::runnersUp of them at most.
+    std::vector<std::pair<std::string, Order>> runnersUp;
 };
 
 SearchResult searchOrder(const Graph& g, const Order& hint, const SearchOptions& opts);

@@ -32,6 +32,7 @@ struct OrderRequest {
     std::int64_t effort = -1;                                // search sources: -1 for the default
     std::function<bool(const SearchProgress&)> progress;     // search sources: may stop early
     std::vector<std::pair<std::string, Order>> known;        // orders already made (the search scores them)
+    int runnersUp = 0;                                       // search sources: runners-up to keep
 };
 struct MadeOrder {
     Order order;
