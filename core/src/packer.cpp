@@ -278,7 +278,7 @@ public:
     Search(const Problem& p, const Sweep& sweep, const Options& o)
         : p_(p), sw_(sweep), o_(o), offset_(p.blocks.size(), -1), minOffset_(p.blocks.size(), 0),
           solution_(p.blocks.size(), 0), floor_(sweep.from.size(), 0), total_(sweep.load),
-          cut_(sweep.from.size(), 0), lowest_(sweep.from.size(), 0), stamp_(sweep.from.size(), 0) {
+          cut_(sweep.from.size(), 0) {
         unplaced_.resize(sweep.members.size());
         where_.resize(sweep.members.size());
         for (size_t x = 0; x < sweep.members.size(); ++x) {
@@ -377,7 +377,7 @@ private:
         size_t next = 0;
         bool entered = false;
         int placed = -1;  // block placed by the candidate being explored
-        size_t offsetMark = 0, floorMark = 0, lowestMark = 0;
+        size_t offsetMark = 0, floorMark = 0;
         bool hatless = false;
         // Split frames
         int cutBlock = -1;  // the placement whose cuts it restores
@@ -569,23 +569,9 @@ private:
         f.placed = b;
         f.offsetMark = offsetLog_.size();
         f.floorMark = floorLog_.size();
-        f.lowestMark = lowestLog_.size();
         const bool inference = o_.enabled(Technique::SectionInference);
-        const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
-        ++stampNow_;
-        stale_.clear();
-        // Sections whose lowest unplaced offset was this block's value may now have a higher one.
-        auto leaves = [&](int j, Bytes value) {
-            for (const Span& sp : sw_.spans[j])
-                for (int s = sp.from; s < sp.to; ++s)
-                    if (lowest_[s] == value && stamp_[s] != stampNow_) {
-                        stamp_[s] = stampNow_;
-                        stale_.push_back(s);
-                    }
-        };
         offset_[b] = c.offset;
         solution_[b] = c.offset;
-        if (unallocated) leaves(b, minOffset_[b]);
         f.hatless = true;
         bool feasible = true;
         for (const Overlap& ov : sw_.overlaps[b]) {
@@ -596,7 +582,6 @@ private:
             const Bytes at = (c.offset + ov.distance + align - 1) / align * align;
             if (minOffset_[j] >= at) continue;
             offsetLog_.push_back({j, minOffset_[j]});
-            if (unallocated) leaves(j, minOffset_[j]);
             minOffset_[j] = at;
             if (inference && at + p_.blocks[j].size > p_.capacity) feasible = false;
         }
@@ -606,18 +591,7 @@ private:
                 floor_[s] = std::max(floor_[s], c.offset + sp.top);
                 total_[s] -= sp.height;
             }
-        // Offsets only rise: a section's new lowest is at least its old one, so the scan stops
-        // at a block still there.
-        if (unallocated) leaveSections(b);
-        for (int s : stale_) {
-            Bytes now = kNone;
-            for (int m : unplaced_[s])
-                if ((now = std::min(now, minOffset_[sw_.members[s][m]])) == lowest_[s]) break;
-            if (now != lowest_[s]) {
-                lowestLog_.push_back({s, lowest_[s]});
-                lowest_[s] = now;
-            }
-        }
+        if (o_.enabled(Technique::UnallocatedFloor)) leaveSections(b);
         return feasible && sectionsFit(*f.part, c.offset);
     }
 
@@ -627,7 +601,6 @@ private:
     // floor they fail only where offset + total exceeds the capacity (the frame's `heavy`).
     bool mayFit(const Frame& f, const Candidate& c) const {
         const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
-        const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
         const std::vector<Span>& spans = sw_.spans[c.block];
         auto spanAt = [&](int s) -> const Span* {
             auto it = std::upper_bound(spans.begin(), spans.end(), s, [](int x, const Span& sp) { return x < sp.to; });
@@ -641,7 +614,6 @@ private:
             for (int s = std::max(sp.from, f.part->from); s < std::min(sp.to, f.part->to); ++s) {
                 const Bytes total = total_[s] - sp.height;
                 Bytes top = std::max(floor_[s], c.offset + sp.top);
-                if (unallocated && lowest_[s] != kNone && total > 0) top = std::max(top, lowest_[s]);
                 if (monotonic && total > 0) top = std::max(top, c.offset);
                 if (inference) top += total;
                 if (top > p_.capacity) return false;
@@ -675,12 +647,22 @@ private:
         const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
         for (int s = part.from; s < part.to; ++s) {
             Bytes top = floor_[s];
-            // No unplaced block of the section can start below the lowest offset any of them can take.
-            if (unallocated && lowest_[s] != kNone) top = std::max(top, lowest_[s]);
             if (monotonic && total_[s] > 0) top = std::max(top, offset);
             if (inference) top += total_[s];
             if (top > p_.capacity) return false;
+            // No unplaced block of the section can start below the lowest offset any of them can
+            // take: with the floor raised to it, does the section still hold its blocks?
+            if (unallocated && total_[s] > 0 && allStartAbove(s, p_.capacity - (inference ? total_[s] : 0))) return false;
         }
+        return true;
+    }
+
+    // True when every unplaced block of section s has its lowest offset above `level`. Checked
+    // when needed instead of kept up to date: a placement raises the lowest offsets of many
+    // blocks over many sections, and most sections find a block at or below the level at once.
+    bool allStartAbove(int s, Bytes level) const {
+        for (int m : unplaced_[s])
+            if (minOffset_[sw_.members[s][m]] <= level) return false;
         return true;
     }
 
@@ -716,8 +698,6 @@ private:
     void unplace(Frame& f) {
         const int b = f.placed;
         if (o_.enabled(Technique::UnallocatedFloor)) returnToSections(b);
-        for (size_t i = lowestLog_.size(); i-- > f.lowestMark;) lowest_[lowestLog_[i].first] = lowestLog_[i].second;
-        lowestLog_.resize(f.lowestMark);
         for (size_t i = floorLog_.size(); i-- > f.floorMark;) floor_[floorLog_[i].first] = floorLog_[i].second;
         floorLog_.resize(f.floorMark);
         for (size_t i = offsetLog_.size(); i-- > f.offsetMark;) minOffset_[offsetLog_[i].first] = offsetLog_[i].second;
@@ -786,12 +766,8 @@ private:
     std::vector<Bytes> offset_, minOffset_, solution_;
     std::vector<Bytes> floor_, total_;
     std::vector<int> cut_;
-    std::vector<Bytes> lowest_;  // per section: the lowest offset of its unplaced blocks, kNone if none
     std::vector<std::vector<int>> unplaced_, where_;  // per section: unplaced members; a member's place in it
-    std::vector<int> stamp_;
-    int stampNow_ = 0;
-    std::vector<int> stale_;
-    std::vector<std::pair<int, Bytes>> offsetLog_, floorLog_, lowestLog_;
+    std::vector<std::pair<int, Bytes>> offsetLog_, floorLog_;
     bool exhaustive_ = true;   // a search that ends without a packing proves there is none
     std::deque<Frame> stack_;  // references to frames stay valid while others are pushed
     std::int64_t nodes_ = 0, nodesLeft_ = 0, backtracks_ = 0;
