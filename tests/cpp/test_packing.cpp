@@ -2,6 +2,7 @@
 // of "does not fit", budgets, determinism. Every packing is checked by the independent
 // validator (packing_validator.h).
 #include <functional>
+#include <set>
 
 #include "spillway/packing.h"
 #include "spillway/packing_instances.h"
@@ -184,6 +185,25 @@ TEST_CASE("packing: a rectangle cut into pieces packs again, in every style") {
         packed += r.verdict == Verdict::Fits;
     }
     CHECK(packed == 90);
+}
+
+// Instances generated like minimalloc's challenging ones (spillway pack-instance SEED): those
+// the default options pack within a few thousand nodes, with the nodes each takes. A change of
+// the search shows here as changed counts (pack-bench measures all 100 of them).
+TEST_CASE("packing: generated instances like minimalloc's pack, each within its known count of nodes") {
+    const std::vector<std::pair<std::uint64_t, std::int64_t>> nodesBySeed = {
+        {1, 312},  {4, 245},  {5, 392},  {6, 218},  {7, 410},  {8, 419},   {9, 4823},  {10, 247}, {12, 418},
+        {13, 350}, {15, 227}, {16, 259}, {18, 1825}, {19, 349}, {22, 278}, {23, 336}, {25, 1204}, {26, 886}};
+    std::set<std::string> styles;
+    for (const auto& [seed, nodes] : nodesBySeed) {
+        const KnownInstance k = challengingLike(seed);
+        const Result r = packChecked(k.problem);
+        CHECK_MESSAGE(r.verdict == Verdict::Fits, k.name << ": " << r.reason);
+        CHECK_MESSAGE(r.stats.nodes == nodes, k.name);
+        CHECK(r.stats.peakLoad <= k.problem.capacity);
+        styles.insert(k.name.substr(0, k.name.find('-')));
+    }
+    CHECK(styles == std::set<std::string>{"even", "guillotine", "skyline"});
 }
 
 TEST_CASE("packing: same problem, same packing and the same count of nodes") {
