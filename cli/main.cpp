@@ -43,8 +43,9 @@ constexpr const char* kUsageHead = R"(usage:
                                          they fit, 1 when they do not or the budget ran out
   spillway pack-bench [FILE.csv ...] [--capacity N] [--instances N] [--budget N] [--lifetime on|off]
                                          the packer on files, or on generated instances like
-                                         minimalloc's "challenging" ones; then the lifetime
-                                         policy on each as a graph; a table
+                                         minimalloc's "challenging" ones (CPU ms each, how many
+                                         pack within 10 CPU seconds); then the lifetime policy
+                                         on each as a graph; a table
   spillway pack-instance SEED            print a generated instance (CSV, capacity 1048576)
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
