@@ -1,4 +1,9 @@
 // Shared helpers for the C++ tests.
+//
+// Test suite "long": tests whose time goes into planning the contest cases and the large examples
+// (results, not new kinds of input). `npm test` runs them natively only: the sanitized build
+// (CMakeLists.txt) runs the tests of reading, checking and timing, where everything is ~8 times
+// slower, and fuzz_plan takes every policy and order source through the sanitizers.
 #pragma once
 #include <doctest/doctest.h>
 

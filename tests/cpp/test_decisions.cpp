@@ -188,7 +188,7 @@ void checkDecisions(const Graph& g, const Result& r) {
 
 }  // namespace
 
-TEST_CASE("decisions: every example, every policy, two orders: each decision matches the memory it saw") {
+TEST_CASE("decisions: every example, every policy, two orders: each decision matches the memory it saw" * doctest::test_suite("long")) {
     for (const ExampleInfo& e : exampleList()) {
         const GraphDocument doc = parseGraphDocument(exampleGraphJson(e.name));
         for (const std::string& policy : policyNames())  // every policy, those added later too
@@ -240,7 +240,7 @@ TEST_CASE("decisions: random graphs with tight memories, every policy") {
     CHECK(relocations > 0);
 }
 
-TEST_CASE("decisions: the contest cases, every policy") {
+TEST_CASE("decisions: the contest cases, every policy" * doctest::test_suite("long")) {
     for (const char* name : spillway::test::kSharedCases) {
         auto text = spillway::test::sharedCase(name);
         if (!text) continue;

@@ -118,7 +118,7 @@ TEST_CASE("examples: the menu lists unique names with titles and lessons") {
         CHECK_MESSAGE(names.count(n) == 1, n);
 }
 
-TEST_CASE("examples: every example is well formed, deterministic and plans verified") {
+TEST_CASE("examples: every example is well formed, deterministic and plans verified" * doctest::test_suite("long")) {
     for (const ExampleInfo& e : exampleList()) {
         CAPTURE(e.name);
         const std::string text = exampleGraphJson(e.name);
@@ -245,7 +245,7 @@ TEST_CASE("look-alikes resemble the contest's cases") {
 
 // ---- Generators --------------------------------------------------------------------------------
 
-TEST_CASE("generators: other sizes are valid, deterministic and plan verified") {
+TEST_CASE("generators: other sizes are valid, deterministic and plan verified" * doctest::test_suite("long")) {
     std::vector<std::string> texts;
     for (int m : {1, 3}) {
         for (bool atEnd : {false, true}) {

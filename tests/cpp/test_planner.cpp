@@ -235,7 +235,7 @@ TEST_CASE("planner: the same input gives byte-identical output") {
     CHECK(a == b);
 }
 
-TEST_CASE("planner: every contest case plans and verifies under both cost models, ascending id") {
+TEST_CASE("planner: every contest case plans and verifies under both cost models, ascending id" * doctest::test_suite("long")) {
     for (const char* name : spillway::test::kSharedCases) {
         auto text = spillway::test::sharedCase(name);
         if (!text) continue;

@@ -182,7 +182,7 @@ TEST_CASE("property: random graphs plan and verify under lifetime and best") {
     propertyCheck("best", 500, 50);
 }
 
-TEST_CASE("default options on the contest cases: verified, and at or below the best published plans") {
+TEST_CASE("default options on the contest cases: verified, and at or below the best published plans" * doctest::test_suite("long")) {
     // Best published data moved by teams that kept the rules (../shared/seed/BRIEF.md): Matmul
     // 12416, FlashAttention 3584, Conv 46872. With no Order in the files the default order is
     // best: whichever of schedule, reuse and search moves least; the search wins on all three

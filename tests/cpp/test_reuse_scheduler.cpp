@@ -54,7 +54,7 @@ TEST_CASE("reuse: on a hand-made graph it finishes each tile before loading the 
     }
 }
 
-TEST_CASE("reuse: valid, verified and deterministic on the contest cases") {
+TEST_CASE("reuse: valid, verified and deterministic on the contest cases" * doctest::test_suite("long")) {
     for (const char* name : test::kSharedCases) {
         auto text = test::sharedCase(name);
         if (!text) continue;

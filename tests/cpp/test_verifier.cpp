@@ -945,7 +945,7 @@ TEST_CASE("mutations of a real plan of a small graph are caught") {
     checkMutationsCaught(doc, r);
 }
 
-TEST_CASE("mutations of real plans of the contest graphs are caught") {
+TEST_CASE("mutations of real plans of the contest graphs are caught" * doctest::test_suite("long")) {
     for (const std::string name : spillway::test::kSharedCases) {
         CAPTURE(name);
         auto text = spillway::test::sharedCase(name);

@@ -98,13 +98,26 @@ export async function pasteGraph(page, content) {
   await pasteClipboard(page);
 }
 
+let wasmEngine = null;
+/** The WebAssembly engine the page loads, in Node (for what a test needs from the engine itself:
+ * its registries, its examples). */
+export async function engineModule() {
+  if (!wasmEngine) {
+    const generated = path.join(ROOT, 'web/src/engine/generated');
+    const { default: createSpillway } = await import(path.join(generated, 'spillway.mjs'));
+    wasmEngine = await createSpillway({ wasmBinary: fs.readFileSync(path.join(generated, 'spillway.wasm')) });
+  }
+  return wasmEngine;
+}
+
+/** "a, b or c", as the page lists a registry's names in a message. */
+export const oneOf = (names) => names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
+
 /** A large graph in the contest files' layout (tab-indented JSON): copies of the built-in
  * `tiled-matmul` example side by side (ids and BufIds shifted, no edges between copies) until the
  * text is at least `minBytes` long. Made with the WebAssembly engine, so it needs no ../shared. */
 export async function largeGraphText(minBytes) {
-  const generated = path.join(ROOT, 'web/src/engine/generated');
-  const { default: createSpillway } = await import(path.join(generated, 'spillway.mjs'));
-  const engine = await createSpillway({ wasmBinary: fs.readFileSync(path.join(generated, 'spillway.wasm')) });
+  const engine = await engineModule();
   const g = JSON.parse(engine.example('tiled-matmul'));
   const n = g.Nodes.length;
   const bufs = 1 + Math.max(...g.Nodes.filter((x) => typeof x.BufId === 'number').map((x) => x.BufId));
@@ -133,18 +146,23 @@ export const num = async (page, testid) => Number((await text(page, testid)).rep
 export const resultText = (page) => page.evaluate(() => window.spillway.resultText());
 export const graphText = (page) => page.evaluate(() => window.spillway.getGraphText());
 
-/** Waits for a run that gives a different result than `before` (a result text), on screen and
- * not marked out of date. */
+/** Waits for a run that gives a different result than `before` (a result text), on screen, not
+ * marked out of date, and the run's own (not a plan of a smaller effort while its search goes on). */
 export async function waitForNewResult(page, before, timeout = 30000) {
   await page.waitForFunction((b) => {
     const t = window.spillway.resultText();
-    return t && t !== b && document.querySelector('#summary-card')?.dataset.stale !== 'true';
+    return t && t !== b && document.querySelector('#summary-card')?.dataset.stale !== 'true'
+      && document.querySelector('[data-testid=progress]')?.dataset.running !== 'true';
   }, before, { timeout });
 }
 
-/** Waits until the results on screen match the editor and the settings. */
+/** Waits until the results on screen match the editor and the settings, and no run is under way
+ * (a search's plan of a smaller effort is not marked out of date while the search goes on). */
 export async function waitForFresh(page, timeout = 30000) {
-  await page.waitForFunction(() => document.querySelector('#summary-card')?.dataset.stale === 'false' && document.querySelector('[data-testid=progress]').hidden, null, { timeout });
+  await page.waitForFunction(() => {
+    const progress = document.querySelector('[data-testid=progress]');
+    return document.querySelector('#summary-card')?.dataset.stale === 'false' && progress.hidden && progress.dataset.running !== 'true';
+  }, null, { timeout });
 }
 
 /** Chooses an example in the menu and waits for its result (an example already on screen, not
@@ -191,6 +209,29 @@ export const watchLongTasks = (page) => page.evaluate(() => {
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
 });
 export const longTasks = (page) => page.evaluate(() => window.__longTasks.slice());
+
+/**
+ * The page's main-thread tasks of 50 ms or more while `action` runs, from a Chromium trace:
+ * `wall` is what a long-task observer sees, `cpu` the thread's own CPU time in it. On a loaded
+ * 2-core machine they differ by the time the thread waited for a core or for the browser process
+ * (font lookups go there): a 260 ms task measured 32 ms of CPU. The page controls the CPU time.
+ */
+export async function mainThreadTasks(browser, page, action) {
+  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline'] });
+  let trace;
+  try {
+    await action();
+  } finally {
+    trace = JSON.parse((await browser.stopTracing()).toString());
+  }
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  // each task of the thread's scheduler (category 'toplevel'); no other event of it nests one
+  return events
+    .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`) && e.dur >= 50_000)
+    .map((e) => ({ wall: Math.round(e.dur / 1000), cpu: Math.round((e.tdur ?? e.dur) / 1000) }))
+    .sort((a, b) => b.cpu - a.cpu);
+}
 
 /** WCAG contrast of an element's text colour against the background of `bgSelector` (closest). */
 export const contrast = (page, selector, bgSelector) => page.evaluate(([sel, bgSel]) => {

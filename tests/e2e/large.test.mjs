@@ -1,15 +1,18 @@
 // A 4 MB graph never holds the page: opening it, panning and zooming the chart while the compare
-// table computes, and pasting it. Measured with a PerformanceObserver for 'longtask'.
-//
-// Long tasks are wall-clock times. On a machine whose cores are shared (the load average above
-// the core count) the page's thread waits for a core in the middle of a task, so the limit of
-// 100 ms is stretched by the load the test measured; on an idle machine it is exactly 100 ms.
+// table computes, and pasting it. Measured two ways, both printed:
+// - the main thread's CPU time per task, from a Chromium trace: what the page computes at once,
+//   at most 100 ms;
+// - the wall-clock durations a PerformanceObserver for 'longtask' sees. On this 2-core machine the
+//   page's own engine worker, the browser and the test share the cores, and a task's wall time
+//   also counts the time its thread waited for a core or for the browser process (a 260 ms task
+//   measured 32 ms of CPU; waits of 200 ms were seen under load). They are held to 400 ms: no
+//   stall a user would take for a freeze, whatever the machine's load.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { usePlayground, SIZES, openPage, waitForResult, stashClipboard, pasteClipboard, largeGraphText, scratch, watchLongTasks, longTasks, waitForFresh } from './helpers.mjs';
+import { usePlayground, SIZES, openPage, waitForResult, stashClipboard, pasteClipboard, largeGraphText, scratch, watchLongTasks, longTasks, waitForFresh, mainThreadTasks } from './helpers.mjs';
 
 const pg = usePlayground();
 
@@ -22,42 +25,63 @@ before(async () => {
   fs.writeFileSync(bigFile, bigText);
 });
 
-function limitMs() {
-  const load = os.loadavg()[0] / os.cpus().length;
-  return { ms: Math.round(100 * Math.max(1, load)), load: load.toFixed(2) };
+const CPU_LIMIT_MS = 100;
+const WALL_LIMIT_MS = 400;
+
+/** Runs `action` while watching the page's main thread; asserts both limits and prints both. */
+async function holdsThePage(t, pg, page, action) {
+  await watchLongTasks(page);
+  const cpu = await mainThreadTasks(pg.browser, page, action);
+  const wall = await longTasks(page);
+  const load = (os.loadavg()[0] / os.cpus().length).toFixed(2);
+  t.diagnostic(`main-thread tasks >= 50 ms (cpu/wall ms): ${JSON.stringify(cpu.map((x) => `${x.cpu}/${x.wall}`))}; ` +
+    `long tasks ${JSON.stringify(wall)}; load per core ${load}`);
+  const worst = Math.max(0, ...cpu.map((x) => x.cpu));
+  assert.ok(worst <= CPU_LIMIT_MS, `a task computed for ${worst} ms on the main thread`);
+  assert.ok(Math.max(0, ...wall) <= WALL_LIMIT_MS, `the longest task took ${Math.max(...wall)} ms`);
 }
+
+test('the main-thread trace sees a task the page computes for 150 ms', async (t) => {
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  const tasks = await mainThreadTasks(pg.browser, page, () => page.evaluate(() => {
+    for (const t0 = performance.now(); performance.now() - t0 < 150;);
+  }));
+  t.diagnostic(`cpu/wall ms: ${JSON.stringify(tasks.map((x) => `${x.cpu}/${x.wall}`))}`);
+  assert.ok(tasks.some((x) => x.wall >= 150 && x.cpu >= 75), 'the busy task is seen, with most of its time on the CPU');
+  await context.close();
+});
 
 for (const size of SIZES) {
   test(`opening a 4 MB graph never blocks the page for more than 100 ms at a time (${size.name})`, async (t) => {
     const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
-    await watchLongTasks(page);
-    const t0 = Date.now();
-    await page.locator('#open-input').setInputFiles(bigFile);
-    // on screen: every step of the new order in the table, and the results not out of date
-    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=order-table]').dataset.rows) > n, nodes, { timeout: 120000 });
-    await waitForFresh(page, 120000);
-    const openMs = Date.now() - t0;
-    assert.match(await page.locator('[data-testid=graph-source]').textContent(), /^File: large\.json/);
-    assert.equal(await page.locator('[data-testid=memory-chart]').getAttribute('data-pixels') !== '0', true, 'the chart paints its lanes as pixels');
-    // while the compare table computes: zoom and pan the chart, scroll the order table
-    const canvas = page.locator('[data-testid=chart-canvas]');
-    await canvas.scrollIntoViewIfNeeded();
-    const box = await canvas.boundingBox();
-    if (!size.opts.hasTouch) {
-      await page.mouse.move(box.x + box.width / 2, box.y + 40);
-      for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -300);
-    }
-    await canvas.focus();
-    for (const key of ['+', '+', 'ArrowRight', 'ArrowLeft', '-', 'Home']) await page.keyboard.press(key);
-    const order = page.locator('[data-testid=order-table] [role=grid]');
-    await order.focus();
-    for (const key of ['End', 'PageUp', 'Home']) await page.keyboard.press(key);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
-    const tasks = await longTasks(page);
-    const limit = limitMs();
-    t.diagnostic(`open -> on screen ${openMs} ms; long tasks ${JSON.stringify(tasks)}; load per core ${limit.load}, limit ${limit.ms} ms`);
-    assert.ok(Math.max(0, ...tasks) <= limit.ms, `the longest task took ${Math.max(...tasks)} ms`);
+    let openMs = 0;
+    await holdsThePage(t, pg, page, async () => {
+      const t0 = Date.now();
+      await page.locator('#open-input').setInputFiles(bigFile);
+      // on screen: every step of the new order in the table, and the results not out of date
+      await page.waitForFunction((n) => Number(document.querySelector('[data-testid=order-table]').dataset.rows) > n, nodes, { timeout: 120000 });
+      await waitForFresh(page, 120000);
+      openMs = Date.now() - t0;
+      assert.match(await page.locator('[data-testid=graph-source]').textContent(), /^File: large\.json/);
+      assert.equal(await page.locator('[data-testid=memory-chart]').getAttribute('data-pixels') !== '0', true, 'the chart paints its lanes as pixels');
+      // while the compare table computes: zoom and pan the chart, scroll the order table
+      const canvas = page.locator('[data-testid=chart-canvas]');
+      await canvas.scrollIntoViewIfNeeded();
+      const box = await canvas.boundingBox();
+      if (!size.opts.hasTouch) {
+        await page.mouse.move(box.x + box.width / 2, box.y + 40);
+        for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -300);
+      }
+      await canvas.focus();
+      for (const key of ['+', '+', 'ArrowRight', 'ArrowLeft', '-', 'Home']) await page.keyboard.press(key);
+      const order = page.locator('[data-testid=order-table] [role=grid]');
+      await order.focus();
+      for (const key of ['End', 'PageUp', 'Home']) await page.keyboard.press(key);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+    });
+    t.diagnostic(`open -> on screen ${openMs} ms`);
     assert.deepEqual(page.errors, []);
     await context.close();
   });
@@ -67,16 +91,13 @@ test('pasting a 4 MB graph never blocks the page for more than 100 ms at a time'
   const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await stashClipboard(page, bigText);
-  await watchLongTasks(page);
-  await pasteClipboard(page);
-  await page.waitForFunction(() => /^Pasted graph/.test(document.querySelector('[data-testid=graph-source]').textContent), null, { timeout: 60000 });
-  await page.waitForFunction((n) => window.spillway.getGraphText().length === n, bigText.length);
-  // the pasted graph names no Capacities: the defaults were adopted without a Run
-  await page.waitForFunction(() => document.querySelector('[data-testid=cap-L1]')?.value === '4096', null, { timeout: 30000 });
-  const tasks = await longTasks(page);
-  const limit = limitMs();
-  t.diagnostic(`long tasks ${JSON.stringify(tasks)}; load per core ${limit.load}, limit ${limit.ms} ms`);
-  assert.ok(Math.max(0, ...tasks) <= limit.ms, `the longest task took ${Math.max(...tasks)} ms`);
+  await holdsThePage(t, pg, page, async () => {
+    await pasteClipboard(page);
+    await page.waitForFunction(() => /^Pasted graph/.test(document.querySelector('[data-testid=graph-source]').textContent), null, { timeout: 60000 });
+    await page.waitForFunction((n) => window.spillway.getGraphText().length === n, bigText.length);
+    // the pasted graph names no Capacities: the defaults were adopted without a Run
+    await page.waitForFunction(() => document.querySelector('[data-testid=cap-L1]')?.value === '4096', null, { timeout: 30000 });
+  });
   assert.deepEqual(page.errors, []);
   await context.close();
 });

@@ -229,7 +229,7 @@ test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and 
   await context.close();
 });
 
-test('Matmul_Case0 (4160 nodes) is on screen within about a second of Run', async (t) => {
+test('Matmul_Case0 (4160 nodes): Run -> on screen adds little to the engine\'s own time', async (t) => {
   const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
   if (!file) return;
   const { page, context } = await openPage(pg.browser, pg.url);
@@ -244,18 +244,24 @@ test('Matmul_Case0 (4160 nodes) is on screen within about a second of Run', asyn
       const t0 = performance.now();
       document.querySelector('[data-testid=run]').click();
       await new Promise((resolve) => {
-        const check = () => (window.spillway.resultText() !== b ? requestAnimationFrame(() => resolve()) : setTimeout(check, 5));
+        // the run's own plan (its search shows a plan of a smaller effort first)
+        const done = () => window.spillway.resultText() !== b && document.querySelector('[data-testid=progress]').dataset.running !== 'true';
+        const check = () => (done() ? requestAnimationFrame(() => resolve()) : setTimeout(check, 5));
         check();
       });
       return performance.now() - t0;
     }, before);
-    times.push(Math.round(ms));
+    times.push({ total: Math.round(ms), engine: Math.round(await page.evaluate(() => window.__spillwayTimes.engine)) });
   }
   const r = JSON.parse(await resultText(page));
   assert.equal(Number(await page.locator('[data-testid=order-table]').getAttribute('data-rows')), 4160 + r.addedNodes.length);
-  t.diagnostic(`Run -> on screen: ${times.join(' ms, ')} ms (engine ${await text(page, 'run-time')})`);
-  // The engine alone takes ~0.6 s here; allow for a loaded 2-core CI machine.
-  assert.ok(Math.min(...times) < 2000, `on screen in ${Math.min(...times)} ms`);
+  t.diagnostic(`Run -> on screen: ${times.map((x) => `${x.total} ms (engine ${x.engine} ms)`).join(', ')}`);
+  // The engine's own time is the benchmarks' business (`npm run bench`: ~0.4 s natively, 0.6 s in
+  // WebAssembly, stretched several times on a loaded 2-core machine); what the page adds to it
+  // (sending the graph, preparing and receiving the view, painting) stays small.
+  const added = Math.min(...times.map((x) => x.total - x.engine));
+  assert.ok(added < 700, `the page added ${added} ms to the engine's time`);
+  assert.ok(Math.min(...times.map((x) => x.total)) < 5000, 'on screen within 5 s even on a loaded machine');
   await context.close();
 });
 
@@ -339,7 +345,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
     assert.match(await warn.textContent(), /8,000/);
     const [dl] = await Promise.all([page.waitForEvent('download'), warn.locator('button').click()]);
     const saved = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
-    assert.equal(saved.v, 3, 'case files are format v3 (v1 and v2 still open)');
+    assert.equal(saved.v, 4, 'case files are format v4 (v1 to v3 still open)');
     assert.equal(saved.graph, fs.readFileSync(big, 'utf8'));
     await page.keyboard.press('Escape');
   }
@@ -367,9 +373,10 @@ test('the compare table lists every policy on every order, and a row opens its p
     await selectExample(page, 'tiled-matmul-small');
   }
   const hasOrder = Array.isArray(JSON.parse(await graphText(page)).Order);
-  // defaults: best policy, the graph's Order or else the best of the two schedulers
+  // defaults: the first of each engine registry (best policy; the graph's Order, else best)
   assert.equal(await page.locator('[data-testid=policy]').inputValue(), 'best');
-  assert.equal(await page.locator('[data-testid=order-source]').inputValue(), hasOrder ? 'graph' : 'best');
+  assert.equal(await page.locator('[data-testid=order-source]').inputValue(), 'graph');
+  if (!hasOrder) assert.match(await text(page, 'order-help'), /This graph has no "Order"\.$/);
   assert.match(await text(page, 'policy-help'), /^best: Runs every policy below/);
 
   const table = page.locator('[data-testid=compare-table]:not(.stale)');

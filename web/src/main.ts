@@ -3,7 +3,7 @@
 // the text worker has checked it against every limit.
 import './styles.css';
 import { store, notify, notifyBriefly } from './store';
-import { checkSettings } from './lib/settings';
+import { checkSettings, ORDER_FILE, type EngineNames } from './lib/settings';
 import { CASE_PREFIX, caseJson, type Case, type CaseView } from './lib/share';
 import { EngineClient } from './engine/client';
 import { TextClient } from './text/client';
@@ -77,6 +77,7 @@ const runner = createRunner(engine, doc, {
 });
 doc.editor.setDark(store.get().theme === 'dark');
 store.subscribe((s, p) => {
+  if (s.running !== p.running) $('progress').dataset.running = String(!!s.running); // for tests: a run is under way
   if (s.theme !== p.theme) { applyTheme(); doc.editor.setDark(s.theme === 'dark'); }
   // a "cannot run yet" error goes once every field is usable again
   if (s.error?.kind === 'settings' && !s.fieldErrors.length && p.fieldErrors.length) store.set({ error: null });
@@ -159,7 +160,11 @@ document.addEventListener('click', (e) => { if (dlMenu.open && !dlMenu.contains(
 dlMenu.addEventListener('keydown', (e) => { if (e.key === 'Escape') { dlMenu.open = false; dlMenu.querySelector('summary')?.focus(); } });
 
 // ---- opening cases, files, examples, links -----------------------------------------------------
-const policies = () => store.get().engine?.policies ?? null;
+/** The engine's registries a link's or a file's settings are checked against. */
+const engineNames = (): EngineNames | null => {
+  const e = store.get().engine;
+  return e ? { policies: e.policies, orders: e.orders.map((o) => o.name) } : null;
+};
 
 /** A checked case (link, case file): its settings, then its graph, then a run; then the step,
  * the spill and the lesson it was shared at. */
@@ -186,6 +191,7 @@ store.subscribe((s, p) => { if (s.lessonsDone !== p.lessonsDone) storage.set(KEY
 
 async function openLesson(l: Lesson) {
   try {
+    runner.interrupt();
     const graph = l.example ? await engine.example(l.example) : layoutJson(compactJson(JSON.stringify(l.graph)));
     const caps = (JSON.parse(graph) as { Capacities?: Record<string, number> }).Capacities;
     store.set({
@@ -216,7 +222,7 @@ mountLessons($('lessons'), $('lessons-title'), store, {
 });
 
 async function openFile(file: File) {
-  const [content, c] = await Promise.all([file.text(), text.openFile(file, policies())]);
+  const [content, c] = await Promise.all([file.text(), text.openFile(file, engineNames())]);
   if (c && !c.ok) return notify(`${file.name}: ${c.message}`, 'error');
   if (c) await applyCase(c.case, `Case file: ${file.name}`);
   else {
@@ -245,6 +251,7 @@ window.addEventListener('drop', (e) => {
 
 async function loadExample(name: string) {
   try {
+    runner.interrupt();
     const t = await engine.example(name);
     const info = store.get().engine?.examples.find((e) => e.name === name);
     store.set({ lesson: null });
@@ -260,7 +267,7 @@ exampleSelect.addEventListener('change', () => { if (exampleSelect.value) void l
 async function openLink(hash: string): Promise<boolean> {
   history.replaceState(null, '', location.pathname + location.search); // a reload keeps later edits
   notify('Opening the case from the link…', 'info');
-  const decoded = await text.decodeLink(hash, policies());
+  const decoded = await text.decodeLink(hash, engineNames());
   if (!decoded || !decoded.ok) {
     notify(`${decoded?.message ?? 'This link holds no case.'} The page shows your last graph instead.`, 'error');
     return false;
@@ -283,8 +290,10 @@ async function start() {
     $('engine-version').textContent = info.version;
     exampleSelect.replaceChildren(h('option', { value: '' }, 'Examples…'),
       ...info.examples.map((ex) => h('option', { value: ex.name }, ex.title || ex.name)));
-    const policy = store.get().settings.policy;
+    // stored settings were checked before the engine was known: a name it lacks gives its default
+    const { policy, orderSource } = store.get().settings;
     if (policy && !info.policies.includes(policy)) store.setSettings({ policy: '' });
+    if (orderSource !== ORDER_FILE && !info.orders.some((o) => o.name === orderSource)) store.setSettings({ orderSource: info.orders[0].name });
   } catch (e) {
     const msg = (e as Error).message;
     store.set({ engineFailed: msg });

@@ -1,6 +1,6 @@
 // All page state in one place. Components read with get(), change with set(), and re-render in
 // subscribe() callbacks, comparing the slices they care about.
-import type { CompareRow, EngineInfo, PlanView } from './engine/types';
+import type { CompareRow, EngineInfo, PlanView, SearchProgress } from './engine/types';
 import { defaultSettings, settingsKeys, type Settings } from './lib/settings';
 
 export type { Settings };
@@ -101,6 +101,24 @@ export interface DiffState {
   node: number;
 }
 
+/** A run's order search while it goes on (anytime planning, lib/anytime.ts). */
+export interface SearchRun {
+  /** The effort the settings ask for (null: the engine's default). */
+  target: number | null;
+  /** The call under way: its effort (null: the engine's default) and its latest report. */
+  effort: number | null;
+  progress: SearchProgress;
+}
+
+/** The plan on screen is one of its run's smaller efforts: the best so far while the search goes
+ * on, or the plan kept when it was stopped. Null when it is the run's own plan. */
+export interface EarlyPlan {
+  effort: number;
+  /** The effort the run asked for (null: the engine's default). */
+  target: number | null;
+  stopped: boolean;
+}
+
 export interface State {
   engine: EngineInfo | null;
   engineFailed: string | null;
@@ -110,7 +128,9 @@ export interface State {
   graphInfo: GraphInfo | null;
   source: Source | null;
   running: { startedAt: number; phase: string } | null;
+  search: SearchRun | null;
   view: PlanView | null;
+  earlyPlan: EarlyPlan | null;
   viewKey: string; // runKey() of what the view is for
   totalMs: number; // Run pressed -> result on screen
   error: ErrorInfo | null;
@@ -139,7 +159,7 @@ export const compareKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settin
 /** Why the plan on screen no longer matches the editor and settings, or null when it does. */
 export function resultStale(s: State): string | null {
   if (!s.view) return null;
-  if (s.running) return 'A new run is on its way; this is the previous result.';
+  if (s.running && !(s.earlyPlan && s.viewKey === runKey(s))) return 'A new run is on its way; this is the previous result.';
   if (s.fieldErrors.length) return 'A setting is invalid; this is the last result.';
   if (s.viewKey === runKey(s)) return null;
   if (!s.viewKey.startsWith(`${s.docVersion}|`)) return 'The graph changed since this result; Run to update it.';
@@ -185,7 +205,9 @@ export const store = createStore({
   graphInfo: null,
   source: null,
   running: null,
+  search: null,
   view: null,
+  earlyPlan: null,
   viewKey: '',
   totalMs: 0,
   error: null,

@@ -3,17 +3,23 @@
 // long comparison never holds up the next Run; it is cancelled when the graph, capacities or cost
 // change. A settings field that cannot be used stops Run with a message naming it. Two rows of
 // the compare table picked for a diff have their plans made in the compare worker as well.
-import { store, runKey, compareKey, rowKey, notify, type ErrorInfo, type FieldError } from '../store';
+// A run whose order comes from the search plans anytime (lib/anytime.ts): the plan of each smaller
+// effort is shown as it is made, the progress names the search's evaluations and best score, and
+// Cancel keeps the plan on screen, marked as stopped at its effort.
+import { store, runKey, compareKey, rowKey, notify, type ErrorInfo, type FieldError, type SearchRun } from '../store';
 import { compareOptions, runOptions, type Settings } from '../lib/settings';
 import { EngineClient } from '../engine/client';
 import { WorkerError } from '../lib/worker-rpc';
 import type { CompareRow } from '../engine/types';
+import { fmtInt } from '../lib/format';
 import type { GraphDocument } from './document';
 import { GRAPH_CAPACITIES_FIELD } from './document';
 
 export interface Runner {
   run(): Promise<void>;
   cancel(): void;
+  /** Stops a run under way without a word (something else needs the engine now). */
+  interrupt(): void;
   openCompareRow(row: CompareRow): void;
   cancelCompare(): void;
   retryCompare(): void;
@@ -26,6 +32,16 @@ function blockedBy(e: FieldError): ErrorInfo {
     : { kind: 'settings', message: e.message, pageField: e.field };
 }
 
+/** "Searching orders at effort 400, on the way to 20,000: 312 of 1,050 evaluations, best so far
+ * 12,416 B", or the phase of a run without a search. */
+export function progressText(search: SearchRun | null, phase: string): string {
+  if (!search) return `${phase[0].toUpperCase()}${phase.slice(1)}…`;
+  const { effort, target, progress: p } = search;
+  const at = effort === null ? 'at the default effort'
+    : `at effort ${fmtInt(effort)}${effort === target ? '' : `, on the way to ${target === null ? 'the default' : fmtInt(target)}`}`;
+  return `Searching orders ${at}: ${fmtInt(p.evaluations)} of ${fmtInt(p.budget)} evaluations, best so far ${fmtInt(p.best)} B`;
+}
+
 export function createRunner(engine: EngineClient, doc: GraphDocument, progress: { show(text: string | null): void }): Runner {
   let runToken = 0;
   let progressTimer = 0;
@@ -34,6 +50,14 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
   let compareInFlight = false;
   let lastRun: { graph: string; settings: Settings; key: string } | null = null;
   let startedKey = ''; // runKey() of the last run that reached the engine
+  let planInFlight = false; // the engine worker is busy with a run's plan
+
+  // A run's search can take long: a newer run (or an example to load) does not queue behind it.
+  function interrupt() {
+    if (!planInFlight) return;
+    planInFlight = false;
+    engine.cancel();
+  }
 
   function stopProgress() {
     clearInterval(progressTimer);
@@ -46,7 +70,7 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
       const r = store.get().running;
       if (!r) return;
       const ms = performance.now() - r.startedAt;
-      if (ms > 300) progress.show(`${r.phase[0].toUpperCase()}${r.phase.slice(1)}… ${(ms / 1000).toFixed(1)} s`);
+      if (ms > 300) progress.show(`${progressText(store.get().search, r.phase)} · ${(ms / 1000).toFixed(1)} s`);
     }, 100);
   }
 
@@ -83,6 +107,7 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
   async function run(): Promise<void> {
     doc.saveNow();
     const token = ++runToken;
+    interrupt();
     const t0 = performance.now();
     if (store.get().fieldErrors.length) {
       store.set({ error: blockedBy(store.get().fieldErrors[0]) });
@@ -106,13 +131,17 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
       startedKey = key;
       // a comparison for another graph / capacities / cost is out of date: stop it
       if (s.compare && s.compare.key !== cKey) stopCompare('running');
-      store.set({ running: { startedAt: t0, phase: 'planning' } });
-      const view = await engine.plan(graph, runOptions(settings), (phase) => {
-        if (token === runToken && store.get().running) store.set({ running: { startedAt: t0, phase } });
+      store.set({ running: { startedAt: t0, phase: 'planning' }, search: null });
+      planInFlight = true;
+      const view = await engine.planAnytime(graph, runOptions(settings), (p) => {
+        if (token !== runToken || !store.get().running) return;
+        if (p.kind === 'phase') store.set({ running: { startedAt: t0, phase: p.phase } });
+        else if (p.kind === 'search') store.set({ search: { target: settings.effort, effort: p.effort, progress: p.progress } });
+        else store.set({ view: p.view, viewKey: key, earlyPlan: { effort: p.effort, target: settings.effort, stopped: false }, error: null, selectedBuf: null, selectedSpill: null });
       });
       if (token !== runToken) return;
       const tReceived = performance.now();
-      store.set({ view, viewKey: key, error: null, selectedBuf: null, selectedSpill: null, running: null });
+      store.set({ view, viewKey: key, earlyPlan: null, search: null, error: null, selectedBuf: null, selectedSpill: null, running: null });
       (window as unknown as { __spillwayTimes: unknown }).__spillwayTimes = {
         engine: view.engineMs, prepare: view.prepareMs, receive: tReceived - t0 - view.engineMs - view.prepareMs, render: performance.now() - tReceived,
       };
@@ -126,15 +155,25 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
       if (token !== runToken) return;
       const err = e instanceof WorkerError ? e : new WorkerError('internal', String(e));
       if (err.kind === 'cancelled') {
+        const early = store.get().earlyPlan;
+        const kept = !!early && store.get().viewKey === startedKey; // a plan of this run is on screen
         startedKey = '';
-        store.set({ running: null });
-        notify('Run cancelled. The engine was restarted; the results below are from before.', 'info');
+        if (early && kept) {
+          store.set({ running: null, search: null, pendingView: null, earlyPlan: { ...early, stopped: true } });
+          notify(`Search stopped at effort ${fmtInt(early.effort)}: the plan below is the best it made so far.`, 'info');
+        } else {
+          store.set({ running: null, search: null });
+          notify('Run cancelled. The engine was restarted; the results below are from before.', 'info');
+        }
         return;
       }
       if (store.get().compare?.status === 'running') stopCompare('cancelled');
-      store.set({ error: { kind: err.kind, message: err.message, where: err.where }, running: null });
+      store.set({ error: { kind: err.kind, message: err.message, where: err.where }, running: null, search: null });
     } finally {
-      if (token === runToken) stopProgress();
+      if (token === runToken) {
+        planInFlight = false;
+        stopProgress();
+      }
     }
   }
 
@@ -180,9 +219,11 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
   return {
     run,
     cancel() {
+      planInFlight = false;
       engine.cancel();
       stopCompare('cancelled');
     },
+    interrupt,
     openCompareRow(row) {
       const pols = store.get().engine?.policies ?? [];
       store.setSettings({ policy: row.policy === pols[0] ? '' : row.policy, orderSource: row.order });

@@ -97,7 +97,8 @@ export function createStepper(): Stepper {
     if (s.view === p.view) return;
     stop();
     const sameGraph = !!p.view && s.viewKey.split('|')[0] === p.viewKey.split('|')[0];
-    const target = s.view && s.viewKey === runKey(s) ? s.pendingView : null;
+    // (a smaller effort's plan of a search still under way leaves the place for the run's own)
+    const target = s.view && s.viewKey === runKey(s) && !s.earlyPlan ? s.pendingView : null;
     const sp = target?.spill !== null && target?.spill !== undefined ? s.view?.spills[target.spill] : undefined;
     store.set({
       cursor: Math.min(target?.step ?? (sameGraph ? s.cursor : 0), lastStep(s)),

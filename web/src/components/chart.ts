@@ -124,7 +124,9 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     describe.textContent = lanes.map((l) =>
       `${l.type}: capacity ${fmtBytes(l.capacity)}, highest byte used ${fmtBytes(l.used)}, ${fmtInt(l.st.count - 2 * l.spills)} buffers, ${fmtInt(l.spills)} spills.`).join(' ') +
       ` Keys: left and right arrows move the step cursor, Home and End go to the first and last step, shift with the arrows pans, plus and minus zoom, 0 shows all steps${src.spills ? ', ] and [ go to the next and previous spill' : ''}.`;
-    requestAnimationFrame(resize); // reading the layout now would force it
+    // Reading the layout now would force it; and painting a large plan's lanes is a task of its
+    // own, after the frame that lays out the rest of the new result.
+    requestAnimationFrame(() => setTimeout(resize, 0));
   }
 
   function resize() {

@@ -2,8 +2,10 @@
 // cost (the engine's compare(), each plan verified). The row of the plan on screen is highlighted,
 // the least extra data moved is marked, and a row opens its plan (sets policy + order and runs).
 // Two rows picked with their "diff" boxes open both plans side by side (components/diff.ts).
+// The bound column is the lower bound on data moved for the row's order (metrics.bound).
 import { fmtInt, fmtMs, h } from '../lib/format';
-import { ORDER_TEXT, POLICY_TEXT, orderLabel, type OrderName } from '../lib/explanations';
+import { POLICY_TEXT, orderText, orderTitle } from '../lib/explanations';
+import { boundGap } from '../lib/bound';
 import { compareStale, rowKey, type Store } from '../store';
 import type { CompareRow } from '../engine/types';
 
@@ -21,19 +23,28 @@ export function currentRowIndex(rows: CompareRow[], policy: string | undefined, 
 export function mountCompare(root: HTMLElement, status: HTMLElement, store: Store, on: CompareHandlers) {
   root.dataset.testid = 'compare';
   const legend = h('details', { class: 'explain', 'data-testid': 'compare-legend' },
-    h('summary', {}, 'What do the policies and orders mean?'),
-    h('dl', {},
-      h('dt', { class: 'dl-head' }, 'Policies'),
-      ...Object.entries(POLICY_TEXT).flatMap(([p, t]) => [h('dt', {}, p), h('dd', {}, t)]),
-      h('dt', { class: 'dl-head' }, 'Orders'),
-      ...Object.entries(ORDER_TEXT).flatMap(([o, t]) => [h('dt', {}, o), h('dd', {}, h('em', {}, `${orderLabel(o)}: `), t)])));
+    h('summary', {}, 'What do the policies and orders mean?'));
   const host = h('div', { class: 'compare-host' });
   root.append(host, legend);
   const policyTitle = Object.entries(POLICY_TEXT).map(([p, t]) => `${p}: ${t}`).join('\n\n');
-  const orderTitle = Object.entries(ORDER_TEXT).map(([o, t]) => `${o} (${orderLabel(o)}): ${t}`).join('\n\n');
+  let ordersTitle = '';
+
+  /** The legend: the page's policy texts and the engine's order sources. */
+  const renderLegend = () => {
+    const orders = store.get().engine?.orders ?? [];
+    ordersTitle = orders.map((o) => `${o.name} (${o.title}): ${o.description}`).join('\n\n');
+    legend.replaceChildren(legend.firstChild!, h('dl', {},
+      h('dt', { class: 'dl-head' }, 'Policies'),
+      ...Object.entries(POLICY_TEXT).flatMap(([p, t]) => [h('dt', {}, p), h('dd', {}, t)]),
+      h('dt', { class: 'dl-head' }, 'Orders'),
+      ...orders.flatMap((o) => [h('dt', {}, o.name), h('dd', {}, h('em', {}, `${o.title}: `), o.description)]),
+      h('dt', { class: 'dl-head' }, 'Bound'),
+      h('dd', {}, 'No plan for the row\u2019s order can move less data (the residency relaxation, which ignores fragmentation). A plan at its bound is optimal for its order; the gap is what a better policy could still save there, and a better order can go below it.')));
+  };
 
   const render = () => {
-    const { compare: c, view } = store.get();
+    const { compare: c, view, engine } = store.get();
+    const orders = engine?.orders;
     const stale = compareStale(store.get());
     // status line (in the card's title row)
     status.replaceChildren();
@@ -76,10 +87,11 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
     const th = (label: string, attrs: Record<string, string | number> = {}) => h('th', attrs, label);
     const thead = h('thead', {},
       h('tr', {},
-        th('Order', { rowspan: 2, title: orderTitle }),
+        th('Order', { rowspan: 2, title: ordersTitle }),
         th('Policy', { rowspan: 2, title: policyTitle }),
         th('Spills', { rowspan: 2, class: 'r' }),
         th('Extra data moved', { rowspan: 2, class: 'r', title: 'bytes written out + read back by SPILL_OUT / SPILL_IN' }),
+        th('Bound', { rowspan: 2, class: 'r', title: 'lower bound on the data moved for this order: no plan for it moves less' }),
         th('Peak demand of the order', { colspan: types.length + 1, class: 'c group', title: 'the bytes each memory would need at once if nothing were spilled: a property of the order, the same for every policy' }),
         th('Total cycles', { rowspan: 2, class: 'r' }),
         th('ms', { rowspan: 2, class: 'r', title: 'wall time of that plan in the engine' }),
@@ -92,19 +104,21 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
       let span = 1;
       while (firstOfGroup && i + span < rows.length && rows[i + span].order === r.order) span++;
       const best = r.extraBytes === minExtra;
-      const open = h('button', { class: 'btn small', type: 'button', 'data-testid': 'compare-open', title: `Show the plan of ${r.policy} on the ${orderLabel(r.order)}` }, i === cur ? 'Shown' : 'Open');
+      const title = orderTitle(orders, r.order);
+      const open = h('button', { class: 'btn small', type: 'button', 'data-testid': 'compare-open', title: `Show the plan of ${r.policy} on ${title}` }, i === cur ? 'Shown' : 'Open');
       if (i === cur) open.disabled = true;
       const tr = h('tr', {
         class: [i === cur ? 'current' : '', best ? 'best' : '', i > 0 && rows[i - 1].order !== r.order ? 'group-start' : ''].join(' ').trim(),
         'data-testid': 'compare-row', 'data-policy': r.policy, 'data-order': r.order, 'data-current': i === cur ? 'true' : undefined, 'data-key': rowKey(r),
         title: i === cur ? 'The plan on screen' : 'Click to open this plan',
       },
-        h('td', { title: `${orderLabel(r.order)}: ${ORDER_TEXT[r.order as OrderName] ?? ''}` }, r.order),
+        h('td', { title: `${title}: ${orderText(orders, r.order)}` }, r.order),
         h('td', { title: POLICY_TEXT[r.policy] ?? '' }, r.policy,
           r.planPolicy !== r.policy ? h('span', { class: 'muted' }, ` (${r.planPolicy})`) : null),
         h('td', { class: 'r', 'data-col': 'spills' }, fmtInt(r.spills)),
         h('td', { class: 'r', 'data-col': 'extra-bytes' }, fmtInt(r.extraBytes),
           best ? h('span', { class: 'best-mark', title: 'the least data moved of all rows' }, '★') : null),
+        h('td', { class: 'r', 'data-col': 'bound', title: `${r.policy}'s plan is ${boundGap(r.extraBytes, r.bound.total)}` }, fmtInt(r.bound.total)),
         // the demand is the order's: one cell per order group
         ...(firstOfGroup ? [
           ...types.map((t) => h('td', { class: 'r muted demand', rowspan: span }, r.demandPeak.byType[t] === undefined ? '–' : fmtInt(r.demandPeak.byType[t]))),
@@ -113,7 +127,7 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
         h('td', { class: 'r muted' }, r.ms < 10 ? r.ms.toFixed(1) : String(Math.round(r.ms))),
         h('td', { class: 'c' }, open));
       const key = rowKey(r);
-      const pick = h('input', { type: 'checkbox', 'data-testid': 'diff-pick', 'aria-label': `Diff: ${r.policy} on the ${orderLabel(r.order)}`, checked: store.get().diffPicks.includes(key) });
+      const pick = h('input', { type: 'checkbox', 'data-testid': 'diff-pick', 'aria-label': `Diff: ${r.policy} on ${title}`, checked: store.get().diffPicks.includes(key) });
       pick.addEventListener('click', (e) => e.stopPropagation());
       pick.addEventListener('change', () => {
         const picks = store.get().diffPicks.filter((k) => k !== key);
@@ -128,7 +142,9 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
     if (focused) (host.querySelector(`[data-key="${focused}"] [data-testid=diff-pick]`) as HTMLElement | null)?.focus();
   };
   store.subscribe((s, p) => {
-    if (s.compare !== p.compare || s.view !== p.view || s.diffPicks !== p.diffPicks || compareStale(s) !== compareStale(p)) render();
+    if (s.engine !== p.engine) renderLegend();
+    if (s.compare !== p.compare || s.view !== p.view || s.diffPicks !== p.diffPicks || s.engine !== p.engine || compareStale(s) !== compareStale(p)) render();
   });
+  renderLegend();
   render();
 }

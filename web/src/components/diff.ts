@@ -4,10 +4,10 @@
 import { compareKey, rowKey, type DiffState, type State, type Store } from '../store';
 import type { PlanView } from '../engine/types';
 import { mountChart } from './chart';
-import { orderLabel } from '../lib/explanations';
+import { orderTitle } from '../lib/explanations';
 import { fmtInt, h } from '../lib/format';
 
-const label = (d: DiffState, k: 0 | 1) => `${d.rows[k].policy} on the ${orderLabel(d.rows[k].order)}`;
+const label = (d: DiffState, k: 0 | 1, s: State) => `${d.rows[k].policy} on ${orderTitle(s.engine?.orders, d.rows[k].order)}`;
 
 const positions = new WeakMap<PlanView, Map<number, number>>();
 /** The step at which a plan runs graph node `node`. */
@@ -97,8 +97,8 @@ export function mountDiff(card: HTMLElement, root: HTMLElement, status: HTMLElem
     card.dataset.stale = String(stale);
     status.textContent = !d ? '' : d.status === 'running' ? 'making both plans…' : d.status === 'error' ? `failed: ${d.message ?? ''}` : stale ? 'out of date: for an earlier graph or capacities' : '';
     if (!d) return;
-    heads[0].textContent = `A: ${label(d, 0)}`;
-    heads[1].textContent = `B: ${label(d, 1)}`;
+    heads[0].textContent = `A: ${label(d, 0, s)}`;
+    heads[1].textContent = `B: ${label(d, 1, s)}`;
     root.dataset.rows = d.rows.map(rowKey).join(' vs ');
     if (d.status !== 'done') {
       summary.replaceChildren();
@@ -112,7 +112,7 @@ export function mountDiff(card: HTMLElement, root: HTMLElement, status: HTMLElem
         h('td', { class: `r ${y < x ? 'better' : y > x ? 'worse' : ''}` }, y === x ? '=' : `${y > x ? '+' : ''}${fmtInt(y - x)}`));
     const ma = a.meta.metrics, mb = b.meta.metrics;
     summary.replaceChildren(h('table', { class: 'cands diff-table' },
-      h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { class: 'r' }, `A: ${label(d, 0)}`), h('th', { class: 'r' }, `B: ${label(d, 1)}`), h('th', { class: 'r' }, 'B − A'))),
+      h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { class: 'r' }, `A: ${label(d, 0, s)}`), h('th', { class: 'r' }, `B: ${label(d, 1, s)}`), h('th', { class: 'r' }, 'B − A'))),
       h('tbody', {},
         row('Spills', 'diff-spills-count', ma.spills, mb.spills),
         row('Extra data moved (B)', 'diff-extra-bytes', ma.extraBytes, mb.extraBytes),

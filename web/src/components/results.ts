@@ -1,15 +1,39 @@
 // Results: summary, the new order (virtualised) and the spill list. Steps are positions in the new
-// order; the order table shows each node's input step beside it where it differs.
+// order; the order table shows each node's input step beside it where it differs. The summary
+// puts the plan beside the lower bound of its order (per memory in a details row), says what the
+// order search did when it made the order, and marks a plan of a smaller effort than asked for
+// (the best so far of a search under way, or kept when it was stopped).
 import { createVTable } from './vtable';
-import { fmtBytes, fmtInt, fmtMs, h } from '../lib/format';
-import type { Store } from '../store';
+import { fmtBytes, fmtInt, fmtMs, h, present } from '../lib/format';
+import type { EarlyPlan, Store } from '../store';
 import type { PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
+import { boundGap } from '../lib/bound';
+
+/** What the order search did: "Order search: 693 evaluations (effort 2,614), from …", and for a
+ * plan of a smaller effort than the run asked for, which one and why it is on screen. */
+function searchLines(view: PlanView, early: EarlyPlan | null): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const sr = view.meta.search;
+  if (sr) {
+    out.push(h('div', { class: 'search-info', 'data-testid': 'search-info' },
+      h('span', { class: 'muted' }, 'Order search: '),
+      `${fmtInt(sr.evaluations)} evaluations (effort ${fmtInt(sr.effort)}), from ${sr.start}`));
+  }
+  if (early) {
+    const asked = early.target === null ? 'the default' : fmtInt(early.target);
+    out.push(h('div', { class: `early-plan${early.stopped ? ' stopped' : ''}`, 'data-testid': 'early-plan', 'data-effort': early.effort, 'data-stopped': String(early.stopped) },
+      early.stopped
+        ? `Search stopped at effort ${fmtInt(early.effort)} (asked: ${asked}): this is the best plan it made before Cancel. Run to search again.`
+        : `Best plan so far, at effort ${fmtInt(early.effort)}; the search goes on toward ${asked}.`));
+  }
+  return out;
+}
 
 export function mountSummary(root: HTMLElement, store: Store) {
   root.dataset.testid = 'summary';
   const render = () => {
-    const { view, totalMs, theme } = store.get();
+    const { view, totalMs, theme, earlyPlan } = store.get();
     root.replaceChildren();
     if (!view) {
       root.append(h('div', { class: 'placeholder' }, 'Run the planner (Ctrl/⌘ + Enter) to see its plan.'));
@@ -37,20 +61,30 @@ export function mountSummary(root: HTMLElement, store: Store) {
           h('span', { class: 'peak-demand' }, `demand ${fmtInt(demand ?? 0)}`)));
     }
     void theme;
+    const bound = m.bound;
+    const byType = bound ? Object.entries(bound.byType) : [];
+    const boundTitle = bound ? `No plan for this order moves less than ${fmtInt(bound.total)} bytes (the residency relaxation, which ignores fragmentation). Per memory: ${byType.map(([t, b]) => `${t} ${fmtInt(b)}`).join(', ') || 'none'}.` : undefined;
     root.append(
       h('div', { class: 'stats' },
         stat('Spills', fmtInt(m.spills), 'spill-count'),
         stat('Extra data moved', fmtInt(m.extraBytes), 'extra-bytes', 'B'),
+        bound ? stat('Lower bound', fmtInt(bound.total), 'bound', 'B', boundTitle) : null,
         stat('Total cycles', fmtInt(m.totalCycles), 'total-cycles', 'cycles'),
         stat('Steps', fmtInt(view.order.length), 'step-count', `incl. ${fmtInt(view.addedCount)} spill nodes`),
         stat('Run time', fmtMs(view.engineMs), 'run-time', `on screen ${fmtMs(totalMs)}`,
           `engine ${fmtMs(view.engineMs)}, view data ${fmtMs(view.prepareMs)}, Run → on screen ${fmtMs(totalMs)}`)),
+      ...present(bound && h('details', { class: 'bound-row', 'data-testid': 'bound-details' },
+        h('summary', {}, h('span', { 'data-testid': 'bound-gap' }, `The plan is ${boundGap(m.extraBytes, bound.total)}`), h('span', { class: 'muted' }, ' · per memory')),
+        h('div', { class: 'bound-types' }, ...byType.map(([t, b]) =>
+          h('span', { class: 'bound-type', 'data-testid': `bound-${t}` }, h('span', { class: 'peak-type' }, t), ` ${fmtInt(b)} B`)),
+          byType.length ? null : h('span', { class: 'muted' }, 'no memory needs to move data')))),
+      ...searchLines(view, earlyPlan),
       h('div', { class: 'peaks-head' }, h('span', {}, 'Peak resident bytes per memory'), h('span', { class: 'muted', 'data-testid': 'plan-by' }, `${r.policy}${r.planPolicy && r.planPolicy !== r.policy ? ` (${r.planPolicy}'s plan)` : ''} policy · ${r.cost.model} cost · ${r.orderSource} order`)),
       peaks,
     );
   };
   store.subscribe((s, p) => {
-    if (s.view !== p.view || s.totalMs !== p.totalMs) render();
+    if (s.view !== p.view || s.totalMs !== p.totalMs || s.earlyPlan !== p.earlyPlan) render();
   });
   render();
 }

@@ -1,12 +1,19 @@
-// Settings: capacities per memory type (with presets), spill cost model, policy, order source.
-// The capacity fields show whether each value is the graph's own (its "Capacities"), a default,
-// or an override; a field whose text is not usable is named in a message and stops Run.
+// Settings: capacities per memory type (with presets), spill cost model, policy, order source and
+// the order search's effort. The policy and order menus are the engine's registries (policies(),
+// orders(): the first is the default), each choice explained below them. The capacity fields show
+// whether each value is the graph's own (its "Capacities"), a default, or an override; a field
+// whose text is not usable is named in a message and stops Run.
 import { setFieldError, type Store } from '../store';
-import { PRESETS, copyCapacities, capacityProblem, type Settings, type OrderSource, type CostModel } from '../lib/settings';
+import { EFFORT_PRESETS, ORDER_FILE, PRESETS, copyCapacities, capacityProblem, type Settings, type CostModel } from '../lib/settings';
 import { LIMITS, fmtLimit } from '../lib/limits';
 import { fmtInt, h } from '../lib/format';
 import { parseOrderFile } from '../lib/files';
-import { ORDER_TEXT, ORDER_LABEL, policyText } from '../lib/explanations';
+import { policyText } from '../lib/explanations';
+import type { OrderSourceInfo } from '../engine/types';
+
+/** The effort select's value for a number typed in its field. */
+const EFFORT_NUMBER = 'number';
+const NO_ORDERS: OrderSourceInfo[] = [];
 
 export function mountSettings(root: HTMLElement, store: Store, notify: (msg: string, level?: 'info' | 'warn' | 'error') => void) {
   const capList = h('div', { class: 'caps' });
@@ -27,18 +34,20 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   const perByte = h('input', { inputmode: 'numeric', 'data-testid': 'cycles-per-byte', 'aria-label': 'cyclesPerByte (cycles)' });
   const seedParams = h('div', { class: 'seed-params' },
     h('label', {}, 'fixedLatency', fixed), h('label', {}, 'cyclesPerByte', perByte));
-  // "graph" is the engine's default: the graph's Order, else the best of the two schedulers.
-  // Without an Order in the graph the select shows "best" as the default and hides the graph option.
-  const orderGraph = h('option', { value: 'graph', title: ORDER_TEXT.graph }, `${ORDER_LABEL.graph} (default)`);
-  const order = h('select', { 'data-testid': 'order-source', 'aria-label': 'Order source' },
-    orderGraph,
-    h('option', { value: 'best', title: ORDER_TEXT.best }, ORDER_LABEL.best),
-    h('option', { value: 'schedule', title: ORDER_TEXT.schedule }, ORDER_LABEL.schedule),
-    h('option', { value: 'reuse', title: ORDER_TEXT.reuse }, ORDER_LABEL.reuse),
-    h('option', { value: 'id', title: ORDER_TEXT.id }, ORDER_LABEL.id),
-    h('option', { value: 'file' }, 'order file…'));
+  // the engine's order sources (filled in once it is loaded), and the page's own: an order file
+  const order = h('select', { 'data-testid': 'order-source', 'aria-label': 'Order source' });
+  const effort = h('select', { 'data-testid': 'effort', 'aria-label': 'Order search effort' },
+    h('option', { value: '' }, 'default (by graph size)'),
+    ...EFFORT_PRESETS.map(([name, n]) => h('option', { value: name }, `${name} (${fmtInt(n)})`)),
+    h('option', { value: EFFORT_NUMBER }, 'a number…'));
+  const effortNumber = h('input', { inputmode: 'numeric', 'data-testid': 'effort-number', 'aria-label': 'Order search effort in evaluations', size: 9, hidden: true });
   const policyHelp = h('p', { class: 'help', 'data-testid': 'policy-help' });
   const orderHelp = h('p', { class: 'help', 'data-testid': 'order-help' });
+  // the effort's help shows once an effort is chosen (the select's title has it always), so that
+  // the settings stay short for the default
+  const effortText = 'the order search\u2019s budget, in orders scored (evaluations). The same effort gives the same plan as `spillway plan --effort N`; a larger one a plan at least as good. A long search shows the plan of each smaller effort as it is made, and Cancel keeps the best so far.';
+  effort.title = `Effort: ${effortText}`;
+  const effortHelp = h('p', { class: 'help', 'data-testid': 'effort-help' }, h('strong', {}, 'Effort: '), effortText);
   const orderInput = h('input', { type: 'file', accept: '.txt,text/plain', hidden: true, 'data-testid': 'order-file' });
   const orderInfo = h('span', { class: 'muted small order-info' });
 
@@ -50,15 +59,37 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
     h('div', { class: 'set-grid' },
       h('label', {}, h('span', { class: 'set-label' }, 'Policy'), policy),
       h('label', {}, h('span', { class: 'set-label' }, 'Spill cost'), cost),
-      h('label', {}, h('span', { class: 'set-label' }, 'Order'), order)),
+      h('label', {}, h('span', { class: 'set-label' }, 'Order'), order),
+      h('label', {}, h('span', { class: 'set-label' }, 'Effort'), h('span', { class: 'effort-pick' }, effort, effortNumber))),
     seedParams,
     h('div', {}, orderInput, orderInfo),
     errorList,
     policyHelp,
     orderHelp,
+    effortHelp,
   );
 
   const set = (patch: Partial<Settings>) => store.setSettings(patch);
+
+  let orderSources: OrderSourceInfo[] = [];
+  /** The order menu: the engine's sources (the first is the default), then an order file. */
+  function renderOrders(list: OrderSourceInfo[]) {
+    if (list === orderSources) return;
+    orderSources = list;
+    order.replaceChildren(
+      ...list.map((o, i) => h('option', { value: o.name, title: o.description }, i === 0 ? `${o.title} (default)` : o.title)),
+      h('option', { value: ORDER_FILE }, 'order file…'));
+  }
+
+  /** The effort menu shows a named choice when the effort is one, else the number in its field. */
+  function renderEffort(value: number | null) {
+    const named = EFFORT_PRESETS.find(([, n]) => n === value)?.[0];
+    const typing = document.activeElement === effortNumber || effort.value === EFFORT_NUMBER && effortNumber.getAttribute('aria-invalid') === 'true';
+    if (!typing) effort.value = value === null ? '' : named ?? EFFORT_NUMBER;
+    effortNumber.hidden = effort.value !== EFFORT_NUMBER;
+    effortHelp.hidden = effort.value === '';
+    if (!typing && value !== null) effortNumber.value = String(value);
+  }
 
   let capFields: string[] = [];
   function renderCaps() {
@@ -134,19 +165,17 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
     if (document.activeElement !== fixed) fixed.value = String(s.fixedLatency);
     if (document.activeElement !== perByte) perByte.value = String(s.cyclesPerByte);
     seedParams.style.display = s.costModel === 'seed' ? '' : 'none';
-    // without an Order in the graph, "graph" means "best": show it as that option
-    const info = store.get().graphInfo;
-    const hasOrder = info?.json ? info.hasOrder : store.get().view?.graphHasOrder ?? true;
-    orderGraph.hidden = !hasOrder;
-    orderGraph.disabled = !hasOrder;
-    
-    order.value = !hasOrder && s.orderSource === 'graph' ? 'best' : s.orderSource;
+    renderOrders(store.get().engine?.orders ?? NO_ORDERS);
+    order.value = s.orderSource;
     const pol = policy.value;
     policyHelp.replaceChildren(h('strong', {}, `${pol}: `), policyText(pol));
-    const eff = order.value as keyof typeof ORDER_TEXT | 'file';
-    orderHelp.replaceChildren(h('strong', {}, 'Order: '), eff === 'file'
+    const info = store.get().graphInfo;
+    const hasOrder = info?.json ? info.hasOrder : store.get().view?.graphHasOrder ?? true;
+    const chosen = orderSources.find((o) => o.name === order.value);
+    orderHelp.replaceChildren(h('strong', {}, chosen ? `${chosen.title}: ` : 'Order: '), order.value === ORDER_FILE
       ? 'the node ids of the order file, in its order.'
-      : `${ORDER_TEXT[eff]}${eff === 'graph' ? ' (Without one, the best of schedule and reuse.)' : ''}${!hasOrder && eff === 'best' ? ' The default here: this graph has no "Order".' : ''}`);
+      : `${chosen?.description ?? ''}${chosen === orderSources[0] && !hasOrder ? ' This graph has no "Order".' : ''}`);
+    renderEffort(s.effort);
     orderInfo.textContent = s.orderSource === 'file' && s.orderFile ? `${s.orderFile.name}: ${s.orderFile.ids.length} ids` : '';
   }
 
@@ -183,9 +212,33 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
   });
   numIn(fixed, 'fixedLatency');
   numIn(perByte, 'cyclesPerByte');
+  effort.addEventListener('change', () => {
+    const v = effort.value;
+    setFieldError('effort-number', null);
+    effortNumber.classList.remove('invalid');
+    effortNumber.setAttribute('aria-invalid', 'false');
+    if (v === EFFORT_NUMBER) {
+      effortNumber.hidden = false;
+      if (effortNumber.value.trim() === '') effortNumber.value = String(store.get().settings.effort ?? EFFORT_PRESETS[0][1]);
+      effortNumber.focus();
+      effortNumber.select();
+      return;
+    }
+    set({ effort: v === '' ? null : EFFORT_PRESETS.find(([name]) => name === v)![1] });
+  });
+  effortNumber.addEventListener('input', () => {
+    const t = effortNumber.value.trim();
+    const n = Number(t);
+    const ok = t !== '' && Number.isInteger(n) && n >= 0 && n <= LIMITS.effort;
+    effortNumber.classList.toggle('invalid', !ok);
+    effortNumber.setAttribute('aria-invalid', String(!ok));
+    setFieldError('effort-number', ok ? null : `The effort field: ${t === '' ? 'the field is empty' : `"${t.slice(0, 20)}" is not a whole number from 0 to ${fmtLimit(LIMITS.effort)}`}.`);
+    if (ok) set({ effort: n });
+  });
+  effortNumber.addEventListener('blur', () => renderEffort(store.get().settings.effort));
   order.addEventListener('change', () => {
-    const v = order.value as OrderSource;
-    if (v === 'file') {
+    const v = order.value;
+    if (v === ORDER_FILE) {
       orderInput.value = '';
       orderInput.click();
       renderRest(); // the select shows the current source until a file is read

@@ -1,5 +1,5 @@
 // Typed promise API over the engine worker.
-import type { CompareRow, EngineInfo, PlanView, Request, RunOptions } from './types';
+import type { CompareRow, EngineInfo, PlanProgress, PlanView, Request, RunOptions } from './types';
 import { WorkerClient } from '../lib/worker-rpc';
 
 type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -17,8 +17,14 @@ export class EngineClient extends WorkerClient<Body> {
     return this.call({ method: 'example', name });
   }
 
-  plan(graph: string, options: RunOptions, onProgress?: (phase: string) => void): Promise<PlanView> {
+  plan(graph: string, options: RunOptions, onProgress?: (p: PlanProgress) => void): Promise<PlanView> {
     return this.call({ method: 'plan', graph, options }, onProgress);
+  }
+
+  /** plan() that reports the order search as it goes and hands over the plan of each smaller
+   * effort first (lib/anytime.ts); resolves to the same plan as plan(). */
+  planAnytime(graph: string, options: RunOptions, onProgress: (p: PlanProgress) => void): Promise<PlanView> {
+    return this.call({ method: 'planAnytime', graph, options }, onProgress);
   }
 
   /** Every policy on every order source (the engine's compare()), each plan verified. */

@@ -1,7 +1,7 @@
 // Types of the engine's JSON (docs/result-format.md) and of the worker protocol.
-import type { CompareRow, ExampleInfo, RunOptions } from '../../../wasm/spillway';
+import type { CompareRow, ExampleInfo, OrderSourceInfo, RunOptions, SearchProgress } from '../../../wasm/spillway';
 
-export type { CompareRow, ExampleInfo, RunOptions };
+export type { CompareRow, ExampleInfo, OrderSourceInfo, RunOptions, SearchProgress };
 
 export interface Allocation { buf: number; type: string; offset: number; size: number }
 export interface Spill {
@@ -41,7 +41,12 @@ export interface PlanResult {
     demandPeak: { byType: Record<string, number>; total: number };
     residentPeak: Record<string, number>;
     totalCycles: number;
+    /** No plan for this order moves less (docs/result-format.md); per memory in byType. */
+    bound: { total: number; byType: Record<string, number> };
   };
+  /** Only when the order search made the order: candidates scored, the budget, where the best
+   * order came from. */
+  search?: { evaluations: number; effort: number; start: string };
   allocations: Allocation[];
   spills: Spill[];
   order: number[];
@@ -139,7 +144,7 @@ export interface PlanView {
   /** The result JSON as UTF-8 (transferred, not copied: a large result is megabytes); read it
    * with resultText() in lib/files.ts. */
   resultBytes: Uint8Array;
-  meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'planPolicy' | 'cost' | 'capacities' | 'orderSource' | 'metrics'>;
+  meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'planPolicy' | 'cost' | 'capacities' | 'orderSource' | 'metrics' | 'search'>;
   order: Int32Array;
   start: Float64Array; // timing per step of the new order
   end: Float64Array;
@@ -159,12 +164,22 @@ export interface PlanView {
 export interface EngineInfo {
   version: string;
   policies: string[];
+  /** The order sources, default first (the engine's registry). */
+  orders: OrderSourceInfo[];
   examples: ExampleInfo[];
 }
+
+/** What the engine worker reports while a run's order search goes on (anytime planning,
+ * lib/anytime.ts): the search in the call under way, or the plan of a finished, smaller effort. */
+export type PlanProgress =
+  | { kind: 'phase'; phase: string }
+  | { kind: 'search'; progress: SearchProgress; effort: number | null }
+  | { kind: 'plan'; view: PlanView; effort: number };
 
 // worker protocol (replies: lib/worker-rpc.ts)
 export type Request =
   | { id: number; method: 'init' }
   | { id: number; method: 'example'; name: string }
   | { id: number; method: 'plan'; graph: string; options: RunOptions }
+  | { id: number; method: 'planAnytime'; graph: string; options: RunOptions }
   | { id: number; method: 'compare'; graph: string; options: RunOptions };

@@ -1,11 +1,13 @@
-// The engine's worker: loads the WebAssembly module once, answers init/example/plan/compare, and
-// turns a result into the view data (node table, buffers, chart stretches, spill decisions) off
-// the page's thread.
+// The engine's worker: loads the WebAssembly module once, answers init/example/plan/planAnytime/
+// compare, and turns a result into the view data (node table, buffers, chart stretches, spill
+// decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
+// is made (lib/anytime.ts), so that Cancel keeps the best plan so far.
 import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
 import type { SpillwayModule } from '../../../wasm/spillway';
-import type { CompareRow, GraphNode, PlanResult, PlanView, Request } from './types';
+import type { CompareRow, GraphNode, PlanProgress, PlanResult, PlanView, Request } from './types';
 import { buildView, transferables } from '../lib/layout';
+import { planAnytime } from '../lib/anytime';
 import { ReportedFailure, serve } from '../lib/worker-rpc';
 import type { ErrorWhere } from '../store';
 
@@ -28,31 +30,61 @@ function parseEngine(text: string): unknown {
   return v;
 }
 
+/** The view data of a result text (the engine took `engineMs` to make it). */
+function viewOf(graph: string, resultText: string, engineMs: number): PlanView {
+  const t1 = performance.now();
+  const result = parseEngine(resultText) as PlanResult;
+  if (graph !== lastGraphText) {
+    const g = JSON.parse(graph) as { Nodes?: GraphNode[]; Order?: unknown };
+    lastGraphNodes = Array.isArray(g.Nodes) ? g.Nodes : [];
+    lastGraphHasOrder = Array.isArray(g.Order);
+    lastGraphText = graph;
+  }
+  return buildView(new TextEncoder().encode(resultText), result, lastGraphNodes, engineMs, t1, lastGraphHasOrder);
+}
+
+/** Search reports are sent at most this often (the engine makes one every 64 evaluations). */
+const SEARCH_REPORT_MS = 80;
+
 serve<Request>(async (req, progress) => {
   const m = await engine();
+  const report = (p: PlanProgress, transfer?: Transferable[]) => progress(p, transfer);
   switch (req.method) {
     case 'init':
-      return { version: m.version(), policies: JSON.parse(m.policies()), examples: JSON.parse(m.examples()) };
+      return { version: m.version(), policies: JSON.parse(m.policies()), orders: JSON.parse(m.orders()), examples: JSON.parse(m.examples()) };
     case 'example': {
       const text = m.example(req.name);
       parseEngine(text);
       return text;
     }
     case 'plan': {
-      progress('planning');
+      report({ kind: 'phase', phase: 'planning' });
       const t0 = performance.now();
       const resultText = m.plan(req.graph, JSON.stringify(req.options));
       const engineMs = performance.now() - t0;
-      progress('preparing view');
-      const t1 = performance.now();
-      const result = parseEngine(resultText) as PlanResult;
-      if (req.graph !== lastGraphText) {
-        const g = JSON.parse(req.graph) as { Nodes?: GraphNode[]; Order?: unknown };
-        lastGraphNodes = Array.isArray(g.Nodes) ? g.Nodes : [];
-        lastGraphHasOrder = Array.isArray(g.Order);
-        lastGraphText = req.graph;
-      }
-      return buildView(new TextEncoder().encode(resultText), result, lastGraphNodes, engineMs, t1, lastGraphHasOrder);
+      report({ kind: 'phase', phase: 'preparing view' });
+      return viewOf(req.graph, resultText, engineMs);
+    }
+    case 'planAnytime': {
+      report({ kind: 'phase', phase: 'planning' });
+      let t0 = performance.now();
+      let lastReport = -Infinity;
+      const resultText = planAnytime((g, o, cb) => m.planWithProgress(g, o, cb), req.graph, req.options, {
+        progress(p, effort) {
+          const now = performance.now();
+          if (now - lastReport < SEARCH_REPORT_MS) return;
+          lastReport = now;
+          report({ kind: 'search', progress: p, effort });
+        },
+        plan(text, effort) {
+          const view = viewOf(req.graph, text, performance.now() - t0);
+          report({ kind: 'plan', view, effort }, transferables(view));
+          t0 = performance.now();
+        },
+      });
+      const engineMs = performance.now() - t0;
+      report({ kind: 'phase', phase: 'preparing view' });
+      return viewOf(req.graph, resultText, engineMs);
     }
     case 'compare':
       return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];

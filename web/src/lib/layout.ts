@@ -235,10 +235,10 @@ export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNode
   const decisionCounts: Record<string, number> = {};
   for (const d of result.decisions ?? []) decisionCounts[d.kind] = (decisionCounts[d.kind] ?? 0) + 1;
   const decisions = buildDecisions(result.decisions ?? [], order.length);
-  const { format, engine, policy, planPolicy, cost, capacities, orderSource, metrics } = result;
+  const { format, engine, policy, planPolicy, cost, capacities, orderSource, metrics, search } = result;
   return {
     resultBytes,
-    meta: { format, engine, policy, planPolicy: planPolicy ?? policy, cost, capacities, orderSource, metrics },
+    meta: { format, engine, policy, planPolicy: planPolicy ?? policy, cost, capacities, orderSource, metrics, search },
     order, start, end,
     spills: result.spills,
     addedCount: (result.addedNodes ?? []).length,

@@ -14,6 +14,8 @@ export const LIMITS = {
   /** The seed cost model's parameters (the engine's ranges). */
   fixedLatency: 2 ** 40,
   cyclesPerByte: 2 ** 20,
+  /** The order search's effort in evaluations (the engine's limit). */
+  effort: 100_000_000,
   /** Node ids in an order file. */
   orderIds: 2_000_000,
 } as const;

@@ -4,9 +4,25 @@ import type { RunOptions } from '../engine/types';
 import { LIMITS, fmtLimit } from './limits';
 
 export type CostModel = 'seed' | 'contest';
-export type OrderSource = 'graph' | 'id' | 'schedule' | 'reuse' | 'best' | 'search' | 'min-peak' | 'file';
-const NAMED_ORDERS: readonly string[] = ['id', 'schedule', 'reuse', 'best', 'search', 'min-peak'];
-const ORDER_SOURCES: readonly string[] = ['graph', ...NAMED_ORDERS, 'file'];
+/** An order source of the engine (its orders() registry), or the page's own "file": an order
+ * file's ids. */
+export type OrderSource = string;
+/** The order source of an order file (the engine's "given"): the page's only order name. */
+export const ORDER_FILE = 'file';
+/** The engine's default order source ("graph": the graph's Order, else best) is the first of
+ * orders(); the page's settings keep it under that name. */
+export const DEFAULT_ORDER = 'graph';
+
+/** The names a setting may take: the engine's registries (policies(), orders()). Null before
+ * the engine is loaded (settings from the storage): then a name must only look like one. */
+export interface EngineNames {
+  policies: readonly string[];
+  orders: readonly string[];
+}
+
+/** The order search's effort (evaluations) of the effort menu's named choices; the default is
+ * the engine's own (by the graph's size), and any whole number up to the engine's limit works. */
+export const EFFORT_PRESETS: readonly (readonly [string, number])[] = [['quick', 100], ['thorough', 20000]];
 
 export interface Settings {
   capacities: [string, number][]; // in display order
@@ -16,6 +32,8 @@ export interface Settings {
   policy: string; // '' = the engine's default (first of policies())
   orderSource: OrderSource;
   orderFile: { name: string; ids: number[] } | null;
+  /** The order search's budget in evaluations; null: the engine's default for the graph. */
+  effort: number | null;
 }
 
 /** The capacities the engine uses for a graph that names none (the contest's, the seed's). */
@@ -35,16 +53,18 @@ export function defaultSettings(): Settings {
     fixedLatency: 0,
     cyclesPerByte: 1,
     policy: '',
-    orderSource: 'graph',
+    orderSource: DEFAULT_ORDER,
     orderFile: null,
+    effort: null,
   };
 }
 
 export function runOptions(s: Settings): RunOptions {
   const opts: RunOptions = { capacities: Object.fromEntries(s.capacities) };
-  if (s.orderSource === 'file' && s.orderFile) opts.order = s.orderFile.ids;
-  else opts.order = NAMED_ORDERS.includes(s.orderSource) ? (s.orderSource as Exclude<OrderSource, 'file'>) : 'graph';
+  if (s.orderSource === ORDER_FILE) opts.order = s.orderFile ? s.orderFile.ids : DEFAULT_ORDER;
+  else opts.order = s.orderSource as RunOptions['order'];
   if (s.policy) opts.policy = s.policy;
+  if (s.effort !== null) opts.effort = s.effort;
   opts.cost = s.costModel === 'seed'
     ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
     : { model: 'contest' };
@@ -53,8 +73,8 @@ export function runOptions(s: Settings): RunOptions {
 
 /** Options for compare(): what a run uses except policy and order (compare tries them all). */
 export function compareOptions(s: Settings): RunOptions {
-  const { capacities, cost } = runOptions(s);
-  return { capacities, cost };
+  const { capacities, cost, effort } = runOptions(s);
+  return effort === undefined ? { capacities, cost } : { capacities, cost, effort };
 }
 
 const keys = new WeakMap<Settings, { run: string; compare: string }>();
@@ -108,12 +128,20 @@ function wholeIn(v: unknown, max: number): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 }
 
+const NAME_SHAPE = /^[a-z][a-z0-9_-]{0,39}$/;
+
+/** Whether `name` is one of `known` (a registry), or looks like a name when the registry is not known yet. */
+const isKnown = (name: string, known: readonly string[] | undefined) => (known ? known.includes(name) : NAME_SHAPE.test(name));
+
+/** "a, b or c" */
+const oneOf = (names: readonly string[]) => names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names.join('');
+
 /**
  * Settings from outside, checked strictly: anything unknown or out of range refuses them whole
- * (a refused link must not leave a bad policy or order behind). `policies` is the engine's list;
- * null when it is not known yet (then a policy must only look like a name).
+ * (a refused link must not leave a bad policy or order behind). `names` are the engine's
+ * registries; null when they are not known yet (then a policy or order must only look like a name).
  */
-export function checkSettings(raw: unknown, policies: readonly string[] | null): { ok: true; settings: Settings } | { ok: false; message: string } {
+export function checkSettings(raw: unknown, names: EngineNames | null): { ok: true; settings: Settings } | { ok: false; message: string } {
   const fail = (message: string) => ({ ok: false as const, message });
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('the settings are missing');
   const r = raw as Record<string, unknown>;
@@ -138,16 +166,20 @@ export function checkSettings(raw: unknown, policies: readonly string[] | null):
   }
   if (r.policy !== undefined && r.policy !== '') {
     if (typeof r.policy !== 'string') return fail('the policy is not a name');
-    const known = policies ? policies.includes(r.policy) : /^[a-z][a-z0-9_-]{0,39}$/.test(r.policy);
-    if (!known) return fail(`policy "${r.policy.slice(0, 40)}" is not one of ${policies ? policies.join(', ') : 'the engine\u2019s policies'}`);
+    if (!isKnown(r.policy, names?.policies)) return fail(`policy "${r.policy.slice(0, 40)}" is not one of ${names ? oneOf(names.policies) : 'the engine\u2019s policies'}`);
     s.policy = r.policy;
   }
   if (r.orderSource !== undefined) {
-    if (typeof r.orderSource !== 'string' || !ORDER_SOURCES.includes(r.orderSource))
-      return fail(`order source "${String(r.orderSource).slice(0, 40)}" is not one of ${ORDER_SOURCES.join(', ')}`);
-    s.orderSource = r.orderSource as OrderSource;
+    const o = r.orderSource;
+    if (typeof o !== 'string' || (o !== ORDER_FILE && !isKnown(o, names?.orders)))
+      return fail(`order source "${String(o).slice(0, 40)}" is not one of ${names ? oneOf([...names.orders, ORDER_FILE]) : 'the engine\u2019s order sources or file'}`);
+    s.orderSource = o;
   }
-  if (s.orderSource === 'file') {
+  if (r.effort !== undefined && r.effort !== null) {
+    if (!wholeIn(r.effort, LIMITS.effort)) return fail(`the effort must be a whole number of evaluations from 0 to ${fmtLimit(LIMITS.effort)}`);
+    s.effort = r.effort;
+  }
+  if (s.orderSource === ORDER_FILE) {
     const o = r.orderFile as { name?: unknown; ids?: unknown } | null | undefined;
     if (!o || typeof o !== 'object' || !Array.isArray(o.ids)) return fail('the order source is a file, but the file is missing');
     if (o.ids.length > LIMITS.orderIds) return fail(`the order file has ${fmtLimit(o.ids.length)} ids; at most ${fmtLimit(LIMITS.orderIds)}`);

@@ -1,5 +1,6 @@
 // The case in a link: "#case=" + lz-string(JSON {v, graph, settings, view}), and in a case file.
-// v3 adds `view`: the step the cursor was at, the selected spill and the lesson on screen, so a
+// v4 adds the order search's effort to the settings (`effort`, evaluations; null or absent: the
+// engine's default, which is what v1 to v3 cases ran with). v3 adds `view`: the step the cursor was at, the selected spill and the lesson on screen, so a
 // link opens where its author was; v1 and v2 cases have none and open at step 0.
 // v2: policy "" and order source "graph" mean the engine's current defaults ("best"; the graph's
 // Order, else "best"). v1 (before those defaults changed) meant "seed" and "the graph's Order,
@@ -8,12 +9,12 @@
 // out again for the editor when it is opened. Every limit (lib/limits.ts) is checked before the
 // next step: the link's length, the decompressed length, then the settings.
 import { compressToEncodedURIComponent } from 'lz-string';
-import { checkSettings, type Settings } from './settings';
+import { checkSettings, type EngineNames, type Settings } from './settings';
 import { LESSON_ID, LIMITS, fmtLimit } from './limits';
 import { DecompressedTooLarge, decompressBounded } from './lz-bounded';
 import { compactJson, layoutJson } from './json-text';
 
-export const CASE_VERSION = 3;
+export const CASE_VERSION = 4;
 export const LINK_WARN_LENGTH = 8000;
 export const CASE_PREFIX = 'case=';
 
@@ -51,7 +52,7 @@ export function encodeCase(graph: string, settings: Settings, view?: CaseView): 
 }
 
 /** hash without "#". Null when the fragment holds no case. */
-export function decodeCaseFragment(hash: string, policies: readonly string[] | null): DecodeResult | null {
+export function decodeCaseFragment(hash: string, names: EngineNames | null): DecodeResult | null {
   if (!hash.startsWith(CASE_PREFIX)) return null;
   const payload = hash.slice(CASE_PREFIX.length);
   if (payload.length > LIMITS.linkChars)
@@ -65,21 +66,21 @@ export function decodeCaseFragment(hash: string, policies: readonly string[] | n
     throw e;
   }
   if (!text) return { ok: false, message: 'This link is damaged: its case could not be decompressed (was it cut short?).' };
-  return parseCaseText(text, policies, 'link');
+  return parseCaseText(text, names, 'link');
 }
 
 /** A case from JSON text (a link's payload or a case file). */
-export function parseCaseText(text: string, policies: readonly string[] | null, what: 'link' | 'case file'): DecodeResult {
+export function parseCaseText(text: string, names: EngineNames | null, what: 'link' | 'case file'): DecodeResult {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     return { ok: false, message: `This ${what} is damaged: its case is not valid JSON.` };
   }
-  return parseCase(raw, policies, what);
+  return parseCase(raw, names, what);
 }
 
-export function parseCase(raw: unknown, policies: readonly string[] | null, what: 'link' | 'case file'): DecodeResult {
+export function parseCase(raw: unknown, names: EngineNames | null, what: 'link' | 'case file'): DecodeResult {
   const damaged = (why: string) => ({ ok: false as const, message: `This ${what} is damaged: ${why}.` });
   if (!raw || typeof raw !== 'object') return damaged('no case inside');
   const r = raw as Record<string, unknown>;
@@ -87,7 +88,7 @@ export function parseCase(raw: unknown, policies: readonly string[] | null, what
   if (r.v > CASE_VERSION)
     return { ok: false, message: `This ${what} was made by a newer Spillway playground (case format v${r.v}; this page reads v${CASE_VERSION}). Open it with the newer version.` };
   if (r.v < 1 || typeof r.graph !== 'string') return damaged('the case has no graph');
-  const checked = checkSettings(r.settings, policies);
+  const checked = checkSettings(r.settings, names);
   if (!checked.ok) return { ok: false, message: `This ${what} is refused: ${checked.message}.` };
   const settings = checked.settings;
   if (r.v === 1) migrateV1(settings, r.graph, r.settings);

@@ -1,6 +1,7 @@
 // Promise calls into a module worker, and the worker's side of them. Both workers of the page
 // (the engine, the text tasks) speak this: {id, method, ...} in; {id, ok, value | error} or
-// {id, progress} out. cancel() terminates the worker (the only way to stop a synchronous call)
+// {id, progress} out (a progress value is whatever the method reports: a phase, an early
+// result). cancel() terminates the worker (the only way to stop a synchronous call)
 // and starts a fresh one.
 import type { ErrorWhere } from '../store';
 
@@ -13,7 +14,7 @@ export interface Failure {
 export type Reply =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: Failure }
-  | { id: number; progress: string };
+  | { id: number; progress: unknown };
 
 export class WorkerError extends Error {
   constructor(public kind: Failure['kind'], message: string, public where?: ErrorWhere) {
@@ -21,7 +22,7 @@ export class WorkerError extends Error {
   }
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: WorkerError) => void; onProgress?: (phase: string) => void };
+type Pending = { resolve: (v: unknown) => void; reject: (e: WorkerError) => void; onProgress?: (progress: never) => void };
 
 export class WorkerClient<Request extends { method: string }> {
   private worker!: Worker;
@@ -39,7 +40,7 @@ export class WorkerClient<Request extends { method: string }> {
       const p = this.pending.get(r.id);
       if (!p) return;
       if ('progress' in r) {
-        p.onProgress?.(r.progress);
+        p.onProgress?.(r.progress as never);
         return;
       }
       this.pending.delete(r.id);
@@ -58,10 +59,10 @@ export class WorkerClient<Request extends { method: string }> {
     for (const p of all) p.reject(err);
   }
 
-  protected call<T>(body: Request, onProgress?: (phase: string) => void, transfer: Transferable[] = []): Promise<T> {
+  protected call<T, P = never>(body: Request, onProgress?: (progress: P) => void, transfer: Transferable[] = []): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress: onProgress as Pending['onProgress'] });
       this.worker.postMessage({ ...body, id }, transfer);
     });
   }
@@ -82,16 +83,16 @@ export class ReportedFailure extends Error {
 }
 
 /** The worker's side: answers each request with `handle`'s value (transferring what
- * `transferOf` names) or its failure. `progress(id, phase)` reports a phase of a long call. */
+ * `transferOf` names) or its failure. `progress(value, transfer)` reports on a long call. */
 export function serve<Request extends { id: number }>(
-  handle: (req: Request, progress: (phase: string) => void) => Promise<unknown> | unknown,
+  handle: (req: Request, progress: (value: unknown, transfer?: Transferable[]) => void) => Promise<unknown> | unknown,
   transferOf: (req: Request, value: unknown) => Transferable[] = () => [],
 ) {
   const post = (r: Reply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
   self.onmessage = async (e: MessageEvent<Request>) => {
     const req = e.data;
     try {
-      const value = await handle(req, (progress) => post({ id: req.id, progress }));
+      const value = await handle(req, (progress, transfer) => post({ id: req.id, progress }, transfer));
       post({ id: req.id, ok: true, value }, transferOf(req, value));
     } catch (err) {
       const error: Failure = err instanceof ReportedFailure

@@ -1,15 +1,15 @@
 // Typed promise API over the text worker (worker.ts).
 import { WorkerClient } from '../lib/worker-rpc';
-import type { Settings } from '../lib/settings';
+import type { EngineNames, Settings } from '../lib/settings';
 import type { CaseView, DecodeResult } from '../lib/share';
 import type { ErrorWhere, GraphInfo } from '../store';
 import type { Place } from '../lib/locate';
 
 export type TextRequest =
   | { method: 'inspect'; text: string; version: number }
-  | { method: 'openFile'; file: Blob; policies: string[] | null }
+  | { method: 'openFile'; file: Blob; names: EngineNames | null }
   | { method: 'encodeLink'; graph: string; settings: Settings; view?: CaseView }
-  | { method: 'decodeLink'; hash: string; policies: string[] | null }
+  | { method: 'decodeLink'; hash: string; names: EngineNames | null }
   | { method: 'locate'; text: string; where: ErrorWhere };
 
 export class TextClient extends WorkerClient<TextRequest> {
@@ -24,8 +24,8 @@ export class TextClient extends WorkerClient<TextRequest> {
 
   /** A case file's case (checked), or null when the file holds a graph. The worker reads the
    * file itself: handing it over costs nothing, handing over its text would not. */
-  openFile(file: Blob, policies: string[] | null): Promise<DecodeResult | null> {
-    return this.call({ method: 'openFile', file, policies });
+  openFile(file: Blob, names: EngineNames | null): Promise<DecodeResult | null> {
+    return this.call({ method: 'openFile', file, names });
   }
 
   encodeLink(graph: string, settings: Settings, view?: CaseView): Promise<{ fragment: string; graphChars: number; compacted: boolean }> {
@@ -33,8 +33,8 @@ export class TextClient extends WorkerClient<TextRequest> {
   }
 
   /** The case in a link's fragment (without '#'), checked against every limit; null if none. */
-  decodeLink(hash: string, policies: string[] | null): Promise<DecodeResult | null> {
-    return this.call({ method: 'decodeLink', hash, policies });
+  decodeLink(hash: string, names: EngineNames | null): Promise<DecodeResult | null> {
+    return this.call({ method: 'decodeLink', hash, names });
   }
 
   /** The text places an error's `where` names. */

@@ -73,12 +73,12 @@ serve<TextRequest & { id: number }>(async (req) => {
       } catch {
         return null; // not JSON: a graph the engine will report on
       }
-      return isCaseObject(raw) ? parseCase(raw, req.policies, 'case file') : null;
+      return isCaseObject(raw) ? parseCase(raw, req.names, 'case file') : null;
     }
     case 'encodeLink':
       return encodeCase(req.graph, req.settings, req.view);
     case 'decodeLink':
-      return decodeCaseFragment(req.hash, req.policies);
+      return decodeCaseFragment(req.hash, req.names);
     case 'locate':
       return locate(req.text, req.where);
   }
