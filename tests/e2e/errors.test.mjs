@@ -20,7 +20,10 @@ const twoBuffers = (type, size, capacities) => JSON.stringify({
 /** Runs `graph` and waits for the error; returns the error's where (or null). */
 async function runError(page, graph) {
   await pasteGraph(page, graph);
+  // the panel may still show the previous run's error: wait for the message this run renders
+  await page.evaluate(() => document.querySelectorAll('[data-testid=error-message]').forEach((m) => { m.dataset.previous = ''; }));
   await page.locator('[data-testid=run]').click();
+  await page.locator('[data-testid=error-message]:not([data-previous])').waitFor({ state: 'visible' });
   await page.locator('[data-testid=error]').waitFor({ state: 'visible' });
   const where = await page.locator('[data-testid=error]').getAttribute('data-where');
   return where ? JSON.parse(where) : null;

@@ -79,13 +79,16 @@ for (const size of SIZES) {
     assert.equal(await ub.inputValue(), '512', 'the example says UB 512');
     // paste a graph whose document says UB 256: the field follows before any Run
     const graph = ubGraph({ UB: 256 });
+    // the example's result: the new capacities may re-run on their own (350 ms after they
+    // change) before the Run below, so the new result is told from this one, not from whatever
+    // is on screen just before the click
+    let before = await resultText(page);
     await pasteGraph(page, graph);
     await page.waitForFunction(() => document.querySelector('[data-testid=cap-UB]').value === '256');
     assert.match(await text(page, 'notice'), /Capacities are now the capacity settings: UB 256 B/);
     assert.match(await text(page, 'caps-origin'), /From the graph.s Capacities/);
     assert.match(await text(page, 'graph-source'), /^Pasted graph/, 'the example caption went');
     assert.equal(await page.locator('[data-testid=example-select]').inputValue(), '', 'the Examples menu no longer names an example');
-    let before = await resultText(page);
     await page.locator('[data-testid=run]').click();
     await waitForNewResult(page, before);
     const r = JSON.parse(await resultText(page));
