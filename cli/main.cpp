@@ -84,6 +84,7 @@ pack options:
   --preorders K,...            static orders tried in turn (default WAT,TAW,TWA,TR,TR,TR); keys:
                                A area, C sections, L lower, O overlaps, T section total,
                                U upper, W width, Z size (each descending), R random
+  --probe-after N              nodes a failed subtree takes before a region probe (default 256)
   --json -                     print the result as JSON (as the bindings' pack() returns it)
   --graph OUT.json             write the problem as a graph with a fixed order, to plan
 )";
@@ -579,11 +580,12 @@ packing::Options packOptionsFrom(const Args& a) {
     if (a.options.count("--budget")) o.budget = parseCount("--budget", a.options.at("--budget"), 1, std::int64_t{1} << 40);
     if (a.options.count("--disable")) o.disabled = packing::parseTechniques(a.options.at("--disable"));
     if (a.options.count("--preorders")) o.preorders = packing::parsePreorders(a.options.at("--preorders"));
+    if (a.options.count("--probe-after")) o.probeAfter = parseCount("--probe-after", a.options.at("--probe-after"), 1, std::int64_t{1} << 40);
     return o;
 }
 
 int commandPack(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--capacity", "-o", "--budget", "--disable", "--preorders", "--json", "--graph"});
+    Args a = parseArgs(argc, argv, 2, {"--capacity", "-o", "--budget", "--disable", "--preorders", "--probe-after", "--json", "--graph"});
     if (a.positional.size() != 1) throw InputError("usage: spillway pack FILE.csv --capacity N [options] (see spillway --help)");
     if (!a.options.count("--capacity")) throw InputError("pack needs --capacity N (the bytes of the memory)");
     if (a.options.count("--json") && a.options.at("--json") != "-") throw InputError("--json takes - (print JSON on stdout)");
@@ -607,9 +609,10 @@ int commandPack(int argc, char** argv) {
         std::printf("verdict: fits\nverified: yes (independent validator, 0 violations)\n");
     else
         std::printf("verdict: %s: %s\n", r.verdict == packing::Verdict::DoesNotFit ? "does not fit" : "unknown", r.reason.c_str());
-    std::printf("search: %lld nodes, %lld backtracks, %d partitions%s%s\n", static_cast<long long>(r.stats.nodes),
-                static_cast<long long>(r.stats.backtracks), r.stats.partitions, r.stats.preorder.empty() ? "" : ", preorder ",
-                r.stats.preorder.c_str());
+    std::printf("search: %lld nodes, %lld backtracks, %d partitions%s%s; region probes: %lld, %lld impossible\n",
+                static_cast<long long>(r.stats.nodes), static_cast<long long>(r.stats.backtracks), r.stats.partitions,
+                r.stats.preorder.empty() ? "" : ", preorder ", r.stats.preorder.c_str(), static_cast<long long>(r.stats.probes),
+                static_cast<long long>(r.stats.probesImpossible));
     if (fits && a.options.count("-o")) std::printf("written: %s\n", a.options.at("-o").c_str());
     std::printf("time: %.1f ms\n", ms);
     return fits ? 0 : 1;
@@ -628,7 +631,7 @@ int commandPackInstance(int argc, char** argv) {
 // The packer on each instance (files, or generated ones with a known packing), then the
 // lifetime policy on the instance as a graph with a fixed order: does it fall back to seed?
 int commandPackBench(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--capacity", "--instances", "--budget", "--disable", "--preorders", "--lifetime"});
+    Args a = parseArgs(argc, argv, 2, {"--capacity", "--instances", "--budget", "--disable", "--preorders", "--probe-after", "--lifetime"});
     const std::string lifetimeOption = a.options.count("--lifetime") ? a.options.at("--lifetime") : "on";
     if (lifetimeOption != "on" && lifetimeOption != "off") throw InputError("--lifetime takes on or off, got \"" + lifetimeOption + "\"");
     const bool withLifetime = lifetimeOption == "on";

@@ -15,6 +15,8 @@
 // thousands of blocks, deeper than a thread's (or WebAssembly's) stack allows.
 #include <algorithm>
 #include <deque>
+#include <map>
+#include <memory>
 #include <numeric>
 
 #include "rng.h"
@@ -34,6 +36,7 @@ const std::vector<TechniqueInfo>& techniques() {
         {Technique::Decomposition, "decomposition", "split the rest where no unplaced block spans a moment"},
         {Technique::MonotonicFloor, "monotonic-floor", "unplaced blocks lie above the current offset (with canonical)"},
         {Technique::HatlessPruning, "hatless-pruning", "no alternatives to a block no unplaced block overlaps"},
+        {Technique::RegionProbe, "region-probe", "after a large failed subtree, search the failure's region alone"},
     };
     return all;
 }
@@ -273,10 +276,53 @@ struct Partition {
     int from = 0, to = 0;
 };
 
+// What region probes (below) found: sets of unplaced blocks, each with the lowest offset it
+// could take, that cannot all be packed, that can, or that a probe of so many nodes did not
+// settle. Raising a lowest offset only takes packings away, so a set proved impossible stays
+// impossible under any higher lowest offsets.
+class RegionMemo {
+public:
+    enum class Answer { Impossible, Settled, New };
+
+    // Impossible when a proof covers these lowest offsets; Settled when this very region was
+    // packed, or probed with at least `nodes` without an answer.
+    Answer lookup(const std::vector<int>& blocks, const std::vector<Bytes>& lowest, std::int64_t nodes) const {
+        auto it = regions_.find(blocks);
+        if (it == regions_.end()) return Answer::New;
+        for (const Entry& e : it->second) {
+            if (e.verdict == Verdict::DoesNotFit) {
+                bool covered = true;
+                for (size_t i = 0; i < lowest.size() && covered; ++i) covered = lowest[i] >= e.lowest[i];
+                if (covered) return Answer::Impossible;
+            } else if (e.lowest == lowest && (e.verdict == Verdict::Fits || e.nodes >= nodes)) {
+                return Answer::Settled;
+            }
+        }
+        return Answer::New;
+    }
+    void record(const std::vector<int>& blocks, const std::vector<Bytes>& lowest, Verdict verdict, std::int64_t nodes) {
+        if (entries_ >= kMaxEntries) return;
+        ++entries_;
+        regions_[blocks].push_back({lowest, verdict, nodes});
+    }
+
+private:
+    struct Entry {
+        std::vector<Bytes> lowest;
+        Verdict verdict;
+        std::int64_t nodes;  // the probe's node limit
+    };
+    static constexpr size_t kMaxEntries = 20000;  // bounds the memory a long search takes
+    std::map<std::vector<int>, std::vector<Entry>> regions_;
+    size_t entries_ = 0;
+};
+
 class Search {
 public:
-    Search(const Problem& p, const Sweep& sweep, const Options& o)
-        : p_(p), sw_(sweep), o_(o), offset_(p.blocks.size(), -1), minOffset_(p.blocks.size(), 0),
+    // `lowest`: when given, each block's lowest offset (a region probe's blocks above those
+    // already placed around them); otherwise 0.
+    Search(const Problem& p, const Sweep& sweep, const Options& o, const std::vector<Bytes>* lowest = nullptr)
+        : p_(p), sw_(sweep), o_(o), offset_(p.blocks.size(), -1), minOffset_(lowest ? *lowest : std::vector<Bytes>(p.blocks.size(), 0)),
           solution_(p.blocks.size(), 0), floor_(sweep.from.size(), 0), total_(sweep.load),
           cut_(sweep.from.size(), 0) {
         unplaced_.resize(sweep.members.size());
@@ -379,6 +425,7 @@ private:
         int placed = -1;  // block placed by the candidate being explored
         size_t offsetMark = 0, floorMark = 0;
         bool hatless = false;
+        std::int64_t childStart = 0;  // nodesLeft_ when the child was pushed
         // Split frames
         int cutBlock = -1;  // the placement whose cuts it restores
         std::vector<Partition> subparts;
@@ -413,6 +460,8 @@ private:
     Result& finish(Result& r) {
         r.stats.nodes = nodes_;
         r.stats.backtracks = backtracks_;
+        r.stats.probes = probes_;
+        r.stats.probesImpossible = probesImpossible_;
         return r;
     }
 
@@ -484,6 +533,7 @@ private:
             unplace(f);
             if (result != Status::NotFound) return false;
             if (hatless) dropAfterHatless(f, f.candidates[f.next - 1]);
+            if (f.childStart - nodesLeft_ >= o_.probeAfter && regionImpossible(f, f.childStart - nodesLeft_)) return backtrack(result);
         } else if (!f.entered) {
             f.entered = true;
             if (nodesLeft_ <= 0) {
@@ -504,6 +554,7 @@ private:
                 continue;
             }
             if (place(f, c)) {
+                f.childStart = nodesLeft_;
                 pushChild(f, c);
                 return true;
             }
@@ -583,7 +634,7 @@ private:
             if (minOffset_[j] >= at) continue;
             offsetLog_.push_back({j, minOffset_[j]});
             minOffset_[j] = at;
-            if (inference && at + p_.blocks[j].size > p_.capacity) feasible = false;
+            if (inference && at + p_.blocks[j].size > p_.capacity) feasible = failedAt(sw_.first[j]);
         }
         for (const Span& sp : sw_.spans[b])
             for (int s = sp.from; s < sp.to; ++s) {
@@ -595,11 +646,63 @@ private:
         return feasible && sectionsFit(*f.part, c.offset);
     }
 
+    // Records where the search last found no room (the region a probe looks at); false.
+    bool failedAt(int section) {
+        failSection_ = section;
+        return false;
+    }
+
+    // Region probe: a subtree of `spent` nodes below this node failed. The unplaced blocks that
+    // live where the search last found no room, taken alone, each no lower than it can go now,
+    // form a smaller problem without the order constraint (blocks go in offset order) and
+    // without the other unplaced blocks: if even that cannot be packed, neither can this node,
+    // whatever its other candidates do elsewhere in time. Proofs are remembered: the same
+    // region comes back under every arrangement of an independent part of the problem, which
+    // is what makes a plain depth-first search stall (docs/packing.md).
+    bool regionImpossible(const Frame& f, std::int64_t spent) {
+        if (!o_.enabled(Technique::RegionProbe) || !exhaustive_ || failSection_ < f.part->from || failSection_ >= f.part->to) return false;
+        int from = f.part->to, to = f.part->from;
+        for (int b : sw_.members[failSection_])
+            if (offset_[b] < 0) {
+                from = std::min(from, sw_.first[b]);
+                to = std::max(to, sw_.end[b]);
+            }
+        std::vector<int> region;
+        size_t unplaced = 0;
+        for (int b : f.part->blocks) {
+            if (offset_[b] >= 0) continue;
+            ++unplaced;
+            if (sw_.first[b] < to && sw_.end[b] > from) region.push_back(b);
+        }
+        if (region.empty() || region.size() == unplaced) return false;
+        std::vector<Bytes> lowest;
+        for (int b : region) lowest.push_back(minOffset_[b]);
+        const std::int64_t limit = std::min<std::int64_t>(spent, nodesLeft_);
+        const RegionMemo::Answer known = memo_->lookup(region, lowest, limit);
+        probesImpossible_ += known == RegionMemo::Answer::Impossible;
+        if (known != RegionMemo::Answer::New) return known == RegionMemo::Answer::Impossible;
+        if (limit <= 0) return false;
+        Problem alone{{}, p_.capacity};
+        for (int b : region) alone.blocks.push_back(p_.blocks[b]);
+        Options options = o_;
+        options.budget = limit;
+        options.preorders = {*preorder_};
+        options.disabled.push_back(Technique::RegionProbe);  // a probe does not probe
+        const Sweep sweep(alone);
+        const Result r = Search(alone, sweep, options, &lowest).run();
+        nodesLeft_ -= r.stats.nodes;
+        ++probes_;
+        const bool impossible = r.verdict == Verdict::DoesNotFit;
+        memo_->record(region, lowest, r.verdict, limit);
+        probesImpossible_ += impossible;
+        return impossible;
+    }
+
     // The section bounds after placing c, before propagating it (cheap: no block's lowest
     // offset moves yet): when they fail, placing would fail too, since propagation only raises.
     // Sections c does not touch passed at the parent's placement; with c's offset as their new
     // floor they fail only where offset + total exceeds the capacity (the frame's `heavy`).
-    bool mayFit(const Frame& f, const Candidate& c) const {
+    bool mayFit(const Frame& f, const Candidate& c) {
         const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
         const std::vector<Span>& spans = sw_.spans[c.block];
         auto spanAt = [&](int s) -> const Span* {
@@ -608,7 +711,7 @@ private:
         };
         for (int s : f.heavy) {
             if (c.offset + total_[s] <= p_.capacity) break;
-            if (!spanAt(s)) return false;
+            if (!spanAt(s)) return failedAt(s);
         }
         for (const Span& sp : spans)
             for (int s = std::max(sp.from, f.part->from); s < std::min(sp.to, f.part->to); ++s) {
@@ -616,7 +719,7 @@ private:
                 Bytes top = std::max(floor_[s], c.offset + sp.top);
                 if (monotonic && total > 0) top = std::max(top, c.offset);
                 if (inference) top += total;
-                if (top > p_.capacity) return false;
+                if (top > p_.capacity) return failedAt(s);
             }
         return true;
     }
@@ -642,17 +745,17 @@ private:
         return true;
     }
 
-    bool sectionsFit(const Partition& part, Bytes offset) const {
+    bool sectionsFit(const Partition& part, Bytes offset) {
         const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
         const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
         for (int s = part.from; s < part.to; ++s) {
             Bytes top = floor_[s];
             if (monotonic && total_[s] > 0) top = std::max(top, offset);
             if (inference) top += total_[s];
-            if (top > p_.capacity) return false;
+            if (top > p_.capacity) return failedAt(s);
             // No unplaced block of the section can start below the lowest offset any of them can
             // take: with the floor raised to it, does the section still hold its blocks?
-            if (unallocated && total_[s] > 0 && allStartAbove(s, p_.capacity - (inference ? total_[s] : 0))) return false;
+            if (unallocated && total_[s] > 0 && allStartAbove(s, p_.capacity - (inference ? total_[s] : 0))) return failedAt(s);
         }
         return true;
     }
@@ -769,6 +872,9 @@ private:
     std::vector<std::vector<int>> unplaced_, where_;  // per section: unplaced members; a member's place in it
     std::vector<std::pair<int, Bytes>> offsetLog_, floorLog_;
     bool exhaustive_ = true;   // a search that ends without a packing proves there is none
+    int failSection_ = -1;     // where the search last found no room
+    std::shared_ptr<RegionMemo> memo_ = std::make_shared<RegionMemo>();
+    std::int64_t probes_ = 0, probesImpossible_ = 0;
     std::deque<Frame> stack_;  // references to frames stay valid while others are pushed
     std::int64_t nodes_ = 0, nodesLeft_ = 0, backtracks_ = 0;
     std::uint64_t draw_ = 0;  // counts the preorders tried: seeds the preorder key R
