@@ -268,8 +268,6 @@ private:
 // size x lifetime reaches 2^80: a 128-bit integer (a GCC/Clang extension, as in Emscripten).
 __extension__ typedef __int128 Area;
 
-constexpr Bytes kNone = kMaxValue * 4;  // above any offset
-
 // A set of unplaced blocks over sections [from, to) that no other unplaced block reaches.
 struct Partition {
     std::vector<int> blocks;
