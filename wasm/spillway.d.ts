@@ -158,6 +158,9 @@ export interface PackResult {
     partitions: number;
     /** The preorder that found the packing ("" otherwise). */
     preorder: string;
+    /** Region probes run (their nodes are in `nodes`), and regions proved impossible (by a probe or remembered). */
+    probes: number;
+    probesImpossible: number;
   };
   /** One per CSV row, in order; offset only when it fits. */
   blocks: { id: string; lower: number; upper: number; size: number; offset?: number }[];

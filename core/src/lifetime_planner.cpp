@@ -42,6 +42,11 @@ namespace {
 constexpr std::int64_t kExactNodesWithoutSpills = 200000;
 constexpr std::int64_t kExactNodesLastTry = 20000;
 constexpr std::int64_t kExactNodesPerBlock = 100;
+// Where nothing is written out a packing means no spill at all: ten times the nodes a block.
+// minimalloc's challenging instances as graphs need up to 532 a block (A: 81,929 for 154);
+// residency's first stretches keep 100 (1,000 made Conv_Case0's default plan 73% slower in
+// CPU time for the same plan).
+constexpr std::int64_t kExactNodesPerBlockWithoutSpills = 1000;
 
 // A write-out phase 1 chose, with what the decision log shows of the choice.
 struct Eviction {
@@ -147,9 +152,11 @@ private:
             // residency's first stretches, the optimum for the order (on Conv_Case0 they pack
             // exactly and never greedily). Elsewhere the greedy orders and the cuts do better for
             // the time (measured on Conv_Case0, docs/policies.md); the last try gets a short search.
-            const bool longSearch = p.evictionsAt.empty() || (optimal && attempt == 0);
+            const bool noSpill = p.evictionsAt.empty(), longSearch = noSpill || (optimal && attempt == 0);
             const bool lastTry = attempt == retries, exact = longSearch || lastTry;
-            if (exact && packExactly(p, capacity, longSearch ? kExactNodesWithoutSpills : kExactNodesLastTry)) return p;
+            if (exact && packExactly(p, capacity, longSearch ? kExactNodesWithoutSpills : kExactNodesLastTry,
+                                     noSpill ? kExactNodesPerBlockWithoutSpills : kExactNodesPerBlock))
+                return p;
             if (lastTry) return std::nullopt;
             // Tighten the failed stretch's steps; where they have nothing left to give, widen.
             bool tightened = false;
@@ -167,21 +174,21 @@ private:
                 }
             }
             if (!tightened) {  // the failed stretch's steps hold only what their nodes need
-                if (!exact && packExactly(p, capacity, kExactNodesLastTry)) return p;
+                if (!exact && packExactly(p, capacity, kExactNodesLastTry, kExactNodesPerBlock)) return p;
                 return std::nullopt;
             }
         }
     }
 
-    // When the greedy packing fails: the exact packer (packing.h) within `nodes` search nodes.
-    // Sets every offset and returns true when it finds a packing.
-    static bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes) {
+    // When the greedy packing fails: the exact packer (packing.h) within `nodes` search nodes and
+    // at most `perBlock` a block. Sets every offset and returns true when it finds a packing.
+    static bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes, std::int64_t perBlock) {
         std::vector<Stretch>& stretches = plan.stretches;
         packing::Problem problem;
         problem.capacity = capacity;
         for (const Stretch& s : stretches) problem.blocks.push_back({s.from, s.to, s.size, 1, {}});
         packing::Options options;
-        options.budget = std::min(nodes, kExactNodesPerBlock * static_cast<std::int64_t>(stretches.size()));
+        options.budget = std::min(nodes, perBlock * static_cast<std::int64_t>(stretches.size()));
         const packing::Result r = packing::pack(problem, options);
         if (r.verdict != packing::Verdict::Fits) return false;
         for (size_t i = 0; i < stretches.size(); ++i) stretches[i].offset = r.offsets[i];

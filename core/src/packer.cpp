@@ -15,6 +15,8 @@
 // thousands of blocks, deeper than a thread's (or WebAssembly's) stack allows.
 #include <algorithm>
 #include <deque>
+#include <map>
+#include <memory>
 #include <numeric>
 
 #include "rng.h"
@@ -34,6 +36,7 @@ const std::vector<TechniqueInfo>& techniques() {
         {Technique::Decomposition, "decomposition", "split the rest where no unplaced block spans a moment"},
         {Technique::MonotonicFloor, "monotonic-floor", "unplaced blocks lie above the current offset (with canonical)"},
         {Technique::HatlessPruning, "hatless-pruning", "no alternatives to a block no unplaced block overlaps"},
+        {Technique::RegionProbe, "region-probe", "after a large failed subtree, search the failure's region alone"},
     };
     return all;
 }
@@ -265,20 +268,61 @@ private:
 // size x lifetime reaches 2^80: a 128-bit integer (a GCC/Clang extension, as in Emscripten).
 __extension__ typedef __int128 Area;
 
-constexpr Bytes kNone = kMaxValue * 4;  // above any offset
-
 // A set of unplaced blocks over sections [from, to) that no other unplaced block reaches.
 struct Partition {
     std::vector<int> blocks;
     int from = 0, to = 0;
 };
 
+// What region probes (below) found: sets of unplaced blocks, each with the lowest offset it
+// could take, that cannot all be packed, that can, or that a probe of so many nodes did not
+// settle. Raising a lowest offset only takes packings away, so a set proved impossible stays
+// impossible under any higher lowest offsets.
+class RegionMemo {
+public:
+    enum class Answer { Impossible, Settled, New };
+
+    // Impossible when a proof covers these lowest offsets; Settled when this very region was
+    // packed, or probed with at least `nodes` without an answer.
+    Answer lookup(const std::vector<int>& blocks, const std::vector<Bytes>& lowest, std::int64_t nodes) const {
+        auto it = regions_.find(blocks);
+        if (it == regions_.end()) return Answer::New;
+        for (const Entry& e : it->second) {
+            if (e.verdict == Verdict::DoesNotFit) {
+                bool covered = true;
+                for (size_t i = 0; i < lowest.size() && covered; ++i) covered = lowest[i] >= e.lowest[i];
+                if (covered) return Answer::Impossible;
+            } else if (e.lowest == lowest && (e.verdict == Verdict::Fits || e.nodes >= nodes)) {
+                return Answer::Settled;
+            }
+        }
+        return Answer::New;
+    }
+    void record(const std::vector<int>& blocks, const std::vector<Bytes>& lowest, Verdict verdict, std::int64_t nodes) {
+        if (entries_ >= kMaxEntries) return;
+        ++entries_;
+        regions_[blocks].push_back({lowest, verdict, nodes});
+    }
+
+private:
+    struct Entry {
+        std::vector<Bytes> lowest;
+        Verdict verdict;
+        std::int64_t nodes;  // the probe's node limit
+    };
+    static constexpr size_t kMaxEntries = 20000;  // bounds the memory a long search takes
+    std::map<std::vector<int>, std::vector<Entry>> regions_;
+    size_t entries_ = 0;
+};
+
 class Search {
 public:
-    Search(const Problem& p, const Sweep& sweep, const Options& o)
-        : p_(p), sw_(sweep), o_(o), offset_(p.blocks.size(), -1), minOffset_(p.blocks.size(), 0),
+    // `lowest`: when given, each block's lowest offset (a region probe's blocks above those
+    // already placed around them); otherwise 0.
+    Search(const Problem& p, const Sweep& sweep, const Options& o, const std::vector<Bytes>* lowest = nullptr)
+        : p_(p), sw_(sweep), o_(o), offset_(p.blocks.size(), -1), minOffset_(lowest ? *lowest : std::vector<Bytes>(p.blocks.size(), 0)),
           solution_(p.blocks.size(), 0), floor_(sweep.from.size(), 0), total_(sweep.load),
-          cut_(sweep.from.size(), 0), lowest_(sweep.from.size(), 0), stamp_(sweep.from.size(), 0) {
+          cut_(sweep.from.size(), 0) {
         unplaced_.resize(sweep.members.size());
         where_.resize(sweep.members.size());
         for (size_t x = 0; x < sweep.members.size(); ++x) {
@@ -377,8 +421,9 @@ private:
         size_t next = 0;
         bool entered = false;
         int placed = -1;  // block placed by the candidate being explored
-        size_t offsetMark = 0, floorMark = 0, lowestMark = 0;
+        size_t offsetMark = 0, floorMark = 0;
         bool hatless = false;
+        std::int64_t childStart = 0;  // nodesLeft_ when the child was pushed
         // Split frames
         int cutBlock = -1;  // the placement whose cuts it restores
         std::vector<Partition> subparts;
@@ -413,6 +458,8 @@ private:
     Result& finish(Result& r) {
         r.stats.nodes = nodes_;
         r.stats.backtracks = backtracks_;
+        r.stats.probes = probes_;
+        r.stats.probesImpossible = probesImpossible_;
         return r;
     }
 
@@ -484,6 +531,7 @@ private:
             unplace(f);
             if (result != Status::NotFound) return false;
             if (hatless) dropAfterHatless(f, f.candidates[f.next - 1]);
+            if (f.childStart - nodesLeft_ >= o_.probeAfter && regionImpossible(f, f.childStart - nodesLeft_)) return backtrack(result);
         } else if (!f.entered) {
             f.entered = true;
             if (nodesLeft_ <= 0) {
@@ -504,6 +552,7 @@ private:
                 continue;
             }
             if (place(f, c)) {
+                f.childStart = nodesLeft_;
                 pushChild(f, c);
                 return true;
             }
@@ -569,23 +618,9 @@ private:
         f.placed = b;
         f.offsetMark = offsetLog_.size();
         f.floorMark = floorLog_.size();
-        f.lowestMark = lowestLog_.size();
         const bool inference = o_.enabled(Technique::SectionInference);
-        const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
-        ++stampNow_;
-        stale_.clear();
-        // Sections whose lowest unplaced offset was this block's value may now have a higher one.
-        auto leaves = [&](int j, Bytes value) {
-            for (const Span& sp : sw_.spans[j])
-                for (int s = sp.from; s < sp.to; ++s)
-                    if (lowest_[s] == value && stamp_[s] != stampNow_) {
-                        stamp_[s] = stampNow_;
-                        stale_.push_back(s);
-                    }
-        };
         offset_[b] = c.offset;
         solution_[b] = c.offset;
-        if (unallocated) leaves(b, minOffset_[b]);
         f.hatless = true;
         bool feasible = true;
         for (const Overlap& ov : sw_.overlaps[b]) {
@@ -596,9 +631,8 @@ private:
             const Bytes at = (c.offset + ov.distance + align - 1) / align * align;
             if (minOffset_[j] >= at) continue;
             offsetLog_.push_back({j, minOffset_[j]});
-            if (unallocated) leaves(j, minOffset_[j]);
             minOffset_[j] = at;
-            if (inference && at + p_.blocks[j].size > p_.capacity) feasible = false;
+            if (inference && at + p_.blocks[j].size > p_.capacity) feasible = failedAt(sw_.first[j]);
         }
         for (const Span& sp : sw_.spans[b])
             for (int s = sp.from; s < sp.to; ++s) {
@@ -606,28 +640,68 @@ private:
                 floor_[s] = std::max(floor_[s], c.offset + sp.top);
                 total_[s] -= sp.height;
             }
-        // Offsets only rise: a section's new lowest is at least its old one, so the scan stops
-        // at a block still there.
-        if (unallocated) leaveSections(b);
-        for (int s : stale_) {
-            Bytes now = kNone;
-            for (int m : unplaced_[s])
-                if ((now = std::min(now, minOffset_[sw_.members[s][m]])) == lowest_[s]) break;
-            if (now != lowest_[s]) {
-                lowestLog_.push_back({s, lowest_[s]});
-                lowest_[s] = now;
-            }
-        }
+        if (o_.enabled(Technique::UnallocatedFloor)) leaveSections(b);
         return feasible && sectionsFit(*f.part, c.offset);
+    }
+
+    // Records where the search last found no room (the region a probe looks at); false.
+    bool failedAt(int section) {
+        failSection_ = section;
+        return false;
+    }
+
+    // Region probe: a subtree of `spent` nodes below this node failed. The unplaced blocks that
+    // live where the search last found no room, taken alone, each no lower than it can go now,
+    // form a smaller problem without the order constraint (blocks go in offset order) and
+    // without the other unplaced blocks: if even that cannot be packed, neither can this node,
+    // whatever its other candidates do elsewhere in time. Proofs are remembered: the same
+    // region comes back under every arrangement of an independent part of the problem, which
+    // is what makes a plain depth-first search stall (docs/packing.md).
+    bool regionImpossible(const Frame& f, std::int64_t spent) {
+        if (!o_.enabled(Technique::RegionProbe) || !exhaustive_ || failSection_ < f.part->from || failSection_ >= f.part->to) return false;
+        int from = f.part->to, to = f.part->from;
+        for (int b : sw_.members[failSection_])
+            if (offset_[b] < 0) {
+                from = std::min(from, sw_.first[b]);
+                to = std::max(to, sw_.end[b]);
+            }
+        std::vector<int> region;
+        size_t unplaced = 0;
+        for (int b : f.part->blocks) {
+            if (offset_[b] >= 0) continue;
+            ++unplaced;
+            if (sw_.first[b] < to && sw_.end[b] > from) region.push_back(b);
+        }
+        if (region.empty() || region.size() == unplaced) return false;
+        std::vector<Bytes> lowest;
+        for (int b : region) lowest.push_back(minOffset_[b]);
+        const std::int64_t limit = std::min<std::int64_t>(spent, nodesLeft_);
+        const RegionMemo::Answer known = memo_->lookup(region, lowest, limit);
+        probesImpossible_ += known == RegionMemo::Answer::Impossible;
+        if (known != RegionMemo::Answer::New) return known == RegionMemo::Answer::Impossible;
+        if (limit <= 0) return false;
+        Problem alone{{}, p_.capacity};
+        for (int b : region) alone.blocks.push_back(p_.blocks[b]);
+        Options options = o_;
+        options.budget = limit;
+        options.preorders = {*preorder_};
+        options.disabled.push_back(Technique::RegionProbe);  // a probe does not probe
+        const Sweep sweep(alone);
+        const Result r = Search(alone, sweep, options, &lowest).run();
+        nodesLeft_ -= r.stats.nodes;
+        ++probes_;
+        const bool impossible = r.verdict == Verdict::DoesNotFit;
+        memo_->record(region, lowest, r.verdict, limit);
+        probesImpossible_ += impossible;
+        return impossible;
     }
 
     // The section bounds after placing c, before propagating it (cheap: no block's lowest
     // offset moves yet): when they fail, placing would fail too, since propagation only raises.
     // Sections c does not touch passed at the parent's placement; with c's offset as their new
     // floor they fail only where offset + total exceeds the capacity (the frame's `heavy`).
-    bool mayFit(const Frame& f, const Candidate& c) const {
+    bool mayFit(const Frame& f, const Candidate& c) {
         const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
-        const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
         const std::vector<Span>& spans = sw_.spans[c.block];
         auto spanAt = [&](int s) -> const Span* {
             auto it = std::upper_bound(spans.begin(), spans.end(), s, [](int x, const Span& sp) { return x < sp.to; });
@@ -635,16 +709,15 @@ private:
         };
         for (int s : f.heavy) {
             if (c.offset + total_[s] <= p_.capacity) break;
-            if (!spanAt(s)) return false;
+            if (!spanAt(s)) return failedAt(s);
         }
         for (const Span& sp : spans)
             for (int s = std::max(sp.from, f.part->from); s < std::min(sp.to, f.part->to); ++s) {
                 const Bytes total = total_[s] - sp.height;
                 Bytes top = std::max(floor_[s], c.offset + sp.top);
-                if (unallocated && lowest_[s] != kNone && total > 0) top = std::max(top, lowest_[s]);
                 if (monotonic && total > 0) top = std::max(top, c.offset);
                 if (inference) top += total;
-                if (top > p_.capacity) return false;
+                if (top > p_.capacity) return failedAt(s);
             }
         return true;
     }
@@ -670,17 +743,27 @@ private:
         return true;
     }
 
-    bool sectionsFit(const Partition& part, Bytes offset) const {
+    bool sectionsFit(const Partition& part, Bytes offset) {
         const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
         const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
         for (int s = part.from; s < part.to; ++s) {
             Bytes top = floor_[s];
-            // No unplaced block of the section can start below the lowest offset any of them can take.
-            if (unallocated && lowest_[s] != kNone) top = std::max(top, lowest_[s]);
             if (monotonic && total_[s] > 0) top = std::max(top, offset);
             if (inference) top += total_[s];
-            if (top > p_.capacity) return false;
+            if (top > p_.capacity) return failedAt(s);
+            // No unplaced block of the section can start below the lowest offset any of them can
+            // take: with the floor raised to it, does the section still hold its blocks?
+            if (unallocated && total_[s] > 0 && allStartAbove(s, p_.capacity - (inference ? total_[s] : 0))) return failedAt(s);
         }
+        return true;
+    }
+
+    // True when every unplaced block of section s has its lowest offset above `level`. Checked
+    // when needed instead of kept up to date: a placement raises the lowest offsets of many
+    // blocks over many sections, and most sections find a block at or below the level at once.
+    bool allStartAbove(int s, Bytes level) const {
+        for (int m : unplaced_[s])
+            if (minOffset_[sw_.members[s][m]] <= level) return false;
         return true;
     }
 
@@ -716,8 +799,6 @@ private:
     void unplace(Frame& f) {
         const int b = f.placed;
         if (o_.enabled(Technique::UnallocatedFloor)) returnToSections(b);
-        for (size_t i = lowestLog_.size(); i-- > f.lowestMark;) lowest_[lowestLog_[i].first] = lowestLog_[i].second;
-        lowestLog_.resize(f.lowestMark);
         for (size_t i = floorLog_.size(); i-- > f.floorMark;) floor_[floorLog_[i].first] = floorLog_[i].second;
         floorLog_.resize(f.floorMark);
         for (size_t i = offsetLog_.size(); i-- > f.offsetMark;) minOffset_[offsetLog_[i].first] = offsetLog_[i].second;
@@ -786,13 +867,12 @@ private:
     std::vector<Bytes> offset_, minOffset_, solution_;
     std::vector<Bytes> floor_, total_;
     std::vector<int> cut_;
-    std::vector<Bytes> lowest_;  // per section: the lowest offset of its unplaced blocks, kNone if none
     std::vector<std::vector<int>> unplaced_, where_;  // per section: unplaced members; a member's place in it
-    std::vector<int> stamp_;
-    int stampNow_ = 0;
-    std::vector<int> stale_;
-    std::vector<std::pair<int, Bytes>> offsetLog_, floorLog_, lowestLog_;
+    std::vector<std::pair<int, Bytes>> offsetLog_, floorLog_;
     bool exhaustive_ = true;   // a search that ends without a packing proves there is none
+    int failSection_ = -1;     // where the search last found no room
+    std::shared_ptr<RegionMemo> memo_ = std::make_shared<RegionMemo>();
+    std::int64_t probes_ = 0, probesImpossible_ = 0;
     std::deque<Frame> stack_;  // references to frames stay valid while others are pushed
     std::int64_t nodes_ = 0, nodesLeft_ = 0, backtracks_ = 0;
     std::uint64_t draw_ = 0;  // counts the preorders tried: seeds the preorder key R

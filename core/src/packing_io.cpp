@@ -269,7 +269,9 @@ std::string packResultToJson(const CsvDocument& doc, const Result& result) {
                   {"backtracks", result.stats.backtracks},
                   {"peakLoad", result.stats.peakLoad},
                   {"partitions", result.stats.partitions},
-                  {"preorder", result.stats.preorder}};
+                  {"preorder", result.stats.preorder},
+                  {"probes", result.stats.probes},
+                  {"probesImpossible", result.stats.probesImpossible}};
     j["blocks"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < doc.ids.size(); ++i) {
         const Block& b = doc.problem.blocks[i];

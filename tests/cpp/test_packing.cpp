@@ -2,6 +2,7 @@
 // of "does not fit", budgets, determinism. Every packing is checked by the independent
 // validator (packing_validator.h).
 #include <functional>
+#include <set>
 
 #include "spillway/packing.h"
 #include "spillway/packing_instances.h"
@@ -166,6 +167,51 @@ TEST_CASE("packing: tiny random problems agree with brute force, with every tech
     CHECK(inexhaustive > 50);
 }
 
+// 5 to 8 blocks, a third of them aligned to 2, in a memory of exactly their peak load:
+// crowded enough that searches fail in one stretch of time while other stretches still have
+// choices, which is where region probes act.
+Problem randomCrowdedProblem(TestRng& rng) {
+    Problem p;
+    const int n = 5 + static_cast<int>(rng.below(4));
+    for (int i = 0; i < n; ++i) {
+        const Time lower = rng.below(8);
+        const Time upper = lower + 1 + rng.below(5);
+        const Bytes size = 1 + rng.below(3);
+        p.blocks.push_back(block(lower, upper, size, rng.below(3) == 0 ? 2 : 1));
+    }
+    p.capacity = peakLoad(p).load;
+    return p;
+}
+
+TEST_CASE("packing: region probes after every failed subtree agree with brute force, and their proofs cut branches") {
+    TestRng rng{0xD1B54A32D192ED03ULL};
+    Options probing;
+    probing.probeAfter = 1;  // tiny searches never reach the default 256 nodes
+    std::int64_t probes = 0, impossible = 0, nodesProbing = 0, nodesPlain = 0;
+    int fits = 0;
+    for (int k = 0; k < 400; ++k) {
+        const Problem p = randomCrowdedProblem(rng);
+        const bool expected = packable(p);
+        const Result r = packChecked(p, probing);
+        const Result plain = packChecked(p, budget(10000000, {Technique::RegionProbe}));
+        REQUIRE(r.verdict != Verdict::Unknown);
+        CHECK_MESSAGE((r.verdict == Verdict::Fits) == expected, "problem " << k);
+        CHECK(plain.verdict == r.verdict);
+        CHECK(plain.stats.probes == 0);
+        fits += expected;
+        probes += r.stats.probes;
+        impossible += r.stats.probesImpossible;
+        nodesProbing += r.stats.nodes;
+        nodesPlain += plain.stats.nodes;
+    }
+    MESSAGE(fits << " of 400 fit; " << probes << " region probes, " << impossible << " regions proved impossible; nodes "
+                 << nodesProbing << " with probes (theirs included), " << nodesPlain << " without");
+    CHECK(fits > 300);
+    CHECK(400 - fits > 20);  // proofs that they do not fit, found with probes cutting branches
+    CHECK(probes > 100);
+    CHECK(impossible > 50);
+}
+
 TEST_CASE("packing: a rectangle cut into pieces packs again, in every style") {
     int packed = 0;
     for (std::uint64_t seed = 1; seed <= 90; ++seed) {
@@ -184,6 +230,42 @@ TEST_CASE("packing: a rectangle cut into pieces packs again, in every style") {
         packed += r.verdict == Verdict::Fits;
     }
     CHECK(packed == 90);
+}
+
+// Instances generated like minimalloc's challenging ones (spillway pack-instance SEED): those
+// the default options pack within a few thousand nodes, with the nodes each takes. A change of
+// the search shows here as changed counts (pack-bench measures all 100 of them).
+TEST_CASE("packing: generated instances like minimalloc's pack, each within its known count of nodes") {
+    const std::vector<std::pair<std::uint64_t, std::int64_t>> nodesBySeed = {
+        {1, 312},  {4, 245},  {5, 392},  {6, 218},  {7, 410},  {8, 419},   {9, 4823},  {10, 247}, {12, 418},
+        {13, 350}, {15, 227}, {16, 259}, {18, 1825}, {19, 349}, {22, 278}, {23, 336}, {25, 1204}, {26, 886}};
+    std::set<std::string> styles;
+    for (const auto& [seed, nodes] : nodesBySeed) {
+        const KnownInstance k = challengingLike(seed);
+        const Result r = packChecked(k.problem);
+        CHECK_MESSAGE(r.verdict == Verdict::Fits, k.name << ": " << r.reason);
+        CHECK_MESSAGE(r.stats.nodes == nodes, k.name);
+        CHECK(r.stats.peakLoad <= k.problem.capacity);
+        styles.insert(k.name.substr(0, k.name.find('-')));
+    }
+    CHECK(styles == std::set<std::string>{"even", "guillotine", "skyline"});
+}
+
+// guillotine-34 stalls where a stretch of time is already lost while other stretches are still
+// being arranged: probes prove 11 such regions impossible (their nodes included) and the
+// packing comes in half the nodes. (On easy instances probes can cost more than they save:
+// docs/packing.md.)
+TEST_CASE("packing: region probes cut a stalled search: guillotine-34 packs in half the nodes") {
+    const KnownInstance k = challengingLike(34);
+    const Result probing = packChecked(k.problem, budget(1000000));
+    const Result plain = packChecked(k.problem, budget(1000000, {Technique::RegionProbe}));
+    REQUIRE(probing.verdict == Verdict::Fits);
+    REQUIRE(plain.verdict == Verdict::Fits);
+    CHECK(probing.stats.nodes == 12144);
+    CHECK(probing.stats.probes == 14);
+    CHECK(probing.stats.probesImpossible == 11);
+    CHECK(plain.stats.nodes == 23860);
+    CHECK(plain.stats.probes == 0);
 }
 
 TEST_CASE("packing: same problem, same packing and the same count of nodes") {
@@ -268,7 +350,7 @@ TEST_CASE("packing: bad problems and options are input errors naming the block a
           "block 0: field \"gaps\", gap 1 (4-6): its window 1:3 must lie within the size (0:2)");
     CHECK(inputErrorOf([] { parseTechniques("dominance,speed"); }) ==
           "unknown packing technique \"speed\" (known: canonical, section-inference, dynamic-ordering, dominance, "
-          "unallocated-floor, static-preordering, decomposition, monotonic-floor, hatless-pruning)");
+          "unallocated-floor, static-preordering, decomposition, monotonic-floor, hatless-pruning, region-probe)");
     CHECK(inputErrorOf([] { parsePreorders("WAT,WAX"); }) == "preorder \"WAX\": unknown key 'X' (keys: ACLOTUWZR)");
     CHECK(parseTechniques("dominance,canonical") == std::vector<Technique>{Technique::Dominance, Technique::CanonicalOnly});
 }

@@ -63,6 +63,7 @@ enum class Technique {
     Decomposition,       // split the rest into independent problems where no unplaced block spans a cut in time
     MonotonicFloor,      // unplaced blocks lie above the current offset, so sections rise with it
     HatlessPruning,      // a block with no unplaced block overlapping it needs no alternative
+    RegionProbe,         // after a large failed subtree, prove the blocks around the failure cannot be packed at all
 };
 
 struct TechniqueInfo {
@@ -85,6 +86,9 @@ struct Options {
     // minimalloc's three, then three random orders among blocks of equal section total (each
     // R draws anew), which rescue many problems whose search gets stuck (docs/benchmarks.md).
     std::vector<std::string> preorders = {"WAT", "TAW", "TWA", "TR", "TR", "TR"};
+    // Region probe: a failed subtree of at least this many nodes is followed by a probe of
+    // the region where it last found no room, with as many nodes as the subtree took.
+    std::int64_t probeAfter = 256;
 
     bool enabled(Technique t) const;
 };
@@ -108,6 +112,8 @@ struct Stats {
     std::int64_t backtracks = 0;  // nodes whose every alternative failed
     Bytes peakLoad = 0;           // most bytes live at once: a lower bound on the capacity needed
     int partitions = 0;           // independent spans of time the problem splits into
+    std::int64_t probes = 0;      // region probes run (their nodes count in `nodes`)
+    std::int64_t probesImpossible = 0;  // of them (or of the regions met again) proved impossible
     std::string preorder;         // the preorder that found the packing
 };
 
