@@ -2,6 +2,7 @@
 // with optional "Order" and "Capacities"; the result format is documented in docs/result-format.md.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 
 #include "engine.h"
@@ -39,7 +40,10 @@ ResultFile readResultFile(const std::string& text);
 // The result format's version: 2 since added edges are the rule's reduced set (format 1 held the
 // contest's literal, quadratic set, which the verifier now reports as extra edges).
 constexpr int kResultFormat = 2;
+// The result document (docs/result-format.md), written as a stream (no document tree); the bytes
+// of both forms are the same.
 std::string resultToJson(const Graph& g, const Result& r);
+void writeResultJson(std::ostream& out, const Graph& g, const Result& r);
 std::string graphToJson(const GraphDocument& doc);
 // The rows of compare(): [{"policy", "planPolicy", "order", "spills", "extraBytes",
 // "demandPeak": {"byType", "total"}, "totalCycles", "ms"}].
