@@ -140,26 +140,14 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         p.search = summaryOf(made.search);
         return p;
     }
-    if (doc.graph.nodes.size() > kPlanEachCandidateUpTo) {
-        // A huge graph: the search screens the candidates by its own score (the residency step's
-        // data moved, no plan), having scored the schedule and reuse orders as its constructions;
-        // only its winner gets planned.
-        OrderRequest withKnown = request;
-        for (const std::string& candidate : bestOrderCandidates()) {
-            if (candidate == "search") continue;
-            withKnown.known.emplace_back(candidate, makeOrder(candidate, request).order);
-        }
-        MadeOrder made = makeOrder("search", withKnown);
-        p.orderSource = "search";
-        p.order = std::move(made.order);
-        p.search = summaryOf(made.search);
-        return p;
-    }
     // Plan each candidate's order and keep the one moving the least data (ties: the first), with
-    // its plan so that run() need not plan it again.
+    // its plan so that run() need not plan it again. On a huge graph the search is left out: its
+    // constructions cost seconds each there (docs/policies.md, "The default on huge graphs").
+    const bool huge = doc.graph.nodes.size() > kSearchCandidateUpTo;
     Bytes bestBytes = 0;
     OrderRequest withKnown = request;  // the search scores the candidates made before it
     for (const std::string& candidate : bestOrderCandidates()) {
+        if (huge && candidate == "search") continue;
         MadeOrder made = makeOrder(candidate, withKnown);
         withKnown.known.emplace_back(candidate, made.order);
         Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});

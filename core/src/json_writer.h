@@ -1,10 +1,12 @@
 // A JSON text written as it goes, with no document tree: a million-node result is written in
 // one pass over the plan instead of first building the JSON library's tree (3.6 GB for a 445 MB
 // result). The bytes are those of the library's compact dump (`dump(-1)`, invalid UTF-8 replaced
-// by U+FFFD): plain strings and integers are written here, anything else (strings needing
-// escapes, floating-point numbers) through the library itself, so the two cannot drift apart.
+// by U+FFFD): plain strings and integers are written here, strings needing escapes through the
+// library itself and floating-point numbers with its formatting function, so the two cannot
+// drift apart.
 #pragma once
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -46,9 +48,15 @@ public:
         out_ += v ? "true" : "false";
         return done();
     }
+    // The library's own number formatting (shortest round-trip digits), as its dump() calls it.
     JsonWriter& value(double v) {
         separate();
-        out_ += nlohmann::ordered_json(v).dump();
+        if (std::isfinite(v)) {
+            char digits[64];
+            out_.append(digits, nlohmann::detail::to_chars(digits, digits + sizeof digits, v));
+        } else {
+            out_ += "null";
+        }
         return done();
     }
     JsonWriter& value(std::string_view s) {

@@ -86,10 +86,9 @@ struct Problem {
     std::optional<Plan> plan; // order source "best" planned each candidate: the winner's plan
 };
 // Order source "best" plans every candidate order (with the run's policy) and keeps the one
-// moving the least data, on graphs of up to this many nodes; above, the order search screens
-// them by its own score and only the winner is planned (docs/policies.md, "The default on huge
-// graphs").
-inline constexpr std::size_t kPlanEachCandidateUpTo = 100'000;
+// moving the least data; on graphs of more than this many nodes the search is left out of the
+// candidates (docs/policies.md, "The default on huge graphs").
+inline constexpr std::size_t kSearchCandidateUpTo = 100'000;
 Problem prepare(const GraphDocument& doc, const RunOptions& opts);
 
 // Throws InputError for bad input, InternalError when the plan fails the verifier.

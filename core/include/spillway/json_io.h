@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 #include "engine.h"
@@ -14,7 +15,17 @@ namespace spillway {
 // text (ErrorPlace source "graph"), and node id + field for bad content; enforces the limits of
 // limits.h. The document's SourceMap keeps where nodes, edges and Order entries are, so that later
 // errors (capacities, order) are located too.
-GraphDocument parseGraphDocument(const std::string& text);
+// A host's own limit on the graph's size (the browser's memory): a graph with more nodes is
+// refused once its Nodes are counted, without building them, with "the graph is too large for
+// <host> (N nodes, limit M)" + advice, located at the first node over the limit, and the limit
+// named in ErrorPlace::limit.
+struct HostNodeLimit {
+    std::int64_t maxNodes = 0;
+    std::string host;       // "the browser"
+    const char* limitName;  // ErrorPlace::limit's name
+    std::string advice;     // appended to the message
+};
+GraphDocument parseGraphDocument(const std::string& text, const std::optional<HostNodeLimit>& hostLimit = std::nullopt);
 
 // One id per line (blank lines and '#' comments ignored). InputError names the line.
 Order parseOrderText(const std::string& text);

@@ -17,6 +17,12 @@ struct PlanOptions {
     std::string policy = "best";
 };
 
+// Policy "best" runs every other policy on graphs of up to this many nodes; above, only
+// `lifetime` (docs/policies.md, "The default on huge graphs": one plan instead of four, and
+// `residency`'s relaxation grows faster than n log n at that size).
+inline constexpr std::size_t kEveryPolicyUpTo = 100'000;
+inline constexpr const char* kHugeGraphPolicy = "lifetime";
+
 // The policies this build knows, default first.
 std::vector<std::string> policyNames();
 
