@@ -173,14 +173,19 @@ std::string readFile(const std::string& path, const std::string& source) {
     return text;
 }
 
-// Writes the whole file and checks that it reached the disk (a full disk or /dev/full is an
-// error, not a silent success).
-void writeFile(const fs::path& path, const std::string& text) {
+// Writes the whole file with `write(stream)` and checks that it reached the disk (a full disk or
+// /dev/full is an error, not a silent success).
+template <typename F>
+void writeFileWith(const fs::path& path, F&& write) {
     std::ofstream out(path, std::ios::binary);
     if (!out) throw InputError("cannot write " + path.string() + ": cannot open it");
-    out << text;
+    write(out);
     out.close();
     if (!out) throw InputError("cannot write " + path.string() + ": " + std::strerror(errno));
+}
+
+void writeFile(const fs::path& path, const std::string& text) {
+    writeFileWith(path, [&](std::ostream& out) { out << text; });
 }
 
 struct Args {
@@ -331,7 +336,8 @@ int commandPlan(int argc, char** argv) {
     GraphDocument doc = parseGraphDocument(text);
     Result r = run(doc, opts);
     const double ms = millisecondsSince(t0);
-    if (a.options.count("-o")) writeFile(a.options.at("-o"), resultToJson(doc.graph, r));
+    // Streamed: a million-node result is hundreds of megabytes of text.
+    if (a.options.count("-o")) writeFileWith(a.options.at("-o"), [&](std::ostream& out) { writeResultJson(out, doc.graph, r); });
     if (a.options.count("--export")) {
         fs::path dir = a.options.at("--export");
         std::error_code ec;

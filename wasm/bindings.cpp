@@ -62,6 +62,16 @@ std::string guarded(F&& f) {
     }
 }
 
+// The largest graph the browser plans: above it the WebAssembly heap (at most 4 GiB) and the
+// page's copies of the result would not fit, so a larger graph gets this error instead of an
+// abort (the native CLI has no such limit).
+constexpr std::int64_t kBrowserMaxNodes = 600'000;
+
+GraphDocument parseInBrowser(const std::string& graphJson) {
+    return parseGraphDocument(graphJson, HostNodeLimit{kBrowserMaxNodes, "the browser", "browserNodes",
+                                                       ": plan it with the command-line tool (spillway plan)"});
+}
+
 std::string version() { return std::string("spillway ") + SPILLWAY_VERSION; }
 
 std::string policies() { return dump(Json(policyNames())); }
@@ -76,7 +86,7 @@ std::string orders() {
 
 std::string plan(const std::string& graphJson, const std::string& optionsJson) {
     return guarded([&] {
-        GraphDocument doc = parseGraphDocument(graphJson);
+        GraphDocument doc = parseInBrowser(graphJson);
         return resultToJson(doc.graph, run(doc, parseRunOptions(optionsJson)));
     });
 }
@@ -85,7 +95,7 @@ std::string plan(const std::string& graphJson, const std::string& optionsJson) {
 // every so often and returns false to stop the search, which then plans its best order so far.
 std::string planWithProgress(const std::string& graphJson, const std::string& optionsJson, emscripten::val onProgress) {
     return guarded([&] {
-        GraphDocument doc = parseGraphDocument(graphJson);
+        GraphDocument doc = parseInBrowser(graphJson);
         RunOptions opts = parseRunOptions(optionsJson);
         opts.progress = [&](const SearchProgress& p) {
             Json j;
@@ -102,7 +112,7 @@ std::string planWithProgress(const std::string& graphJson, const std::string& op
 // every claim it makes (metrics, timing, spill cycles under its cost model).
 std::string verify(const std::string& graphJson, const std::string& resultJson, const std::string& optionsJson) {
     return guarded([&] {
-        GraphDocument doc = parseGraphDocument(graphJson);
+        GraphDocument doc = parseInBrowser(graphJson);
         const Capacities caps = capacitiesFor(doc, parseRunOptions(optionsJson));
         const ResultFile result = readResultFile(resultJson);
         Json out;
@@ -124,7 +134,7 @@ std::string verify(const std::string& graphJson, const std::string& resultJson, 
 
 std::string metrics(const std::string& graphJson, const std::string& optionsJson) {
     return guarded([&] {
-        GraphDocument doc = parseGraphDocument(graphJson);
+        GraphDocument doc = parseInBrowser(graphJson);
         Problem problem = prepare(doc, parseRunOptions(optionsJson));
         ResidencyPeaks peaks = peakResidency(doc.graph, problem.order);
         Json out;
@@ -137,7 +147,7 @@ std::string metrics(const std::string& graphJson, const std::string& optionsJson
 
 // Every policy on every order source; rows as `spillway compare --json -` prints them.
 std::string compareAll(const std::string& graphJson, const std::string& optionsJson) {
-    return guarded([&] { return comparisonToJson(compare(parseGraphDocument(graphJson), parseRunOptions(optionsJson))); });
+    return guarded([&] { return comparisonToJson(compare(parseInBrowser(graphJson), parseRunOptions(optionsJson))); });
 }
 
 // Packs minimalloc's CSV (packing_io.h): the JSON `spillway pack FILE --json -` prints.
@@ -178,6 +188,8 @@ std::string example(const std::string& name) {
 // Bytes the engine's allocator holds right now: tests check that failing calls leak nothing.
 double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
+double browserMaxNodes() { return static_cast<double>(kBrowserMaxNodes); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(spillway) {
@@ -195,4 +207,5 @@ EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("examples", &examples);
     emscripten::function("example", &example);
     emscripten::function("heapInUse", &heapInUse);
+    emscripten::function("browserMaxNodes", &browserMaxNodes);
 }

@@ -215,6 +215,12 @@ export interface SpillwayModule {
   example(name: string): string;
   /** Bytes the engine's allocator holds now (diagnostics: failing calls must not raise it). */
   heapInUse(): number;
+  /**
+   * The most nodes a graph may have here: every call taking a graph answers a larger one with an
+   * input error "the graph is too large for the browser (N nodes, limit M)", where.limit
+   * {name: "browserNodes", max: M}, instead of running out of WebAssembly memory.
+   */
+  browserMaxNodes(): number;
 }
 
 export interface ModuleOptions {

@@ -7,6 +7,7 @@
 
 #include "plan_layout.h"
 #include "spillway/error.h"
+#include "spillway/scale.h"
 #include "spillway/planner.h"
 #include "time_planning.h"
 
@@ -210,7 +211,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                           std::to_string(moved) + " bytes moved");
         best = std::move(a);
     };
-    const bool replan = g.nodes.size() <= kReplanUpTo;
+    const bool replan = !isHugeGraph(g.nodes.size());
     if (replan && opts.enabled(CyclesTechnique::Policies))
         for (const std::string& policy : policyNames())
             if (policy != "best" && policy != plan.policy)

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "spillway/error.h"
+#include "spillway/scale.h"
 #include "spillway/verifier.h"
 
 namespace spillway {
@@ -148,29 +149,17 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         p.search = summaryOf(made.search);
         return p;
     }
-    if (doc.graph.nodes.size() > kPlanEachCandidateUpTo) {
-        // A huge graph: the search screens the candidates by its own score (the residency step's
-        // data moved, no plan), having scored the schedule and reuse orders as its constructions;
-        // only its winner gets planned.
-        OrderRequest withKnown = request;
-        for (const std::string& candidate : bestOrderCandidates()) {
-            if (candidate == "search") continue;
-            withKnown.known.emplace_back(candidate, makeOrder(candidate, request).order);
-        }
-        MadeOrder made = makeOrder("search", withKnown);
-        p.orderSource = "search";
-        p.order = std::move(made.order);
-        p.search = summaryOf(made.search);
-        return p;
-    }
     // Plan each candidate's order and keep the one moving the least data (ties: the first), with
-    // its plan so that run() need not plan it again.
+    // its plan so that run() need not plan it again. On a huge graph the search is left out: its
+    // constructions cost seconds each there (docs/policies.md, "The default on huge graphs").
+    const bool huge = isHugeGraph(doc.graph.nodes.size());
     Bytes bestBytes = 0;
     OrderRequest withKnown = request;  // the search scores the candidates made before it
     // The cycles objective's technique orders starts from the search's runners-up too.
     const bool runnersUp = opts.objective == Objective::Cycles && opts.cycles.enabled(CyclesTechnique::Orders);
     if (runnersUp) withKnown.runnersUp = kSearchRunnersUp;
     for (const std::string& candidate : bestOrderCandidates()) {
+        if (huge && candidate == "search") continue;
         MadeOrder made = makeOrder(candidate, withKnown);
         withKnown.known.emplace_back(candidate, made.order);
         if (made.search)

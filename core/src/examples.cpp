@@ -155,7 +155,7 @@ public:
         }
         out += " \"Nodes\": [\n";
         for (size_t i = 0; i < nodes_.size(); ++i)
-            out += "  " + nodes_[i].dump() + (i + 1 < nodes_.size() ? ",\n" : "\n");
+            out += "  " + nodes_[i] + (i + 1 < nodes_.size() ? ",\n" : "\n");
         out += " ],\n \"Edges\": [";
         for (size_t i = 0; i < edges_.size(); ++i) {
             if (i % 12 == 0) out += "\n  ";
@@ -188,12 +188,13 @@ private:
         return j;
     }
 
+    // Keeps the node as its text (a million-node graph's document trees would need gigabytes).
     NodeId addNode(OJson j) {
         const NodeId id = static_cast<NodeId>(nodes_.size());
         if (id >= kMaxNodes)
             throw InputError("generator: the graph would exceed " + std::to_string(kMaxNodes) + " nodes");
         j["Id"] = id;
-        nodes_.push_back(std::move(j));
+        nodes_.push_back(j.dump());
         return id;
     }
 
@@ -217,7 +218,7 @@ private:
     Capacities written_;
     bool freesAtEnd_;
     Capacities limits_;
-    std::vector<OJson> nodes_;
+    std::vector<std::string> nodes_;  // each node's JSON
     std::vector<std::pair<NodeId, NodeId>> edges_;
     std::vector<BufState> bufs_;
 };

@@ -19,8 +19,9 @@ constexpr std::int64_t kBeyondInt64 = std::numeric_limits<std::int64_t>::min(); 
 
 class GraphReader {
 public:
-    explicit GraphReader(const json::JsonText& text)
-        : t_(text), node_(text, "Nodes", limits::kMaxCycles), capacities_(text, "Capacities", "Capacities") {}
+    GraphReader(const json::JsonText& text, const std::optional<HostNodeLimit>& hostLimit)
+        : t_(text), hostLimit_(hostLimit), node_(text, "Nodes", limits::kMaxCycles),
+          capacities_(text, "Capacities", "Capacities") {}
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
@@ -39,6 +40,15 @@ private:
     void endEdge();
     void addEdge(std::size_t index, std::int64_t src, std::int64_t dst);
     void indexNodes();
+    [[noreturn]] void tooLargeForHost() const {
+        const std::int64_t max = hostLimit_->maxNodes;
+        ErrorPlace where;
+        where.limit = LimitPlace{hostLimit_->limitName, max};
+        fail(firstOverHostLimit_, "the graph is too large for " + hostLimit_->host + " (" +
+                                      std::to_string(max + nodesOverHostLimit_) + " nodes, limit " +
+                                      std::to_string(max) + ")" + hostLimit_->advice,
+             std::move(where));
+    }
     TextPosition here(std::size_t offset) const {
         const json::Position p = t_.position(offset);
         return {static_cast<std::uint32_t>(p.line), static_cast<std::uint32_t>(p.column)};
@@ -60,6 +70,10 @@ private:
     }
 
     const json::JsonText& t_;
+    const std::optional<HostNodeLimit>& hostLimit_;
+    // Nodes beyond the host's limit: only counted (skipped unread), and where the first one is.
+    std::int64_t nodesOverHostLimit_ = 0;
+    std::size_t firstOverHostLimit_ = 0;
     GraphDocument doc_;
     std::vector<Ctx> stack_;
     RootField rootField_ = kOther;
@@ -117,6 +131,10 @@ bool GraphReader::value(Kind k, const Scalar* s, std::size_t offset) {
                      std::move(where));
             }
             if (static_cast<std::int64_t>(index) >= limits::kMaxNodes) tooMany(offset, "nodes", "nodes", limits::kMaxNodes);
+            if (hostLimit_ && static_cast<std::int64_t>(index) >= hostLimit_->maxNodes) {
+                if (nodesOverHostLimit_++ == 0) firstOverHostLimit_ = offset;
+                return false;  // counted, not built: the error names the whole graph's size
+            }
             node_.begin(offset, index);
             doc_.source.nodes.push_back(here(offset));
             stack_.push_back(Ctx::Node);
@@ -254,7 +272,10 @@ void GraphReader::onEnd(Kind, std::size_t) {
     stack_.pop_back();
     switch (ended) {
         case Ctx::Node: doc_.graph.nodes.push_back(node_.finish(uses_)); break;
-        case Ctx::Nodes: indexNodes(); break;
+        case Ctx::Nodes:
+            if (nodesOverHostLimit_ > 0) tooLargeForHost();
+            indexNodes();
+            break;
         case Ctx::Edge: endEdge(); break;
         default: break;
     }
@@ -289,9 +310,9 @@ GraphDocument GraphReader::finish() {
 
 }  // namespace
 
-GraphDocument parseGraphDocument(const std::string& text) {
+GraphDocument parseGraphDocument(const std::string& text, const std::optional<HostNodeLimit>& hostLimit) {
     const json::JsonText t(text, "graph", "the graph");
-    GraphReader reader(t);
+    GraphReader reader(t, hostLimit);
     json::readJson(t, reader);
     return reader.finish();
 }

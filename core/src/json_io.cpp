@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "field_reader.h"
+#include "json_writer.h"
 #include "spillway/error.h"
 #include "spillway/limits.h"
 
@@ -343,150 +344,149 @@ OrderedJson boundJson(const TrafficBound& b) {
     return j;
 }
 
-OrderedJson cyclesBoundJson(const CyclesBound& b) {
-    OrderedJson j;
-    j["total"] = b.total;
-    j["limit"] = b.limit;
-    j["criticalPath"] = b.criticalPath;
-    OrderedJson pipes;
-    for (const CyclesBound::Pipe& p : b.pipes) pipes[p.name] = {{"busy", p.busy}, {"bound", p.bound}};
-    j["pipes"] = std::move(pipes);
-    return j;
+// A lower bound on total cycles (cycles_bound.h): the limiting pipe or path and each pipe's busy time.
+void writeCyclesBound(JsonWriter& w, const CyclesBound& b) {
+    w.beginObject().member("total", b.total).member("limit", b.limit).member("criticalPath", b.criticalPath);
+    w.key("pipes").beginObject();
+    for (const CyclesBound::Pipe& p : b.pipes)
+        w.key(p.name).beginObject().member("busy", p.busy).member("bound", p.bound).endObject();
+    w.endObject().endObject();
+}
+
+void writeBound(JsonWriter& w, const TrafficBound& b) {
+    w.beginObject().member("total", b.total).member("byType", b.byType);
+    if (!b.exact) w.member("exact", false);  // only when the relaxation ran out of its work budget
+    w.endObject();
+}
+
+void writeNode(JsonWriter& w, const Node& n) {
+    w.beginObject().member("Id", n.id).member("Op", n.op);
+    if (n.isBufferNode())
+        w.member("BufId", n.buf).member("Size", n.size).member("Type", n.type);
+    else
+        w.member("Pipe", n.pipe).member("Cycles", n.cycles).member("Bufs", n.bufs);
+    w.endObject();
 }
 
 // A placement's holes, [start, end) pairs by address.
-void addPlacement(OrderedJson& dj, const Decision& d) {
-    OrderedJson holes = OrderedJson::array();
-    for (const Hole& h : d.holes) holes.push_back({h.start, h.end});
-    dj["holes"] = std::move(holes);
-    dj["holesTotal"] = d.holesTotal;
+void writePlacement(JsonWriter& w, const Decision& d) {
+    w.key("holes").beginArray();
+    for (const Hole& h : d.holes) w.beginArray().value(h.start).value(h.end).endArray();
+    w.endArray().member("holesTotal", d.holesTotal);
 }
 
 // A spill's room, formula, candidates (best first) and, for a policy that weighs windows, windows.
-void addSpillChoice(OrderedJson& dj, const Decision& d) {
-    dj["room"] = {{"for", d.room.forBufs}, {"need", d.room.need}, {"free", d.room.freeBytes},
-                  {"largestHole", d.room.largestHole}, {"shortfall", d.room.shortfall}};
-    dj["formula"] = d.formula;
-    OrderedJson cands = OrderedJson::array();
+void writeSpillChoice(JsonWriter& w, const Decision& d) {
+    w.key("room").beginObject().member("for", d.room.forBufs).member("need", d.room.need)
+        .member("free", d.room.freeBytes).member("largestHole", d.room.largestHole)
+        .member("shortfall", d.room.shortfall).endObject();
+    w.member("formula", d.formula).key("candidates").beginArray();
     for (const Candidate& c : d.candidates)
-        cands.push_back({{"buf", c.buf}, {"nextUseStep", c.nextUseStep}, {"score", c.score}, {"size", c.size},
-                         {"copyIn", c.copyIn}});
-    dj["candidates"] = std::move(cands);
-    dj["candidatesTotal"] = d.candidatesTotal;
+        w.beginObject().member("buf", c.buf).member("nextUseStep", c.nextUseStep).member("score", c.score)
+            .member("size", c.size).member("copyIn", c.copyIn).endObject();
+    w.endArray().member("candidatesTotal", d.candidatesTotal);
     if (d.windows.empty()) return;
-    OrderedJson windows = OrderedJson::array();
-    for (const SpillWindow& w : d.windows)
-        windows.push_back({{"start", w.start}, {"end", w.end}, {"cost", w.cost}, {"bufs", w.bufs}});
-    dj["windows"] = std::move(windows);
-    dj["windowsTotal"] = d.windowsTotal;
+    w.key("windows").beginArray();
+    for (const SpillWindow& sw : d.windows)
+        w.beginObject().member("start", sw.start).member("end", sw.end).member("cost", sw.cost)
+            .member("bufs", sw.bufs).endObject();
+    w.endArray().member("windowsTotal", d.windowsTotal);
 }
 
 // A node's pipe and what it waited for (docs/timing.md): members that do not apply are left out.
-OrderedJson waitJson(const NodeTiming& t) {
-    OrderedJson j;
-    if (!t.pipe.empty()) j["pipe"] = t.pipe;
-    j["cause"] = waitCauseName(t.wait.cause);
-    if (t.wait.cause == WaitCause::None) return j;
-    j["node"] = t.wait.node;
-    if (t.wait.cause == WaitCause::Address) j["buffer"] = t.wait.buffer;
-    j["cycles"] = t.wait.cycles;
-    return j;
-}
-
-// Under the cycles objective: the bytes plan it started from and what each technique gained.
-OrderedJson objectiveJson(const ObjectiveReport& c) {
-    OrderedJson j;
-    j["name"] = "cycles";
-    j["disabled"] = c.disabled;
-    j["bytesPlan"] = {{"extraBytes", c.bytesPlanExtraBytes}, {"totalCycles", c.bytesPlanCycles}};
-    j["steps"] = c.steps;
-    return j;
-}
-
-OrderedJson costJson(const CostModel& c) {
-    OrderedJson j;
-    j["model"] = c.name();
-    if (c.kind == CostModel::Kind::Seed) {
-        j["fixedLatency"] = c.fixedLatency;
-        j["cyclesPerByte"] = c.cyclesPerByte;
+void writeWait(JsonWriter& w, const NodeTiming& t) {
+    w.beginObject();
+    if (!t.pipe.empty()) w.member("pipe", t.pipe);
+    w.member("cause", waitCauseName(t.wait.cause));
+    if (t.wait.cause != WaitCause::None) {
+        w.member("node", t.wait.node);
+        if (t.wait.cause == WaitCause::Address) w.member("buffer", t.wait.buffer);
+        w.member("cycles", t.wait.cycles);
     }
-    return j;
+    w.endObject();
+}
+
+void writeDecision(JsonWriter& w, const Decision& d) {
+    w.beginObject().member("kind", decisionKind(d.kind)).member("step", d.step).member("orderStep", d.orderStep)
+        .member("node", d.node).member("buf", d.buf).member("type", d.type).member("offset", d.offset)
+        .member("size", d.size).member("reason", d.reason);
+    if (d.kind == Decision::Kind::Place || d.kind == Decision::Kind::Reload) writePlacement(w, d);
+    if (d.kind == Decision::Kind::Spill) writeSpillChoice(w, d);
+    w.endObject();
+}
+
+// The result document, member by member (docs/result-format.md).
+void writeResult(JsonWriter& w, const Result& r) {
+    w.beginObject().member("format", kResultFormat).member("engine", std::string("spillway ") + SPILLWAY_VERSION)
+        .member("policy", r.policy).member("planPolicy", r.plan.policy);
+    w.key("cost").beginObject().member("model", r.cost.name());
+    if (r.cost.kind == CostModel::Kind::Seed)
+        w.member("fixedLatency", r.cost.fixedLatency).member("cyclesPerByte", r.cost.cyclesPerByte);
+    w.endObject();
+    w.member("capacities", r.capacities).member("orderSource", r.orderSource);
+    if (r.search)
+        w.key("search").beginObject().member("evaluations", r.search->evaluations).member("effort", r.search->effort)
+            .member("start", r.search->start).endObject();
+    if (r.cycles) {
+        // Under the cycles objective: the bytes plan it started from and what each technique gained.
+        const ObjectiveReport& c = *r.cycles;
+        w.key("objective").beginObject().member("name", "cycles").member("disabled", c.disabled);
+        w.key("bytesPlan").beginObject().member("extraBytes", c.bytesPlanExtraBytes)
+            .member("totalCycles", c.bytesPlanCycles).endObject();
+        w.member("steps", c.steps).endObject();
+    }
+    w.member("inputOrder", r.inputOrder);
+
+    const Metrics& m = r.metrics;
+    w.key("metrics").beginObject().member("spills", m.spills).member("extraBytes", m.extraBytes);
+    w.key("demandPeak").beginObject().member("byType", m.demandPeaks.byType).member("total", m.demandPeaks.total).endObject();
+    w.member("residentPeak", m.residentPeaks).member("totalCycles", m.totalCycles).key("bound");
+    writeBound(w, m.bound);
+    w.key("cyclesBound").beginObject().key("plan");
+    writeCyclesBound(w, m.cyclesBound.plan);
+    w.key("order");
+    writeCyclesBound(w, m.cyclesBound.order);
+    w.key("graph");
+    writeCyclesBound(w, m.cyclesBound.graph);
+    w.endObject().endObject();
+
+    const Plan& p = r.plan;
+    w.key("allocations").beginArray();
+    for (const Allocation& a : p.allocations)
+        w.beginObject().member("buf", a.buf).member("type", a.type).member("offset", a.offset).member("size", a.size).endObject();
+    w.endArray().key("spills").beginArray();
+    for (const Spill& s : p.spills)
+        w.beginObject().member("buf", s.buf).member("type", s.type).member("size", s.size)
+            .member("oldOffset", s.oldOffset).member("newOffset", s.newOffset).member("outNode", s.outNode)
+            .member("inNode", s.inNode).member("outStep", s.outStep).member("inStep", s.inStep).endObject();
+    w.endArray().member("order", p.order).key("addedNodes").beginArray();
+    for (const Node& n : p.addedNodes) writeNode(w, n);
+    w.endArray().key("addedEdges").beginArray();
+    for (auto [s, d] : p.addedEdges) w.beginArray().value(s).value(d).endArray();
+    w.endArray().key("timing").beginArray();
+    for (const NodeTiming& t : r.timing.nodes) w.beginArray().value(t.id).value(t.start).value(t.end).endArray();
+    w.endArray().key("waits").beginArray();
+    for (const NodeTiming& t : r.timing.nodes) writeWait(w, t);
+    w.endArray().key("decisions").beginArray();
+    for (const Decision& d : p.decisions) writeDecision(w, d);
+    w.endArray().endObject();
 }
 
 }  // namespace
 
 std::string resultToJson(const Graph&, const Result& r) {
-    OrderedJson j;
-    j["format"] = kResultFormat;
-    j["engine"] = std::string("spillway ") + SPILLWAY_VERSION;
-    j["policy"] = r.policy;
-    j["planPolicy"] = r.plan.policy;
-    j["cost"] = costJson(r.cost);
-    j["capacities"] = r.capacities;
-    j["orderSource"] = r.orderSource;
-    if (r.search)
-        j["search"] = {{"evaluations", r.search->evaluations}, {"effort", r.search->effort}, {"start", r.search->start}};
-    if (r.cycles) j["objective"] = objectiveJson(*r.cycles);
-    j["inputOrder"] = r.inputOrder;
+    JsonWriter w;
+    writeResult(w, r);
+    std::string text = w.take();
+    text += '\n';
+    return text;
+}
 
-    OrderedJson m;
-    m["spills"] = r.metrics.spills;
-    m["extraBytes"] = r.metrics.extraBytes;
-    m["demandPeak"]["byType"] = r.metrics.demandPeaks.byType;
-    m["demandPeak"]["total"] = r.metrics.demandPeaks.total;
-    m["residentPeak"] = r.metrics.residentPeaks;
-    m["totalCycles"] = r.metrics.totalCycles;
-    m["bound"] = boundJson(r.metrics.bound);
-    m["cyclesBound"] = {{"plan", cyclesBoundJson(r.metrics.cyclesBound.plan)},
-                        {"order", cyclesBoundJson(r.metrics.cyclesBound.order)},
-                        {"graph", cyclesBoundJson(r.metrics.cyclesBound.graph)}};
-    j["metrics"] = std::move(m);
-
-    const Plan& p = r.plan;
-    OrderedJson allocs = OrderedJson::array();
-    for (const Allocation& a : p.allocations)
-        allocs.push_back({{"buf", a.buf}, {"type", a.type}, {"offset", a.offset}, {"size", a.size}});
-    j["allocations"] = std::move(allocs);
-    OrderedJson spills = OrderedJson::array();
-    for (const Spill& s : p.spills)
-        spills.push_back({{"buf", s.buf}, {"type", s.type}, {"size", s.size},
-                          {"oldOffset", s.oldOffset}, {"newOffset", s.newOffset},
-                          {"outNode", s.outNode}, {"inNode", s.inNode},
-                          {"outStep", s.outStep}, {"inStep", s.inStep}});
-    j["spills"] = std::move(spills);
-    j["order"] = p.order;
-    OrderedJson added = OrderedJson::array();
-    for (const Node& n : p.addedNodes) added.push_back(nodeJson(n));
-    j["addedNodes"] = std::move(added);
-    OrderedJson edges = OrderedJson::array();
-    for (auto [s, d] : p.addedEdges) edges.push_back({s, d});
-    j["addedEdges"] = std::move(edges);
-    OrderedJson timing = OrderedJson::array();
-    OrderedJson waits = OrderedJson::array();
-    for (const NodeTiming& t : r.timing.nodes) {
-        timing.push_back({t.id, t.start, t.end});
-        waits.push_back(waitJson(t));
-    }
-    j["timing"] = std::move(timing);
-    j["waits"] = std::move(waits);
-    OrderedJson decisions = OrderedJson::array();
-    for (const Decision& d : p.decisions) {
-        OrderedJson dj;
-        dj["kind"] = decisionKind(d.kind);
-        dj["step"] = d.step;
-        dj["orderStep"] = d.orderStep;
-        dj["node"] = d.node;
-        dj["buf"] = d.buf;
-        dj["type"] = d.type;
-        dj["offset"] = d.offset;
-        dj["size"] = d.size;
-        dj["reason"] = d.reason;
-        if (d.kind == Decision::Kind::Place || d.kind == Decision::Kind::Reload) addPlacement(dj, d);
-        if (d.kind == Decision::Kind::Spill) addSpillChoice(dj, d);
-        decisions.push_back(std::move(dj));
-    }
-    j["decisions"] = std::move(decisions);
-    return j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+void writeResultJson(std::ostream& out, const Graph&, const Result& r) {
+    JsonWriter w(out);
+    writeResult(w, r);
+    w.flush();
+    out << '\n';
 }
 
 std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {

@@ -44,7 +44,7 @@ const Source kSources[] = {
      "The graph's own \"Order\"; a graph without one gets best.", kMeta, nullptr},
     {"best", "Best of schedule, reuse and search",
      "Plans with schedule, reuse and search and keeps the order whose plan moves the least data "
-     "(ties: the first).",
+     "(ties: the first); above 100,000 nodes with schedule and reuse only.",
      kMeta, nullptr},
     {"schedule", "Schedule (id order, short lifetimes)",
      "Ascending id, except that each FREE runs as soon as its buffer's last user has run and each "

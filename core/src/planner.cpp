@@ -4,6 +4,7 @@
 
 #include "policies.h"
 #include "spillway/error.h"
+#include "spillway/scale.h"
 
 namespace spillway {
 namespace {
@@ -30,8 +31,13 @@ Bytes extraBytes(const Graph& g, const Plan& p) {
 }
 
 // Policy "best": every other policy on the same order; the plan moving the least data wins
-// (then the fewest spills; then the earlier policy in the list).
+// (then the fewest spills; then the earlier policy in the list). On huge graphs: lifetime alone.
 Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts) {
+    if (isHugeGraph(g.nodes.size())) {
+        Plan plan = planLifetime(g, order, opts);
+        if (plan.policy.empty()) plan.policy = kHugeGraphPolicy;
+        return plan;
+    }
     std::optional<Plan> best;
     Bytes bestBytes = 0;
     for (const Policy& p : kPolicies) {

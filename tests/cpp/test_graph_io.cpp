@@ -37,6 +37,25 @@ TEST_CASE("a valid small graph parses with its buffers and edges") {
     CHECK_FALSE(doc.capacities.has_value());
 }
 
+TEST_CASE("a host's node limit: a larger graph is refused with both sizes, the limit named, its first node over located") {
+    const HostNodeLimit limit{2, "the browser", "browserNodes", ": use the CLI"};
+    try {
+        parseGraphDocument("{\"Nodes\":[" + kAlloc0 + ",\n" + kUse1 + ",\n" + kFree2 + "],\"Edges\":[[0,1],[1,2]]}", limit);
+        FAIL("expected an InputError");
+    } catch (const InputError& e) {
+        CHECK(std::string(e.what()) == "line 3, column 1: the graph is too large for the browser (3 nodes, limit 2): use the CLI");
+        REQUIRE(e.where.limit);
+        CHECK(e.where.limit->name == "browserNodes");
+        CHECK(e.where.limit->max == 2);
+    }
+    // At the limit the graph is read as without one.
+    const HostNodeLimit three{3, "the browser", "browserNodes", ""};
+    CHECK(parseGraphDocument(good(), three).graph.nodes.size() == 3);
+    // Nodes past the limit are skipped unread, yet errors in the nodes before it still come first.
+    CHECK(inputErrorOf([&] { parseGraphDocument(graph(R"({"Id":0,"Op":"ALLOC"},)" + kUse1 + "," + kFree2), limit); })
+              .find("too large") == std::string::npos);
+}
+
 TEST_CASE("Order and Capacities are read when present") {
     GraphDocument doc = parse(good(R"(,"Order":[0,1,2],"Capacities":{"L1":512})"));
     CHECK(*doc.order == Order{0, 1, 2});

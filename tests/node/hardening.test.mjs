@@ -153,6 +153,32 @@ test('where: limits are named with their maximum', () => {
   assert.deepEqual(e.where, { source: 'options', line: 1, column: 16, field: 'capacities.', memory: '' });
 });
 
+test('a graph above the browser\'s node limit: a clear error naming both sizes, not an abort', () => {
+  const max = engine.browserMaxNodes();
+  assert.equal(max, 600000);
+  // Buffers of one COPY_IN each (ALLOC, COPY_IN, FREE), one line per node: one buffer over.
+  const buffers = max / 3 + 1;
+  const nodes = [];
+  for (let b = 0; b < buffers; ++b) {
+    const id = 3 * b;
+    nodes.push(`{"Id":${id},"Op":"ALLOC","BufId":${b},"Size":8,"Type":"L1"}`,
+      `{"Id":${id + 1},"Op":"COPY_IN","Pipe":"MTE2","Cycles":1,"Bufs":[${b}]}`,
+      `{"Id":${id + 2},"Op":"FREE","BufId":${b},"Size":8,"Type":"L1"}`);
+  }
+  const graph = `{"Nodes":[\n${nodes.join(',\n')}\n],"Edges":[]}`;
+  const heap = engine.heapInUse();
+  for (const call of [() => engine.plan(graph, '{}'), () => engine.compare(graph, '{}'), () => engine.metrics(graph, '{}')]) {
+    const e = inputError(call());
+    assert.equal(e.message, `line ${max + 2}, column 1: the graph is too large for the browser (${3 * buffers} nodes, limit ${max}): plan it with the command-line tool (spillway plan)`);
+    assert.deepEqual(e.where, { source: 'graph', line: max + 2, column: 1, limit: { name: 'browserNodes', max } });
+  }
+  assert.ok(engine.heapInUse() <= heap + 4096, 'the refused graph left nothing behind');
+  // One buffer fewer is exactly at the limit and is read (metrics on the ascending-id order).
+  const within = JSON.parse(engine.metrics(`{"Nodes":[\n${nodes.slice(0, max).join(',\n')}\n],"Edges":[]}`, '{"order":"id"}'));
+  assert.equal(within.order.length, max);
+  assert.equal(within.demandPeak.total, 8);
+});
+
 // ---- verify() against falsified results -------------------------------------------------------
 
 function planned() {

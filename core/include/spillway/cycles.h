@@ -44,9 +44,8 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques();
 std::vector<CyclesTechnique> parseCyclesTechniques(const std::string& commaList);
 CyclesTechnique cyclesTechnique(const std::string& name);  // InputError (field "disable")
 
-// Techniques policies and reserve plan the order again (several plans); on graphs above this
-// many nodes they are skipped: one plan takes seconds there (docs/timing.md).
-inline constexpr std::size_t kReplanUpTo = 100'000;
+// Techniques policies and reserve plan the order again (several plans); on a huge graph
+// (scale.h) they are skipped: one plan takes seconds there (docs/timing.md).
 
 struct CyclesOptions {
     std::vector<CyclesTechnique> disabled;

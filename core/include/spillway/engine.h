@@ -93,10 +93,7 @@ struct Problem {
     std::vector<OrderStart> others;  // and the other candidates' orders and plans
 };
 // Order source "best" plans every candidate order (with the run's policy) and keeps the one
-// moving the least data, on graphs of up to this many nodes; above, the order search screens
-// them by its own score and only the winner is planned (docs/policies.md, "The default on huge
-// graphs").
-inline constexpr std::size_t kPlanEachCandidateUpTo = 100'000;
+// moving the least data; on a huge graph (scale.h) the search is left out of the candidates.
 // Under the cycles objective (technique orders), the search's runners-up planned as starts too.
 inline constexpr int kSearchRunnersUp = 3;
 Problem prepare(const GraphDocument& doc, const RunOptions& opts);

@@ -2,6 +2,8 @@
 // with optional "Order" and "Capacities"; the result format is documented in docs/result-format.md.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
+#include <optional>
 #include <string>
 
 #include "engine.h"
@@ -13,7 +15,17 @@ namespace spillway {
 // text (ErrorPlace source "graph"), and node id + field for bad content; enforces the limits of
 // limits.h. The document's SourceMap keeps where nodes, edges and Order entries are, so that later
 // errors (capacities, order) are located too.
-GraphDocument parseGraphDocument(const std::string& text);
+// A host's own limit on the graph's size (the browser's memory): a graph with more nodes is
+// refused once its Nodes are counted, without building them, with "the graph is too large for
+// <host> (N nodes, limit M)" + advice, located at the first node over the limit, and the limit
+// named in ErrorPlace::limit.
+struct HostNodeLimit {
+    std::int64_t maxNodes = 0;
+    std::string host;       // "the browser"
+    const char* limitName;  // ErrorPlace::limit's name
+    std::string advice;     // appended to the message
+};
+GraphDocument parseGraphDocument(const std::string& text, const std::optional<HostNodeLimit>& hostLimit = std::nullopt);
 
 // One id per line (blank lines and '#' comments ignored). InputError names the line.
 Order parseOrderText(const std::string& text);
@@ -39,7 +51,10 @@ ResultFile readResultFile(const std::string& text);
 // The result format's version: 2 since added edges are the rule's reduced set (format 1 held the
 // contest's literal, quadratic set, which the verifier now reports as extra edges).
 constexpr int kResultFormat = 2;
+// The result document (docs/result-format.md), written as a stream (no document tree); the bytes
+// of both forms are the same.
 std::string resultToJson(const Graph& g, const Result& r);
+void writeResultJson(std::ostream& out, const Graph& g, const Result& r);
 std::string graphToJson(const GraphDocument& doc);
 // The rows of compare(): [{"policy", "planPolicy", "order", "spills", "extraBytes",
 // "demandPeak": {"byType", "total"}, "totalCycles", "ms"}].

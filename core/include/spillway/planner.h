@@ -17,6 +17,11 @@ struct PlanOptions {
     std::string policy = "best";
 };
 
+// Policy "best" runs every other policy, on a huge graph (scale.h) only this one (docs/policies.md,
+// "The default on huge graphs": one plan instead of four, and `residency`'s relaxation grows
+// faster than n log n at that size).
+inline constexpr const char* kHugeGraphPolicy = "lifetime";
+
 // The policies this build knows, default first.
 std::vector<std::string> policyNames();
 
