@@ -77,11 +77,17 @@ export function createVTable(opts: VTableOptions): VTable {
   let active = -1;
   const pool: HTMLDivElement[] = [];
   let scheduled = false;
+  // The viewport's height and scroll position as last seen (ResizeObserver, scroll events, our own
+  // scrolling): render only writes to the DOM. Reading them there would force a layout per table
+  // in the frame where a new result fills every table (README.md, "Large graphs").
+  let viewHeight = 0;
+  let scrollTop = 0;
+  const rowsInView = () => Math.max(0, (viewHeight || 300) - HEAD_H);
 
   function render() {
     scheduled = false;
-    const h = Math.max(0, (viewport.clientHeight || 300) - HEAD_H);
-    const top = Math.max(0, viewport.scrollTop);
+    const h = rowsInView();
+    const top = scrollTop;
     const first = Math.max(0, Math.floor(top / rowH) - 5);
     const last = Math.min(count, Math.ceil((top + h) / rowH) + 5);
     const needed = Math.max(0, last - first);
@@ -141,13 +147,23 @@ export function createVTable(opts: VTableOptions): VTable {
       requestAnimationFrame(render);
     }
   };
-  viewport.addEventListener('scroll', schedule, { passive: true });
-  new ResizeObserver(schedule).observe(viewport);
+  viewport.addEventListener('scroll', () => {
+    scrollTop = Math.max(0, viewport.scrollTop);
+    schedule();
+  }, { passive: true });
+  new ResizeObserver((entries) => {
+    viewHeight = entries[entries.length - 1].contentRect.height;
+    schedule();
+  }).observe(viewport);
 
   function scrollToRow(row: number) {
-    const h = viewport.clientHeight - HEAD_H;
+    const h = rowsInView();
     const top = row * rowH;
-    if (top < viewport.scrollTop || top + rowH > viewport.scrollTop + h) viewport.scrollTop = Math.max(0, top - h / 3);
+    if (top < scrollTop || top + rowH > scrollTop + h) {
+      // where the browser clamps it (a shorter table), its scroll event brings the real value
+      scrollTop = Math.max(0, Math.min(top - h / 3, count * rowH - h));
+      viewport.scrollTop = scrollTop;
+    }
     render();
   }
 
@@ -160,7 +176,7 @@ export function createVTable(opts: VTableOptions): VTable {
 
   viewport.addEventListener('focus', () => { if (active < 0 && count) moveTo(0); else render(); });
   viewport.addEventListener('keydown', (e) => {
-    const page = Math.max(1, Math.floor((viewport.clientHeight - HEAD_H) / rowH) - 1);
+    const page = Math.max(1, Math.floor(rowsInView() / rowH) - 1);
     const to: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: count - 1 };
     if (e.key in to && !e.altKey && !e.ctrlKey && !e.metaKey) {
       e.preventDefault();
