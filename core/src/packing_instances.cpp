@@ -112,13 +112,15 @@ std::vector<Piece> skylinePieces(std::int64_t width, std::int64_t height, int co
 
 // Like a program's buffers (the Measured style): blocks whose size and area are drawn from the
 // distributions measured on minimalloc's 11, each placed at the lowest offset free over its
-// lifetime, at the best of a few random start times (one is rejected when it would pass the
-// capacity). Then the layout is tightened as a compiler's would be: every block grows up to
+// lifetime, at the best of a few random start steps (one is rejected when it would pass the
+// capacity). Then the layout is tightened to minimalloc's peak and fill: every block grows up to
 // the block above it (or the capacity), and with probability stretchPercent it lives on,
 // earlier and later, until a block below or above it in the same bytes needs them.
 std::vector<Piece> measuredPieces(std::int64_t width, std::int64_t height, int count, int stretchPercent, Rng& rng) {
     const std::int64_t meanArea = std::max<std::int64_t>(1, width * height / std::max(1, count));
     constexpr int kStartTries = 8, kRejectionsPerBlock = 20;
+    // Blocks start and end at one of count / 2 steps, as a program's buffers do at its operations.
+    const std::int64_t step = std::max<std::int64_t>(1, width / std::max(1, count / 2));
     std::vector<Piece> placed;
     auto lowestFree = [&](std::int64_t t0, std::int64_t t1, std::int64_t size) {
         std::vector<std::pair<std::int64_t, std::int64_t>> below;
@@ -134,10 +136,11 @@ std::vector<Piece> measuredPieces(std::int64_t width, std::int64_t height, int c
     };
     for (int rejected = 0; static_cast<int>(placed.size()) < count && rejected < kRejectionsPerBlock * count;) {
         const std::int64_t size = std::clamp<std::int64_t>(drawQuantile(kMeasuredSize, rng) * height / 1024, 1, height);
-        const std::int64_t span = std::clamp<std::int64_t>(meanArea * drawQuantile(kMeasuredArea, rng) / 100 / size, 1, width);
+        const std::int64_t drawn = std::clamp<std::int64_t>(meanArea * drawQuantile(kMeasuredArea, rng) / 100 / size, 1, width);
+        const std::int64_t span = std::min(width / step * step, (drawn + step - 1) / step * step);
         Piece best{0, 0, height + 1, 0};
         for (int k = 0; k < kStartTries; ++k) {
-            const std::int64_t t0 = rng.below(width - span + 1), y = lowestFree(t0, t0 + span, size);
+            const std::int64_t t0 = rng.below((width - span) / step + 1) * step, y = lowestFree(t0, t0 + span, size);
             if (y < best.y0) best = {t0, t0 + span, y, y + size};
         }
         if (best.y1 <= height) placed.push_back(best);

@@ -43,9 +43,10 @@ KnownInstance challengingLike(std::uint64_t seed);
 // The family calibrated to the statistics measured on minimalloc's 11 (docs/packing.md):
 // 150 to 460 buffers, sizes drawn from their measured size distribution (a few blocks of a
 // quarter to four fifths of the memory), each block's area (size x lifetime) from their
-// measured spread around the mean, each placed at the lowest free offset; then every block
-// grows up to the one above it, and 0 to 80% of them (drawn) live on while their bytes stay
-// free, which spreads the fill over the measured range.
+// measured spread around the mean, starting and ending at one of (blocks / 2) steps, each
+// placed at the lowest free offset; then every block grows up to the one above it, and 0 to
+// 80% of them (drawn) live on while their bytes stay free, which spreads the fill over the
+// measured range.
 KnownInstance measuredLike(std::uint64_t seed);
 
 // The generated families by name: "measured" (measuredLike) and "cut" (challengingLike, the
