@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 #include "spillway/error.h"
 #include "spillway/examples.h"
@@ -42,11 +43,15 @@ constexpr const char* kUsageHead = R"(usage:
                                          id,lower,upper,size[,alignment][,gaps]); exit 0 when
                                          they fit, 1 when they do not or the budget ran out
   spillway pack-bench [FILE.csv ...] [--capacity N] [--instances N] [--budget N] [--lifetime on|off]
+                    [--family measured,cut]
                                          the packer on files, or on generated instances like
                                          minimalloc's "challenging" ones (CPU ms each, how many
                                          pack within 10 CPU seconds); then the lifetime policy
-                                         on each as a graph; a table
-  spillway pack-instance SEED            print a generated instance (CSV, capacity 1048576)
+                                         on each as a graph; a table, counts per family
+  spillway pack-instance SEED [--family measured|cut]
+                                         print a generated instance (CSV, capacity 1048576):
+                                         measured (default): calibrated to minimalloc's 11;
+                                         cut: rectangle cuts (guillotine, even, skyline)
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
   spillway orders                        list the order sources (--order)
@@ -675,8 +680,11 @@ int commandPack(int argc, char** argv) {
 }
 
 int commandPackInstance(int argc, char** argv) {
-    if (argc != 3) throw InputError("usage: spillway pack-instance SEED");
-    const packing::KnownInstance k = packing::challengingLike(static_cast<std::uint64_t>(parseCount("SEED", argv[2], 0, INT64_MAX)));
+    Args a = parseArgs(argc, argv, 2, {"--family"});
+    if (a.positional.size() != 1) throw InputError("usage: spillway pack-instance SEED [--family measured|cut]");
+    const std::string family = a.options.count("--family") ? a.options.at("--family") : "measured";
+    const packing::KnownInstance k =
+        packing::familyInstance(family, static_cast<std::uint64_t>(parseCount("SEED", a.positional[0], 0, INT64_MAX)));
     packing::CsvDocument doc;
     doc.problem = k.problem;
     for (size_t i = 0; i < k.problem.blocks.size(); ++i) doc.ids.push_back(std::to_string(i));
@@ -684,48 +692,79 @@ int commandPackInstance(int argc, char** argv) {
     return 0;
 }
 
+// The packer's results over one set of instances (a file list or a generated family).
+struct PackTally {
+    std::vector<double> times;
+    std::vector<std::string> unpacked;
+    int fits = 0, within10s = 0, fallbacks = 0, count = 0;
+
+    void print(const std::string& label, std::int64_t budget, bool withLifetime) const {
+        std::printf("%spacked: %d of %d; within 10 CPU seconds each: %d (%.0f%%); median %.1f ms, slowest %.1f ms\n", label.c_str(),
+                    fits, count, within10s, 100.0 * within10s / count, median(times), *std::max_element(times.begin(), times.end()));
+        if (!unpacked.empty()) {
+            std::string names;
+            for (const std::string& n : unpacked) names += (names.empty() ? "" : ", ") + n;
+            std::printf("%snot packed (budget %lld nodes): %s\n", label.c_str(), static_cast<long long>(budget), names.c_str());
+        }
+        if (withLifetime) std::printf("%slifetime policy fell back to seed on %d of %d\n", label.c_str(), fallbacks, count);
+    }
+};
+
 // The packer on each instance (files, or generated ones with a known packing), then the
 // lifetime policy on the instance as a graph with a fixed order: does it fall back to seed?
 int commandPackBench(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--capacity", "--instances", "--budget", "--disable", "--preorders", "--probe-after", "--lifetime"});
+    Args a = parseArgs(argc, argv, 2,
+                       {"--capacity", "--instances", "--budget", "--disable", "--preorders", "--probe-after", "--lifetime", "--family"});
     const std::string lifetimeOption = a.options.count("--lifetime") ? a.options.at("--lifetime") : "on";
     if (lifetimeOption != "on" && lifetimeOption != "off") throw InputError("--lifetime takes on or off, got \"" + lifetimeOption + "\"");
     const bool withLifetime = lifetimeOption == "on";
     const packing::Options options = packOptionsFrom(a);
-    std::vector<std::pair<std::string, packing::Problem>> inputs;
+    // (set, instance name, problem): one set for files, one per generated family.
+    std::vector<std::tuple<std::string, std::string, packing::Problem>> inputs;
     const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 0, INT64_MAX) : 1048576;
     for (const std::string& path : a.positional) {
         packing::CsvDocument doc = packing::parsePackingCsv(readFile(path, "csv"));
         doc.problem.capacity = capacity;
-        inputs.emplace_back(fs::path(path).filename().string(), std::move(doc.problem));
+        inputs.emplace_back("", fs::path(path).filename().string(), std::move(doc.problem));
     }
     if (inputs.empty()) {
         const std::int64_t count = a.options.count("--instances") ? parseCount("--instances", a.options.at("--instances"), 1, 100000) : 100;
-        for (std::int64_t seed = 1; seed <= count; ++seed) {
-            packing::KnownInstance k = packing::challengingLike(static_cast<std::uint64_t>(seed));
-            inputs.emplace_back(k.name, std::move(k.problem));
+        const std::string families = a.options.count("--family") ? a.options.at("--family") : "measured,cut";
+        std::string family;
+        for (char c : families + ",") {
+            if (c != ',') {
+                family += c;
+                continue;
+            }
+            for (std::int64_t seed = 1; seed <= count && !family.empty(); ++seed) {
+                packing::KnownInstance k = packing::familyInstance(family, static_cast<std::uint64_t>(seed));
+                inputs.emplace_back(family, k.name, std::move(k.problem));
+            }
+            family.clear();
         }
+        if (inputs.empty()) throw InputError("--family: give at least one family (known: " + std::string(packing::kInstanceFamilies) + ")");
     }
     // Times are CPU time of this process: on a shared machine wall time counts the others' work.
     std::printf("%-16s %7s %8s %-12s %10s %9s | %-22s\n", "instance", "buffers", "peak %", "verdict", "nodes", "cpu ms",
                 "lifetime: spills, plan");
-    std::vector<double> times;
-    std::vector<std::string> unpacked;
-    int fits = 0, within10s = 0, fallbacks = 0;
-    for (const auto& [name, problem] : inputs) {
+    std::vector<std::pair<std::string, PackTally>> tallies;
+    for (const auto& [set, name, problem] : inputs) {
+        if (tallies.empty() || tallies.back().first != set) tallies.emplace_back(set, PackTally{});
+        PackTally& t = tallies.back().second;
         const double t0 = cpuSeconds();
         const packing::Result r = packing::packValidated(problem, options);
         const double ms = 1000 * (cpuSeconds() - t0);
-        times.push_back(ms);
-        fits += r.verdict == packing::Verdict::Fits;
-        within10s += r.verdict == packing::Verdict::Fits && ms <= 10000;
-        if (r.verdict != packing::Verdict::Fits) unpacked.push_back(name);
+        ++t.count;
+        t.times.push_back(ms);
+        t.fits += r.verdict == packing::Verdict::Fits;
+        t.within10s += r.verdict == packing::Verdict::Fits && ms <= 10000;
+        if (r.verdict != packing::Verdict::Fits) t.unpacked.push_back(name);
         std::string lifetimeCell = "-";
         if (withLifetime) {
             RunOptions lifetime;
             lifetime.policy = "lifetime";
             const Result plan = run(packing::graphFromPacking(problem), lifetime);
-            fallbacks += plan.plan.policy != "lifetime";
+            t.fallbacks += plan.plan.policy != "lifetime";
             lifetimeCell = std::to_string(plan.metrics.spills) + ", " + plan.plan.policy;
         }
         std::printf("%-16s %7zu %8.1f %-12s %10lld %9.1f | %s\n", name.c_str(), problem.blocks.size(),
@@ -733,15 +772,7 @@ int commandPackBench(int argc, char** argv) {
                     packing::verdictName(r.verdict), static_cast<long long>(r.stats.nodes), ms, lifetimeCell.c_str());
         std::fflush(stdout);  // a long run shows its progress
     }
-    std::printf("packed: %d of %zu; within 10 CPU seconds each: %d (%.0f%%); median %.1f ms, slowest %.1f ms\n", fits,
-                inputs.size(), within10s, 100.0 * within10s / static_cast<double>(inputs.size()), median(times),
-                *std::max_element(times.begin(), times.end()));
-    if (!unpacked.empty()) {
-        std::string names;
-        for (const std::string& n : unpacked) names += (names.empty() ? "" : ", ") + n;
-        std::printf("not packed (budget %lld nodes): %s\n", static_cast<long long>(options.budget), names.c_str());
-    }
-    if (withLifetime) std::printf("lifetime policy fell back to seed on %d of %zu\n", fallbacks, inputs.size());
+    for (const auto& [set, tally] : tallies) tally.print(set.empty() ? "" : "family " + set + ": ", options.budget, withLifetime);
     return 0;
 }
 

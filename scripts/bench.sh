@@ -44,9 +44,10 @@ for g in "${graphs[@]}"; do
     });' "$(basename "$g")"
 done
 echo
-echo "== exact packing: 100 instances generated like minimalloc's \"challenging\" ones (capacity"
-echo "   1048576, a packing known to exist), CPU ms each and how many pack within 10 CPU seconds (issue 13:"
-echo "   >= 95%), then policy lifetime on each as a graph with a fixed order (figures: docs/packing.md)"
+echo "== exact packing: 100 instances of each generated family like minimalloc's \"challenging\" ones"
+echo "   (measured: calibrated to their statistics; cut: rectangle cuts; capacity 1048576, a packing known"
+echo "   to exist), CPU ms each and how many pack within 10 CPU seconds (issue 13: >= 95%), then policy"
+echo "   lifetime on each as a graph with a fixed order (figures: docs/packing.md)"
 build/native/spillway pack-bench --budget 1000000
 echo
 echo "== exact packing: minimalloc's own 11 challenging instances (bench/minimalloc-challenging)"

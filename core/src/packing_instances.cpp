@@ -1,6 +1,7 @@
 #include "spillway/packing_instances.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "rng.h"
 #include "spillway/error.h"
@@ -57,6 +58,20 @@ std::vector<Piece> cutPieces(std::int64_t width, std::int64_t height, int count,
     return pieces;
 }
 
+// Draws from a quantile function given at 21 evenly spaced probabilities (0%, 5%, ..., 100%),
+// linear between them. Integers only: the same draws on every platform.
+std::int64_t drawQuantile(const std::int64_t (&q)[21], Rng& rng) {
+    const std::int64_t at = rng.below(20 * 1000);  // probability in thousandths of a 5% step
+    const std::int64_t step = at / 1000, within = at % 1000;
+    return q[step] + (q[step + 1] - q[step]) * within / 1000;
+}
+
+// The distributions measured over the 3,112 blocks of google/minimalloc's 11 "challenging"
+// instances (docs/packing.md): block sizes in 1/1024ths of the capacity, and block areas
+// (size x lifetime) in percent of their instance's mean block area.
+constexpr std::int64_t kMeasuredSize[21] = {1, 4, 8, 12, 17, 24, 33, 41, 47, 53, 58, 63, 68, 73, 79, 87, 104, 141, 203, 330, 861};
+constexpr std::int64_t kMeasuredArea[21] = {0, 18, 30, 45, 57, 68, 76, 81, 87, 92, 98, 105, 112, 118, 127, 135, 143, 156, 170, 184, 217};
+
 // Walks through time; whenever blocks end, fills every free hole with new blocks of random
 // size and duration, like an allocator under churn; with probability skipPercent a piece stays
 // empty for its duration instead.
@@ -95,21 +110,91 @@ std::vector<Piece> skylinePieces(std::int64_t width, std::int64_t height, int co
     return done;
 }
 
+// Like a program's buffers (the Measured style): blocks whose size and area are drawn from the
+// distributions measured on minimalloc's 11, each placed at the lowest offset free over its
+// lifetime, at the best of a few random start steps (one is rejected when it would pass the
+// capacity). Then the layout is tightened to minimalloc's peak and fill: every block grows up to
+// the block above it (or the capacity), and with probability stretchPercent it lives on,
+// earlier and later, until a block below or above it in the same bytes needs them.
+std::vector<Piece> measuredPieces(std::int64_t width, std::int64_t height, int count, int stretchPercent, Rng& rng) {
+    const std::int64_t meanArea = std::max<std::int64_t>(1, width * height / std::max(1, count));
+    constexpr int kStartTries = 8, kRejectionsPerBlock = 20;
+    // Blocks start and end at one of count / 2 steps, as a program's buffers do at its operations.
+    const std::int64_t step = std::max<std::int64_t>(1, width / std::max(1, count / 2));
+    std::vector<Piece> placed;
+    auto lowestFree = [&](std::int64_t t0, std::int64_t t1, std::int64_t size) {
+        std::vector<std::pair<std::int64_t, std::int64_t>> below;
+        for (const Piece& p : placed)
+            if (p.t0 < t1 && t0 < p.t1) below.emplace_back(p.y0, p.y1);
+        std::sort(below.begin(), below.end());
+        std::int64_t y = 0;
+        for (const auto& [y0, y1] : below) {
+            if (y + size <= y0) break;
+            y = std::max(y, y1);
+        }
+        return y;
+    };
+    for (int rejected = 0; static_cast<int>(placed.size()) < count && rejected < kRejectionsPerBlock * count;) {
+        const std::int64_t size = std::clamp<std::int64_t>(drawQuantile(kMeasuredSize, rng) * height / 1024, 1, height);
+        const std::int64_t drawn = std::clamp<std::int64_t>(meanArea * drawQuantile(kMeasuredArea, rng) / 100 / size, 1, width);
+        const std::int64_t span = std::min(width / step * step, (drawn + step - 1) / step * step);
+        Piece best{0, 0, height + 1, 0};
+        for (int k = 0; k < kStartTries; ++k) {
+            const std::int64_t t0 = rng.below((width - span) / step + 1) * step, y = lowestFree(t0, t0 + span, size);
+            if (y < best.y0) best = {t0, t0 + span, y, y + size};
+        }
+        if (best.y1 <= height) placed.push_back(best);
+        else ++rejected;
+    }
+    std::vector<size_t> order(placed.size());
+    std::iota(order.begin(), order.end(), 0);
+    for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[static_cast<size_t>(rng.below(static_cast<std::int64_t>(i)))]);
+    for (size_t i : order) {
+        Piece& p = placed[i];
+        std::int64_t top = height;
+        for (const Piece& q : placed)
+            if (&q != &p && q.t0 < p.t1 && p.t0 < q.t1 && q.y0 >= p.y1) top = std::min(top, q.y0);
+        p.y1 = top;
+    }
+    for (size_t i : order) {
+        if (rng.below(100) >= stretchPercent) continue;
+        Piece& p = placed[i];
+        std::int64_t from = 0, to = width;
+        for (const Piece& q : placed)
+            if (&q != &p && q.y0 < p.y1 && p.y0 < q.y1) {
+                if (q.t1 <= p.t0) from = std::max(from, q.t1);
+                if (q.t0 >= p.t1) to = std::min(to, q.t0);
+            }
+        p.t0 = from;
+        p.t1 = to;
+    }
+    return placed;
+}
+
 }  // namespace
 
 KnownInstance cutRectangle(const CutOptions& o) {
     if (o.unit < 1 || o.capacity < o.unit || o.horizon < o.unit || o.capacity > kMaxValue || o.horizon > kMaxValue)
         throw InputError("cutRectangle: capacity and horizon must be between unit (" + std::to_string(o.unit) + ") and " +
                          std::to_string(kMaxValue));
-    if (o.blocks < 1 || static_cast<size_t>(o.blocks) > kMaxBlocks || o.dropPercent < 0 || o.dropPercent > 100)
-        throw InputError("cutRectangle: blocks must be between 1 and " + std::to_string(kMaxBlocks) + ", dropPercent between 0 and 100");
+    if (o.blocks < 1 || static_cast<size_t>(o.blocks) > kMaxBlocks || o.dropPercent < 0 || o.dropPercent > 100 || o.stretchPercent < 0 ||
+        o.stretchPercent > 100)
+        throw InputError("cutRectangle: blocks must be between 1 and " + std::to_string(kMaxBlocks) +
+                         ", dropPercent and stretchPercent between 0 and 100");
     Rng rng(o.seed);
     const std::int64_t width = o.horizon / o.unit, height = o.capacity / o.unit;
-    std::vector<Piece> pieces = o.style == CutStyle::Skyline ? skylinePieces(width, height, o.blocks, o.dropPercent, rng)
-                                                             : cutPieces(width, height, o.blocks, o.style == CutStyle::Even, rng);
-    // Drop some pieces (skyline left its holes already), then shuffle: the order of the blocks
-    // must not give the packing away.
-    for (size_t i = pieces.size(); i-- > 0 && o.style != CutStyle::Skyline;)
+    std::vector<Piece> pieces;
+    if (o.style == CutStyle::Skyline) {
+        pieces = skylinePieces(width, height, o.blocks, o.dropPercent, rng);
+    } else if (o.style == CutStyle::Measured) {
+        pieces = measuredPieces(width, height, o.blocks, o.stretchPercent, rng);
+    } else {
+        pieces = cutPieces(width, height, o.blocks, o.style == CutStyle::Even, rng);
+    }
+    // Drop some pieces (skyline walks left their holes already), then shuffle: the order of the
+    // blocks must not give the packing away.
+    const bool walked = o.style == CutStyle::Skyline || o.style == CutStyle::Measured;
+    for (size_t i = pieces.size(); i-- > 0 && !walked;)
         if (pieces.size() > 1 && rng.below(100) < o.dropPercent) pieces.erase(pieces.begin() + static_cast<long>(i));
     for (size_t i = pieces.size(); i > 1; --i) std::swap(pieces[i - 1], pieces[static_cast<size_t>(rng.below(static_cast<std::int64_t>(i)))]);
     KnownInstance k;
@@ -118,7 +203,10 @@ KnownInstance cutRectangle(const CutOptions& o) {
         k.problem.blocks.push_back({p.t0 * o.unit, p.t1 * o.unit, (p.y1 - p.y0) * o.unit, 1, {}});
         k.offsets.push_back(p.y0 * o.unit);
     }
-    const char* style = o.style == CutStyle::Guillotine ? "guillotine" : o.style == CutStyle::Even ? "even" : "skyline";
+    const char* style = o.style == CutStyle::Guillotine ? "guillotine"
+                        : o.style == CutStyle::Even     ? "even"
+                        : o.style == CutStyle::Skyline  ? "skyline"
+                                                        : "measured";
     k.name = std::string(style) + "-" + std::to_string(o.seed);
     return k;
 }
@@ -134,6 +222,22 @@ KnownInstance challengingLike(std::uint64_t seed) {
     o.dropPercent = static_cast<int>(o.style == CutStyle::Skyline ? rng.between(5, 25) : rng.between(2, 40));
     if (o.style != CutStyle::Skyline) o.blocks = o.blocks * 100 / (100 - o.dropPercent);
     return cutRectangle(o);
+}
+
+KnownInstance measuredLike(std::uint64_t seed) {
+    Rng rng(seed * 0x9E3779B97F4A7C15ULL + 29);
+    CutOptions o;
+    o.seed = seed;
+    o.style = CutStyle::Measured;
+    o.blocks = static_cast<int>(rng.between(150, 460));
+    o.stretchPercent = static_cast<int>(rng.between(0, 80));  // spreads the fill as measured (0.64 to 0.97)
+    return cutRectangle(o);
+}
+
+KnownInstance familyInstance(const std::string& family, std::uint64_t seed) {
+    if (family == "measured") return measuredLike(seed);
+    if (family == "cut") return challengingLike(seed);
+    throw InputError("unknown instance family \"" + family + "\" (known: " + kInstanceFamilies + ")");
 }
 
 }  // namespace spillway::packing

@@ -34,6 +34,40 @@ TEST_CASE("packing instances: the known packing is valid, in every style, and th
     CHECK(styles == std::set<std::string>{"even", "guil", "skyl"});
 }
 
+// The measured family is calibrated to minimalloc's 11 (docs/packing.md): like them, most
+// instances have a few blocks of a quarter of the memory or more, and their block sizes and
+// lifetimes go opposite ways (a big block lives briefly).
+TEST_CASE("packing instances: the measured family: valid known packings, big short-lived blocks, by name") {
+    int withBig = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        const KnownInstance k = measuredLike(seed);
+        CHECK(k.name == "measured-" + std::to_string(seed));
+        CHECK(validatePacking(k.problem, k.offsets).empty());
+        CHECK(k.problem.capacity == 1048576);
+        CHECK(k.problem.blocks.size() >= 100);
+        CHECK(k.problem.blocks.size() <= 800);
+        CHECK(peakLoad(k.problem).load <= 1048576);
+        Time longestBig = 0, longest = 0;
+        int big = 0;
+        for (const Block& b : k.problem.blocks) {
+            CHECK(b.size % 1024 == 0);
+            CHECK(b.upper <= 1048576);
+            longest = std::max(longest, b.upper - b.lower);
+            if (b.size >= 1048576 / 4) {
+                ++big;
+                longestBig = std::max(longestBig, b.upper - b.lower);
+            }
+        }
+        withBig += big > 0;
+        CHECK(longestBig * 4 < longest);
+        const KnownInstance again = familyInstance("measured", seed);
+        CHECK(again.offsets == k.offsets);
+        CHECK(familyInstance("cut", seed).name == challengingLike(seed).name);
+    }
+    CHECK(withBig >= 30);
+    CHECK(spillway::test::inputErrorOf([] { familyInstance("random", 1); }) == "unknown instance family \"random\" (known: measured, cut)");
+}
+
 TEST_CASE("packing instances: a cut with nothing dropped fills the rectangle exactly") {
     for (CutStyle style : {CutStyle::Guillotine, CutStyle::Even}) {
         CutOptions o;

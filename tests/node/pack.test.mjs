@@ -53,7 +53,7 @@ test('pack: does not fit exits 1 and says why; no output file is written', () =>
 });
 
 test('pack: a spent budget exits 1 with the verdict unknown', () => {
-  const csv = file('gen.csv', spillway('pack-instance', '4').stdout);
+  const csv = file('gen.csv', spillway('pack-instance', '4', '--family', 'cut').stdout);
   const r = spillway('pack', csv, '--capacity', '1048576', '--budget', '10');
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stdout, /^verdict: unknown: the budget of 10 search nodes ran out while placing the blocks live between times \d+ and \d+$/m);
@@ -100,7 +100,7 @@ test('bindings: pack() returns the JSON of `spillway pack --json -`, byte for by
   const cases = [
     [readme, ['--capacity', '12'], { capacity: 12 }],
     [readme, ['--capacity', '11'], { capacity: 11 }],
-    [spillway('pack-instance', '7').stdout, ['--capacity', '1048576', '--budget', '300000'], { capacity: 1048576, budget: 300000 }],
+    [spillway('pack-instance', '7', '--family', 'cut').stdout, ['--capacity', '1048576', '--budget', '300000'], { capacity: 1048576, budget: 300000 }],
     [readme, ['--capacity', '12', '--disable', 'dominance', '--preorders', 'TWA,R'], { capacity: 12, disable: ['dominance'], preorders: ['TWA', 'R'] }],
   ];
   for (const [csv, args, options] of cases) {

@@ -13,6 +13,7 @@ enum class CutStyle {
     Guillotine,  // cut a random piece, across time or space, anywhere: sizes and lifetimes of every scale
     Even,        // cut the largest piece near its middle: blocks of similar size and lifetime
     Skyline,     // walk through time and fill every free hole with new blocks: an allocator's churn
+    Measured,    // sizes and areas drawn as measured on minimalloc's 11, placed lowest first, then tightened
 };
 
 struct CutOptions {
@@ -22,6 +23,7 @@ struct CutOptions {
     Time horizon = 1048576;
     std::int64_t unit = 1024;  // sizes and times are multiples of it
     int dropPercent = 0;   // pieces removed afterwards (skyline: holes left): the rest fits, with slack
+    int stretchPercent = 0;  // Measured: blocks that then live on while their bytes stay free
     std::uint64_t seed = 1;
 };
 
@@ -37,5 +39,19 @@ KnownInstance cutRectangle(const CutOptions& options);
 // span 1,048,576 in steps of 1,024, sizes and lifetimes of every scale or all alike, memory
 // full at its peak or nearly so. The style and counts come from the seed.
 KnownInstance challengingLike(std::uint64_t seed);
+
+// The family calibrated to the statistics measured on minimalloc's 11 (docs/packing.md):
+// 150 to 460 buffers, sizes drawn from their measured size distribution (a few blocks of a
+// quarter to four fifths of the memory), each block's area (size x lifetime) from their
+// measured spread around the mean, starting and ending at one of (blocks / 2) steps, each
+// placed at the lowest free offset; then every block grows up to the one above it, and 0 to
+// 80% of them (drawn) live on while their bytes stay free, which spreads the fill over the
+// measured range.
+KnownInstance measuredLike(std::uint64_t seed);
+
+// The generated families by name: "measured" (measuredLike) and "cut" (challengingLike, the
+// first family: guillotine, even and skyline cuts). InputError naming an unknown family.
+KnownInstance familyInstance(const std::string& family, std::uint64_t seed);
+inline constexpr const char* kInstanceFamilies = "measured, cut";
 
 }  // namespace spillway::packing
