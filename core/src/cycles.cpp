@@ -109,10 +109,23 @@ public:
         a.layout = layoutOf(nodes, a.base);
         a.total = timingOf(nodes, g_, a.layout).total;
         a.notes.assign(nodes.size(), {});
-        // Fit to need joins only once the rounds without it end: a plan can only gain from it
-        // (a step changes the path of the later rounds, and it made some plans end later).
-        runRounds(nodes, a, label, false);
-        if (opts_.enabled(CyclesTechnique::Fit)) runRounds(nodes, a, label, true);
+        if (!opts_.enabled(CyclesTechnique::Fit)) {
+            runRounds(nodes, a, label, Fit::Never);
+            return a;
+        }
+        // Fit to need in every round (after placement) changes the path of the later steps, and
+        // made some plans end later: the rounds also run without it, then with it (first in each
+        // round) from where they stop, and the sooner of the two paths is kept.
+        Attempt every = a;
+        runRounds(nodes, a, label, Fit::Never);
+        runRounds(nodes, a, label, Fit::First);
+        runRounds(nodes, every, label + " (fit in every round)", Fit::AfterPlacement);
+        if (every.total < a.total) {
+            a.layout = std::move(every.layout);
+            a.total = every.total;
+            a.notes = std::move(every.notes);
+            a.steps = std::move(every.steps);
+        }
         return a;
     }
 
@@ -157,10 +170,13 @@ private:
         bool fit;
         SchedulePriority priority;
     };
-    std::vector<Step> steps(bool fit) const {
+    enum class Fit { Never, First, AfterPlacement };
+    std::vector<Step> steps(Fit fit) const {
+        const Step fitStep{"placement (fit to need)", true, true, SchedulePriority::Order};
         std::vector<Step> out;
-        if (fit) out.push_back({"placement (fit to need)", true, true, SchedulePriority::Order});
+        if (fit == Fit::First) out.push_back(fitStep);
         if (opts_.enabled(CyclesTechnique::Placement)) out.push_back({"placement", true, false, SchedulePriority::Order});
+        if (fit == Fit::AfterPlacement) out.push_back(fitStep);
         if (opts_.enabled(CyclesTechnique::Schedule))
             for (SchedulePriority priority : {SchedulePriority::Order, SchedulePriority::Tail, SchedulePriority::Backward})
                 out.push_back({priorityName(priority), false, false, priority});
@@ -173,7 +189,7 @@ private:
 
     // Rounds of the steps; each step is kept only when it finishes sooner, and the rounds stop
     // when one gains nothing.
-    void runRounds(const PlanNodes& nodes, Attempt& a, const std::string& label, bool fit) {
+    void runRounds(const PlanNodes& nodes, Attempt& a, const std::string& label, Fit fit) {
         const std::vector<Step> all = steps(fit);
         for (int round = 0; round < opts_.rounds; ++round) {
             const Cycles before = a.total;
