@@ -25,17 +25,20 @@ function plan(file, args) {
   return { bytes: r.metrics.extraBytes, cycles: r.metrics.totalCycles, result: r };
 }
 
-const techniques = ['placement', 'schedule', 'hoist', 'policies', 'reserve', 'orders'];
+const techniques = ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders'];
 // Each technique alone, then added one by one (schedule before hoist: hoisting needs it).
 const configs = [
   ['bytes plan', []],
   ['placement', ['placement']],
+  ['fit', ['fit']],
   ['schedule', ['schedule']],
   ['schedule+hoist', ['schedule', 'hoist']],
   ['policies', ['policies']],
   ['reserve', ['reserve']],
   ['placement+schedule+hoist', ['placement', 'schedule', 'hoist']],
-  ['  +policies', ['placement', 'schedule', 'hoist', 'policies']],
+  ['  +fit', ['placement', 'fit', 'schedule', 'hoist']],
+  ['  +swaps', ['placement', 'fit', 'schedule', 'hoist', 'swaps']],
+  ['  +policies', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies']],
   ['  +reserve (all)', techniques],
 ];
 const disableFor = (on) => {

@@ -27,10 +27,14 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
     static const std::vector<CyclesTechniqueInfo> kTechniques = {
         {CyclesTechnique::Placement, "placement",
          "time-aware placement: each buffer where the bytes were left earliest in simulated time (ties by best fit)"},
+        {CyclesTechnique::Fit, "fit",
+         "placement fit to need: each buffer on the bytes left latest by the time it is needed, the earlier ones kept for buffers needed sooner"},
         {CyclesTechnique::Schedule, "schedule",
          "the order follows the simulated start times: next, the node that can start earliest"},
         {CyclesTechnique::Hoist, "hoist",
          "early reloads and loads: a SPILL_IN or ALLOC moves ahead of earlier nodes as far as edges and bytes allow"},
+        {CyclesTechnique::Swaps, "swaps",
+         "the best plan scheduled again with two nodes in a row on a pipe swapped, where the second waited for the first; kept when sooner"},
         {CyclesTechnique::Policies, "policies",
          "the other policies' plans of the same order as starts too, when they move no more data than the margin allows"},
         {CyclesTechnique::Reserve, "reserve",
@@ -105,25 +109,99 @@ public:
         a.layout = layoutOf(nodes, a.base);
         a.total = timingOf(nodes, g_, a.layout).total;
         a.notes.assign(nodes.size(), {});
-        const bool hoist = opts_.enabled(CyclesTechnique::Hoist);
-        for (int round = 0; round < opts_.rounds; ++round) {
-            const Cycles before = a.total;
-            if (opts_.enabled(CyclesTechnique::Placement)) {
-                std::vector<PlacementNote> notes(nodes.size());
-                Layout placed = placeForTime(nodes, g_, caps_, a.layout, &notes);
-                keepIfSooner(nodes, a, std::move(placed), label, round, "placement", &notes);
-            }
-            if (opts_.enabled(CyclesTechnique::Schedule))
-                for (SchedulePriority priority : {SchedulePriority::Order, SchedulePriority::Tail, SchedulePriority::Backward}) {
-                    Layout scheduled = scheduleForTime(nodes, g_, a.layout, hoist, priority);
-                    keepIfSooner(nodes, a, std::move(scheduled), label, round, priorityName(priority));
-                }
-            if (a.total >= before) break;
+        if (!opts_.enabled(CyclesTechnique::Fit)) {
+            runRounds(nodes, a, label, Fit::Never);
+            return a;
+        }
+        // Fit to need in every round (after placement) changes the path of the later steps, and
+        // made some plans end later: the rounds also run without it, then with it (first in each
+        // round) from where they stop, and the sooner of the two paths is kept.
+        Attempt every = a;
+        runRounds(nodes, a, label, Fit::Never);
+        runRounds(nodes, a, label, Fit::First);
+        runRounds(nodes, every, label + " (fit in every round)", Fit::AfterPlacement);
+        if (every.total < a.total) {
+            a.layout = std::move(every.layout);
+            a.total = every.total;
+            a.notes = std::move(every.notes);
+            a.steps = std::move(every.steps);
         }
         return a;
     }
 
+    // Swaps: the schedule again with the priorities of two nodes in a row on one pipe swapped,
+    // where the second started when the first ended (the pipe's sequence set its start); kept
+    // when it finishes sooner. At most opts.swaps schedules (a count).
+    void swap(Attempt& a) {
+        const PlanNodes nodes(g_, a.base);
+        const bool hoist = opts_.enabled(CyclesTechnique::Hoist);
+        std::vector<std::pair<int, int>> pairs = pipeWaits(nodes, a.layout);
+        for (size_t next = 0; next < pairs.size() && static_cast<int>(next) < opts_.swaps; ++next) {
+            std::vector<int> ranks(nodes.size(), -1);
+            for (size_t p = 0; p < a.layout.order.size(); ++p) ranks[a.layout.order[p]] = static_cast<int>(p);
+            std::swap(ranks[a.layout.order[pairs[next].first]], ranks[a.layout.order[pairs[next].second]]);
+            const Cycles before = a.total;
+            keepIfSooner(nodes, a, scheduleForTime(nodes, g_, a.layout, hoist, SchedulePriority::Order, &ranks), "swaps",
+                         0, "two nodes in a row on a pipe swapped");
+            if (a.total < before) pairs = pipeWaits(nodes, a.layout);  // the list of the new layout, from `next` on
+        }
+    }
+
 private:
+    // Positions (earlier, later) of two nodes in a row on one pipe where the later one started
+    // when the earlier one ended: the pipe's sequence set its start.
+    std::vector<std::pair<int, int>> pipeWaits(const PlanNodes& nodes, const Layout& layout) const {
+        const Timing timing = timingOf(nodes, g_, layout);
+        std::vector<int> last(nodes.pipes(), -1);
+        std::vector<std::pair<int, int>> out;
+        for (size_t p = 0; p < layout.order.size(); ++p) {
+            const int q = nodes.pipe(layout.order[p]);
+            if (q == 0) continue;
+            if (last[q] >= 0 && timing.nodes[p].wait.cause == WaitCause::Pipe) out.push_back({last[q], static_cast<int>(p)});
+            last[q] = static_cast<int>(p);
+        }
+        return out;
+    }
+
+    // One step of a round: a placement (time-aware, or fit to need) or a schedule by a priority.
+    struct Step {
+        const char* name;
+        bool placement;
+        bool fit;
+        SchedulePriority priority;
+    };
+    enum class Fit { Never, First, AfterPlacement };
+    std::vector<Step> steps(Fit fit) const {
+        const Step fitStep{"placement (fit to need)", true, true, SchedulePriority::Order};
+        std::vector<Step> out;
+        if (fit == Fit::First) out.push_back(fitStep);
+        if (opts_.enabled(CyclesTechnique::Placement)) out.push_back({"placement", true, false, SchedulePriority::Order});
+        if (fit == Fit::AfterPlacement) out.push_back(fitStep);
+        if (opts_.enabled(CyclesTechnique::Schedule))
+            for (SchedulePriority priority : {SchedulePriority::Order, SchedulePriority::Tail, SchedulePriority::Backward})
+                out.push_back({priorityName(priority), false, false, priority});
+        return out;
+    }
+    Layout apply(const PlanNodes& nodes, const Step& step, const Layout& from, std::vector<PlacementNote>* notes) const {
+        if (step.placement) return placeForTime(nodes, g_, caps_, from, notes, step.fit);
+        return scheduleForTime(nodes, g_, from, opts_.enabled(CyclesTechnique::Hoist), step.priority);
+    }
+
+    // Rounds of the steps; each step is kept only when it finishes sooner, and the rounds stop
+    // when one gains nothing.
+    void runRounds(const PlanNodes& nodes, Attempt& a, const std::string& label, Fit fit) {
+        const std::vector<Step> all = steps(fit);
+        for (int round = 0; round < opts_.rounds; ++round) {
+            const Cycles before = a.total;
+            for (const Step& step : all) {
+                std::vector<PlacementNote> notes(nodes.size());
+                Layout next = apply(nodes, step, a.layout, &notes);
+                keepIfSooner(nodes, a, std::move(next), label, round, step.name, step.placement ? &notes : nullptr);
+            }
+            if (a.total >= before) break;
+        }
+    }
+
     void keepIfSooner(const PlanNodes& nodes, Attempt& a, Layout candidate, const std::string& label, int round,
                       const char* step, std::vector<PlacementNote>* notes = nullptr) {
         const Cycles total = timingOf(nodes, g_, candidate).total;
@@ -243,6 +321,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                          "reserve " + std::to_string(room) + " bytes of " + type, source);
             }
     }
+    if (opts.enabled(CyclesTechnique::Swaps)) shortener.swap(best);
     out.steps = std::move(best.steps);
     out.orderSource = best.orderSource;
     const PlanNodes nodes(g, best.base);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -70,9 +71,11 @@ std::vector<Hole> allowed(const std::vector<Hole>& free, const std::vector<Hole>
 
 // The offset in `ranges` where a buffer of `size` placed now starts soonest (the bytes left
 // earliest), then whose bytes were left earliest, then in the smallest range (best fit), then
-// the lowest. nullopt when no range holds it.
+// the lowest. With `need` (fit to need): among the bytes left by `need`, those left latest
+// (the earlier ones stay free for buffers needed sooner), then as above; else the earliest.
+// nullopt when no range holds it.
 std::optional<Bytes> earliestPlace(const PipeModel& model, int memory, Bytes size, Cycles ready,
-                                   const std::vector<Hole>& ranges) {
+                                   const std::vector<Hole>& ranges, std::optional<Cycles> need = std::nullopt) {
     const ByteLeaves* leaves = &model.leaves(memory);
     std::optional<std::tuple<Cycles, Cycles, Bytes, Bytes>> best;
     std::vector<Bytes> candidates;
@@ -87,7 +90,9 @@ std::optional<Bytes> earliestPlace(const PipeModel& model, int memory, Bytes siz
             });
         for (Bytes o : candidates) {
             const Cycles left = leaves ? leaves->latest(o, o + size).time : 0;
-            const auto key = std::make_tuple(std::max(ready, left), left, r.size(), o);
+            auto key = std::make_tuple(std::max(ready, left), left, r.size(), o);
+            if (need) key = left <= *need ? std::make_tuple(Cycles{0}, -left, r.size(), o)
+                                          : std::make_tuple(Cycles{1}, left, r.size(), o);
             if (!best || key < *best) best = key;
         }
     }
@@ -95,12 +100,42 @@ std::optional<Bytes> earliestPlace(const PipeModel& model, int memory, Bytes siz
     return std::get<3>(*best);
 }
 
+// For each placing node (by dense index), when its buffer is needed in the timing of `in`: when
+// the buffer's first user could have started but for this node (the end of its other
+// predecessors and of the node before it on its pipe), a SPILL_IN's own cycles earlier. -1 for
+// other nodes and buffers nothing uses.
+std::vector<Cycles> neededAt(const PlanNodes& nodes, const Graph& g, const Layout& in) {
+    const Timing timing = timingOf(nodes, g, in);
+    std::vector<Cycles> end(nodes.size(), 0), need(nodes.size(), -1);
+    std::vector<int> waitingAlloc(g.buffers.size(), -1);  // the placing node whose buffer has no user yet
+    std::vector<Cycles> pipeEnd(nodes.pipes(), 0);
+    for (size_t p = 0; p < in.order.size(); ++p) {
+        const int i = in.order[p];
+        Cycles ready = nodes.pipe(i) > 0 ? pipeEnd[nodes.pipe(i)] : 0;
+        for (int u : nodes.uses(i))
+            if (waitingAlloc[u] >= 0) {
+                Cycles other = ready;
+                for (int pred : nodes.preds(i))
+                    if (pred != waitingAlloc[u]) other = std::max(other, end[pred]);
+                // A reload is needed its own cycles before its user.
+                need[waitingAlloc[u]] = other - nodes.node(waitingAlloc[u]).cycles;
+                waitingAlloc[u] = -1;
+            }
+        if (nodes.places(i)) waitingAlloc[nodes.moved(i)] = i;
+        else if (nodes.releases(i)) waitingAlloc[nodes.moved(i)] = -1;
+        end[i] = timing.nodes[p].end;
+        if (nodes.pipe(i) > 0) pipeEnd[nodes.pipe(i)] = end[i];
+    }
+    return need;
+}
+
 }  // namespace
 
 Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps, const Layout& in,
-                    std::vector<PlacementNote>* notes) {
+                    std::vector<PlacementNote>* notes, bool fitToNeed) {
     const int L = static_cast<int>(in.order.size());
     const Stretches stretches = stretchesOf(nodes, g, in);
+    const std::vector<Cycles> need = fitToNeed ? neededAt(nodes, g, in) : std::vector<Cycles>{};
     // For each placing position: the old ranges of the buffers placed after it while it is still
     // resident (it must not take them), or none when it keeps its place.
     std::vector<std::vector<Hole>> forbidden(L);
@@ -142,8 +177,10 @@ Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& ca
         if (!keepsPlace[p]) {
             const std::vector<Hole> ranges = allowed(memory.holes(), forbidden[p]);
             const PipeModel::Ready ready = model.readyOf(i);
-            const std::optional<Bytes> chosen =
-                earliestPlace(model, nodes.memoryOf(b), buf.size, std::max(ready.edge, ready.pipe), ranges);
+            const Cycles readyAt = std::max(ready.edge, ready.pipe);
+            std::optional<Cycles> needAt;
+            if (fitToNeed) needAt = need[i] >= 0 ? std::max(need[i], readyAt) : readyAt;
+            const std::optional<Bytes> chosen = earliestPlace(model, nodes.memoryOf(b), buf.size, readyAt, ranges, needAt);
             if (!chosen) throw InternalError("time-aware placement: buffer " + std::to_string(buf.id) + " lost its place");
             offset = *chosen;
             if (notes) (*notes)[i] = {true, ranges, model.leftAt(nodes.memoryOf(b), offset, buf.size).time};
@@ -308,10 +345,10 @@ std::vector<int> ranksOf(const PlanNodes& nodes, const Layout& in, const Dag& da
 }  // namespace
 
 Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist,
-                       SchedulePriority priority) {
+                       SchedulePriority priority, const std::vector<int>* ranks) {
     const int L = static_cast<int>(in.order.size());
     Dag dag = dependencies(nodes, g, in);
-    const std::vector<int> rank = ranksOf(nodes, in, dag, priority);
+    const std::vector<int> rank = ranks ? *ranks : ranksOf(nodes, in, dag, priority);
     std::vector<int> byRank(L);
     std::vector<int> pos(nodes.size(), -1);
     for (int p = 0; p < L; ++p) {

@@ -25,9 +25,13 @@ struct PlacementNote {
     Cycles left = 0;          // when the bytes it took were left
 };
 
-// `notes`, when given: per dense node index.
+// `notes`, when given: per dense node index. `fitToNeed`: each buffer takes, among the bytes
+// left by the time it is needed (an ALLOC: when its first user could start but for it, in the
+// timing of `in`; a SPILL_IN: its own cycles before that, or when it could start if later),
+// those left latest, so that the bytes left earlier stay for buffers needed sooner; when none
+// is left by then, the earliest as above.
 Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps,
-                    const Layout& in, std::vector<PlacementNote>* notes = nullptr);
+                    const Layout& in, std::vector<PlacementNote>* notes = nullptr, bool fitToNeed = false);
 
 enum class SchedulePriority {
     Order,  // the position in the order it starts from: stable
@@ -35,7 +39,9 @@ enum class SchedulePriority {
     Backward,  // the most work after it in a schedule built backwards from the end, pipes included
 };
 
+// `ranks`, when given (per dense node index, a permutation of the positions), replace the
+// priority's.
 Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist,
-                       SchedulePriority priority);
+                       SchedulePriority priority, const std::vector<int>* ranks = nullptr);
 
 }  // namespace spillway

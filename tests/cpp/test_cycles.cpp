@@ -19,8 +19,9 @@ RunOptions cyclesObjective(std::vector<CyclesTechnique> disabled = {}) {
     return o;
 }
 
-constexpr CyclesTechnique kPlacement = CyclesTechnique::Placement, kSchedule = CyclesTechnique::Schedule,
-                          kHoist = CyclesTechnique::Hoist, kPolicies = CyclesTechnique::Policies,
+constexpr CyclesTechnique kPlacement = CyclesTechnique::Placement, kFit = CyclesTechnique::Fit,
+                          kSchedule = CyclesTechnique::Schedule, kHoist = CyclesTechnique::Hoist,
+                          kSwaps = CyclesTechnique::Swaps, kPolicies = CyclesTechnique::Policies,
                           kReserve = CyclesTechnique::Reserve, kOrders = CyclesTechnique::Orders;
 
 // docs/timing.md's example of time-aware placement: two 100-byte slots; b0 is read long after
@@ -42,7 +43,67 @@ constexpr const char* kTwoSlots = R"({"Nodes":[
  "Order":[0,1,2,3,4,5,6,7,8,9,10],
  "Capacities":{"L1":200}})";
 
+// Fit to need: three 100-byte slots of L1, left at cycle 20 (b0, A), 90 (b1, B) and 60 (b5,
+// C). Then b2, written by a COPY that waits for an 80-cycle MATMUL, and b3, loaded next on MTE2
+// (free from cycle 20) and read by a 40-cycle ADD. The bytes plan puts b2 on A and b3 on B (best
+// fit): the load waits for 90, ends at 160. Time-aware placement gives b2 the earliest bytes, A,
+// (b3's old B is promised to b3) and b3 then C, left at 60: 130. Fit to need gives b2 the bytes
+// left latest by 80, C, and b3 A: the load starts at 20, the ADD ends at 90, with the MOVE.
+constexpr const char* kNeededLater = R"({"Nodes":[
+ {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]},
+ {"Id":2,"Op":"ALLOC","BufId":1,"Size":100,"Type":"L1"},
+ {"Id":3,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[1]},
+ {"Id":4,"Op":"ALLOC","BufId":5,"Size":100,"Type":"L1"},
+ {"Id":5,"Op":"COPY_OUT","Pipe":"MTE3","Cycles":60,"Bufs":[5]},
+ {"Id":6,"Op":"EXP","Pipe":"VECTOR","Cycles":10,"Bufs":[0]},
+ {"Id":7,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":8,"Op":"MOVE","Pipe":"MTE1","Cycles":70,"Bufs":[1]},
+ {"Id":9,"Op":"FREE","BufId":1,"Size":100,"Type":"L1"},
+ {"Id":10,"Op":"ALLOC","BufId":4,"Size":50,"Type":"L0A"},
+ {"Id":11,"Op":"MATMUL","Pipe":"CUBE","Cycles":80,"Bufs":[4]},
+ {"Id":12,"Op":"FREE","BufId":4,"Size":50,"Type":"L0A"},
+ {"Id":13,"Op":"ALLOC","BufId":2,"Size":100,"Type":"L1"},
+ {"Id":14,"Op":"FREE","BufId":5,"Size":100,"Type":"L1"},
+ {"Id":15,"Op":"ALLOC","BufId":3,"Size":100,"Type":"L1"},
+ {"Id":16,"Op":"COPY_IN","Pipe":"MTE2","Cycles":30,"Bufs":[3]},
+ {"Id":17,"Op":"ADD","Pipe":"VECTOR","Cycles":40,"Bufs":[3]},
+ {"Id":18,"Op":"FREE","BufId":3,"Size":100,"Type":"L1"},
+ {"Id":19,"Op":"COPY","Pipe":"FIXP","Cycles":10,"Bufs":[2]},
+ {"Id":20,"Op":"FREE","BufId":2,"Size":100,"Type":"L1"}],
+ "Edges":[[0,1],[1,6],[6,7],[2,3],[3,8],[8,9],[4,5],[5,14],[10,11],[11,12],[11,19],[13,19],[19,20],[15,16],[16,17],[17,18]],
+ "Order":[0,1,2,3,4,5,6,7,8,9,10,11,12,14,13,15,16,17,18,19,20],
+ "Capacities":{"L1":300,"L0A":50}})";
+
 }  // namespace
+
+TEST_CASE("cycles: fit to need keeps the bytes left earliest for the buffer needed soonest") {
+    const GraphDocument doc = parseGraphDocument(kNeededLater);
+    const std::vector<CyclesTechnique> others = {kSchedule, kHoist, kSwaps, kPolicies, kReserve, kOrders};
+    const Result bytes = planVerified(doc);
+    CHECK(bytes.metrics.totalCycles == 160);
+    auto offsetOf = [](const Result& r, BufferId buf) {
+        for (const Allocation& a : r.plan.allocations)
+            if (a.buf == buf) return a.offset;
+        return Bytes{-1};
+    };
+    auto without = [&](std::vector<CyclesTechnique> off) {
+        off.insert(off.end(), others.begin(), others.end());
+        return planVerified(doc, cyclesObjective(off));
+    };
+    const Result placement = without({kFit});
+    CHECK(placement.metrics.totalCycles == 130);
+    CHECK(offsetOf(placement, 2) == 0);    // b2 on A, left at 20
+    CHECK(offsetOf(placement, 3) == 200);  // b3 on C, left at 60
+    const Result fit = without({kPlacement});
+    CHECK(fit.metrics.totalCycles == 90);
+    CHECK(offsetOf(fit, 2) == 200);  // b2 on C: left at 60, needed at 80
+    CHECK(offsetOf(fit, 3) == 0);    // b3 on A: left at 20, needed at 20
+    CHECK(fit.cycles->steps == std::vector<std::string>{"bytes plan round 1, placement (fit to need): 160 -> 90 cycles"});
+    // Both: fit joins once placement's rounds end, and from placement's layout (b3 on C, so C
+    // promised to b3) it finds nothing sooner.
+    CHECK(without({}).metrics.totalCycles == 130);
+}
 
 TEST_CASE("cycles: time-aware placement puts a buffer on the bytes left earliest, and its wait goes") {
     const GraphDocument doc = parseGraphDocument(kTwoSlots);
@@ -79,22 +140,24 @@ TEST_CASE("cycles: each technique on its own and together, on the examples (cycl
         std::vector<CyclesTechnique> disabled;
         Cycles cycles;
     };
-    const std::vector<CyclesTechnique> all = {kPlacement, kSchedule, kHoist, kPolicies, kReserve, kOrders};
+    const std::vector<CyclesTechnique> all = {kPlacement, kFit, kSchedule, kHoist, kSwaps, kPolicies, kReserve, kOrders};
     const Row rows[] = {
         {"one-spill", all, 1709},  // every technique off: the bytes plan
-        {"one-spill", {kSchedule, kHoist, kPolicies, kReserve}, 1709},
-        {"one-spill", {kPlacement, kPolicies, kReserve}, 1672},  // schedule with hoisting
-        {"one-spill", {kPolicies, kReserve}, 1634},
+        {"one-spill", {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps}, 1709},
+        {"one-spill", {kPlacement, kPolicies, kReserve, kFit, kSwaps}, 1672},  // schedule with hoisting
+        {"one-spill", {kPolicies, kReserve, kFit, kSwaps}, 1634},
         {"one-spill", {}, 1634},
         {"copyin-cheaper", all, 2263},
-        {"copyin-cheaper", {kPlacement, kHoist, kPolicies, kReserve}, 2263},  // schedule alone keeps each load in place
-        {"copyin-cheaper", {kPlacement, kPolicies, kReserve}, 2045},
-        {"copyin-cheaper", {kPolicies, kReserve}, 2045},
+        {"copyin-cheaper", {kPlacement, kHoist, kPolicies, kReserve, kFit, kSwaps}, 2263},  // schedule alone keeps each load in place
+        {"copyin-cheaper", {kPlacement, kPolicies, kReserve, kFit, kSwaps}, 2045},
+        {"copyin-cheaper", {kPolicies, kReserve, kFit, kSwaps}, 2045},
         {"copyin-cheaper", {}, 2045},
         {"tiled-matmul-small", all, 4153},
-        {"tiled-matmul-small", {kSchedule, kHoist, kPolicies, kReserve}, 3707},  // placement alone
-        {"tiled-matmul-small", {kPlacement, kPolicies, kReserve}, 4029},
-        {"tiled-matmul-small", {kHoist}, 3707},
+        {"tiled-matmul-small", {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps}, 3707},  // placement alone
+        {"tiled-matmul-small", {kPlacement, kPolicies, kReserve, kFit, kSwaps}, 4029},
+        {"tiled-matmul-small", {kHoist, kFit, kSwaps}, 3707},
+        {"tiled-matmul-small", {kFit}, 3428},
+        {"tiled-matmul-small", {kSwaps}, 3428},
         {"tiled-matmul-small", {}, 3428},
     };
     for (const Row& row : rows) {
@@ -138,7 +201,7 @@ TEST_CASE("cycles: technique orders starts from the other orders' plans too (ord
 TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the bytes objective is untouched") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul-small"));
     const Result bytes = planVerified(doc);
-    const Result off = planVerified(doc, cyclesObjective({kPlacement, kSchedule, kHoist, kPolicies, kReserve, kOrders}));
+    const Result off = planVerified(doc, cyclesObjective({kPlacement, kFit, kSchedule, kHoist, kSwaps, kPolicies, kReserve, kOrders}));
     CHECK(off.plan.order == bytes.plan.order);
     CHECK(off.inputOrder == bytes.inputOrder);
     CHECK(off.plan.addedEdges == bytes.plan.addedEdges);
@@ -148,7 +211,7 @@ TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the 
     nlohmann::json b = nlohmann::json::parse(resultToJson(doc.graph, off));
     CHECK(!a.contains("objective"));
     REQUIRE(b.contains("objective"));
-    CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "schedule", "hoist", "policies", "reserve", "orders"}));
+    CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "fit", "schedule", "hoist", "swaps", "policies", "reserve", "orders"}));
     CHECK(b["objective"]["bytesPlan"]["totalCycles"] == bytes.metrics.totalCycles);
     b.erase("objective");
     CHECK(a == b);
@@ -219,6 +282,6 @@ TEST_CASE("cycles: objective and technique names") {
     CHECK(e.where.field == "objective");
     CHECK(parseCyclesTechniques("hoist,placement") == std::vector<CyclesTechnique>{kHoist, kPlacement});
     CHECK(test::inputErrorOf([] { parseCyclesTechniques("hoist,warp"); }) ==
-          "unknown technique \"warp\" of the cycles objective: expected one of placement, schedule, hoist, policies, reserve, orders");
-    CHECK(cyclesTechniques().size() == 6);
+          "unknown technique \"warp\" of the cycles objective: expected one of placement, fit, schedule, hoist, swaps, policies, reserve, orders");
+    CHECK(cyclesTechniques().size() == 8);
 }

@@ -106,7 +106,7 @@ test('hostile objective and technique values come back located in the options', 
     ['{"objective":null}', 14, 'objective', 'must be "bytes" or "cycles", got null'],
     ['{"objective":"cycles","disable":{"hoist":true}}', 33, 'disable', 'must be an array of technique names, got an object'],
     ['{"objective":"cycles","disable":["hoist",["reserve"]]}', 42, 'disable[1]', 'must be a technique\'s name, got an array'],
-    ['{"objective":"cycles","disable":["HOIST"]}', 34, 'disable[0]', 'unknown technique "HOIST" of the cycles objective: expected one of placement, schedule, hoist, policies, reserve'],
+    ['{"objective":"cycles","disable":["HOIST"]}', 34, 'disable[0]', 'unknown technique "HOIST" of the cycles objective: expected one of placement, fit, schedule, hoist, swaps, policies, reserve'],
     ['{"disable":["hoist"],"objective":"bytes"}', 12, 'disable', 'switches off techniques of the objective "cycles", but the objective is "bytes"'],
   ];
   for (const [options, column, field, message] of cases) {
@@ -121,7 +121,7 @@ test('hostile objective and technique values come back located in the options', 
 
 test('cyclesTechniques() lists what --disable takes, and compare() shows both objectives like the CLI', () => {
   const techniques = JSON.parse(engine.cyclesTechniques());
-  assert.deepEqual(techniques.map((t) => t.name), ['placement', 'schedule', 'hoist', 'policies', 'reserve', 'orders']);
+  assert.deepEqual(techniques.map((t) => t.name), ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders']);
   const help = execFileSync(cli, ['--help'], { encoding: 'utf8' });
   for (const t of techniques) assert.ok(help.includes(`${t.name}: `), t.name);
   const graph = engine.example('one-spill');

@@ -5,10 +5,15 @@
 //              simulated time (ties by best fit), so that it waits for no one; in the L0
 //              memories this alternates buffers, so the next one is filled while the current
 //              one is read (double buffering)
+//   fit        placement fit to need: each buffer on the bytes left latest by the time it is
+//              needed (its first user could start), so the bytes left earlier stay for buffers
+//              needed sooner (a reload waiting for room)
 //   schedule   the order follows the simulated start times: a list scheduler runs next the node
 //              that can start earliest, per pipe, keeping the order among equals
 //   hoist      early reloads and loads: with schedule, a SPILL_IN or ALLOC (and so its COPY_IN)
 //              moves ahead of earlier nodes as far as edges and bytes allow
+//   swaps      the best plan scheduled again with two nodes in a row on one pipe swapped (where
+//              the second waited for the first), each kept when it finishes sooner
 //   policies   the other policies' plans of the same order are improved too, when they move no
 //              more data than the margin allows (each places and spills differently)
 //   reserve    spare room: the spills are chosen again with room kept free in a memory for loads
@@ -33,7 +38,7 @@ enum class Objective { Bytes, Cycles };
 Objective parseObjective(const std::string& name);
 const char* objectiveName(Objective o);
 
-enum class CyclesTechnique { Placement, Schedule, Hoist, Policies, Reserve, Orders };
+enum class CyclesTechnique { Placement, Fit, Schedule, Hoist, Swaps, Policies, Reserve, Orders };
 struct CyclesTechniqueInfo {
     CyclesTechnique technique;
     const char* name;  // as `--disable` and the bindings' "disable" spell it
@@ -49,6 +54,7 @@ CyclesTechnique cyclesTechnique(const std::string& name);  // InputError (field 
 
 struct CyclesOptions {
     std::vector<CyclesTechnique> disabled;
+    int swaps = 1000;          // schedules tried by technique swaps at most (a count)
     int rounds = 4;            // placement + schedule rounds from each start (a count, not a time)
     int marginPercent = 10;    // data moved may exceed the bytes plan's by this much (reserve)
     bool enabled(CyclesTechnique t) const;
