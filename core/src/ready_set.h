@@ -37,6 +37,15 @@ public:
                 pred_[d].push_back(v);
             }
         }
+        // Whether an ALLOC is pulled depends on the graph alone; computed once, as closures ask
+        // it for every ALLOC they meet (a buffer's users can be many).
+        pulled_.assign(n_, 0);
+        for (const Buffer& b : g.buffers) {
+            const auto& s = succ_[b.allocNode];
+            pulled_[b.allocNode] =
+                std::any_of(s.begin(), s.end(), [&](int x) { return isOperation(x); }) &&
+                std::all_of(s.begin(), s.end(), [&](int x) { return isOperation(x) || x == b.freeNode; });
+        }
     }
 
     int position(int v) const { return position_[v]; }
@@ -51,16 +60,10 @@ public:
 
     bool isOperation(int v) const { return !g_.nodes[v].isBufferNode(); }
     bool isEligible(int v) const { return isOperation(v) && !done_[v] && remaining_[v] == readyAllocPreds_[v]; }
-    bool feedsOperation(int alloc) const {
-        return std::any_of(succ_[alloc].begin(), succ_[alloc].end(), [&](int s) { return isOperation(s); });
-    }
-    // An ALLOC waits to be pulled by an operation when operations are all that wait for it (its
-    // own FREE aside): a buffer node after it could not pull it, so then it runs when ready.
-    bool pulled(int alloc) const {
-        const int own = g_.buffers[g_.bufferIndex.at(g_.nodes[alloc].buf)].freeNode;
-        return feedsOperation(alloc) &&
-               std::all_of(succ_[alloc].begin(), succ_[alloc].end(), [&](int s) { return isOperation(s) || s == own; });
-    }
+    // An ALLOC waits to be pulled by an operation when some operation and nothing but operations
+    // wait for it (its own FREE aside): a buffer node after it could not pull it, so then it runs
+    // when ready.
+    bool pulled(int alloc) const { return pulled_[alloc] != 0; }
 
     // Runs what is ready before any operation. onFree(buffer index) is told of every FREE run.
     template <typename OnFree>
@@ -132,6 +135,7 @@ private:
     std::vector<int> remaining_;        // predecessors not yet run
     std::vector<int> readyAllocPreds_;  // of those, ALLOCs ready to be pulled
     std::vector<char> done_;
+    std::vector<char> pulled_;          // by node: an ALLOC pulled by its first user
     std::vector<std::vector<int>> succ_, pred_;
     std::set<std::pair<int, int>> eligible_;
     std::vector<int> pending_;          // FREEs and unused ALLOCs ready to run

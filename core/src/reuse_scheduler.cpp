@@ -295,6 +295,7 @@ private:
             for (int b : mem) {
                 if (seeds++ >= kResidentSeeds) break;
                 int taken = 0;
+                nextUserPosition(b);  // skips the users already run, once for all steps
                 for (int i = next_[b]; i < static_cast<int>(users_[b].size()) && taken < 2; ++i) {
                     int u = users_[b][i];
                     if (ready_.done(u)) continue;
