@@ -730,18 +730,12 @@ int commandPackBench(int argc, char** argv) {
     if (inputs.empty()) {
         const std::int64_t count = a.options.count("--instances") ? parseCount("--instances", a.options.at("--instances"), 1, 100000) : 100;
         const std::string families = a.options.count("--family") ? a.options.at("--family") : "measured,cut";
-        std::string family;
-        for (char c : families + ",") {
-            if (c != ',') {
-                family += c;
-                continue;
-            }
+        std::istringstream list(families);
+        for (std::string family; std::getline(list, family, ',');)
             for (std::int64_t seed = 1; seed <= count && !family.empty(); ++seed) {
                 packing::KnownInstance k = packing::familyInstance(family, static_cast<std::uint64_t>(seed));
                 inputs.emplace_back(family, k.name, std::move(k.problem));
             }
-            family.clear();
-        }
         if (inputs.empty()) throw InputError("--family: give at least one family (known: " + std::string(packing::kInstanceFamilies) + ")");
     }
     // Times are CPU time of this process: on a shared machine wall time counts the others' work.

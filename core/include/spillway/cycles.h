@@ -18,6 +18,7 @@
 //              more data than the margin allows (each places and spills differently)
 //   reserve    spare room: the spills are chosen again with room kept free in a memory for loads
 //              ahead, when the data moved stays within the margin and the plan finishes sooner
+//              (policies and reserve plan the order again: skipped on a huge graph, scale.h)
 //   orders     the plans of the other orders order source "best" made (schedule, reuse, search)
 //              as starts too, when they move no more data than the margin allows
 // Every step keeps the plan valid and the result is verified like any other; budgets are counts
@@ -48,9 +49,6 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques();
 // "placement,hoist": InputError (field "disable") naming an unknown one.
 std::vector<CyclesTechnique> parseCyclesTechniques(const std::string& commaList);
 CyclesTechnique cyclesTechnique(const std::string& name);  // InputError (field "disable")
-
-// Techniques policies and reserve plan the order again (several plans); on a huge graph
-// (scale.h) they are skipped: one plan takes seconds there (docs/timing.md).
 
 struct CyclesOptions {
     std::vector<CyclesTechnique> disabled;
