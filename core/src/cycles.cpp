@@ -131,12 +131,15 @@ public:
 
     // Swaps: the schedule again with the priorities of two nodes in a row on one pipe swapped,
     // where the second started when the first ended (the pipe's sequence set its start); kept
-    // when it finishes sooner. At most opts.swaps schedules (a count).
+    // when it finishes sooner. At most opts.swaps schedules, and opts.swapsWork plan nodes
+    // scheduled in all (counts).
     void swap(Attempt& a) {
         const PlanNodes nodes(g_, a.base);
         const bool hoist = opts_.enabled(CyclesTechnique::Hoist);
+        const std::int64_t planNodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(a.layout.order.size()));
+        const std::int64_t tries = std::min<std::int64_t>(opts_.swaps, opts_.swapsWork / planNodes);
         std::vector<std::pair<int, int>> pairs = pipeWaits(nodes, a.layout);
-        for (size_t next = 0; next < pairs.size() && static_cast<int>(next) < opts_.swaps; ++next) {
+        for (size_t next = 0; next < pairs.size() && static_cast<std::int64_t>(next) < tries; ++next) {
             std::vector<int> ranks(nodes.size(), -1);
             for (size_t p = 0; p < a.layout.order.size(); ++p) ranks[a.layout.order[p]] = static_cast<int>(p);
             std::swap(ranks[a.layout.order[pairs[next].first]], ranks[a.layout.order[pairs[next].second]]);

@@ -25,6 +25,7 @@
 // (rounds), never time, so the plan is the same natively and in WebAssembly.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ CyclesTechnique cyclesTechnique(const std::string& name);  // InputError (field 
 struct CyclesOptions {
     std::vector<CyclesTechnique> disabled;
     int swaps = 1000;          // schedules tried by technique swaps at most (a count)
+    // and plan nodes those schedules handle in all (each schedules the whole plan: a plan of n
+    // nodes tries at most swapsWork / n pairs, so the technique's work does not grow with n^2)
+    std::int64_t swapsWork = 5'000'000;
     int rounds = 4;            // placement + schedule rounds from each start (a count, not a time)
     int marginPercent = 10;    // data moved may exceed the bytes plan's by this much (reserve)
     bool enabled(CyclesTechnique t) const;
