@@ -219,6 +219,9 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
   return {
     run,
     cancel() {
+      // Cancel stops the run and what would start one: a re-run still waiting for its debounce
+      // (a graph's Capacities adopted just before) would plan the graph again right after.
+      clearTimeout(autoTimer);
       planInFlight = false;
       engine.cancel();
       stopCompare('cancelled');
