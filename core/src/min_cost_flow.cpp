@@ -12,7 +12,8 @@ constexpr MinCostFlow::Amount kInfinity = std::numeric_limits<MinCostFlow::Amoun
 }
 
 MinCostFlow::MinCostFlow(int nodes)
-    : n_(nodes), out_(nodes), potential_(nodes, 0), dist_(nodes), current_(nodes), state_(nodes) {}
+    : n_(nodes), out_(nodes), potential_(nodes, 0), dist_(nodes, kInfinity), current_(nodes), state_(nodes),
+      visited_(nodes, -1) {}
 
 int MinCostFlow::addArc(int from, int to, Amount capacity, Amount cost) {
     if (from >= to || from < 0 || to >= n_) throw InternalError("min-cost flow: arcs must go forward in node order");
@@ -41,10 +42,12 @@ void MinCostFlow::initialPotentials(int source) {
 
 // Dijkstra on reduced costs.
 bool MinCostFlow::shortestDistances(int source, int sink) {
-    std::fill(dist_.begin(), dist_.end(), kInfinity);
+    for (int v : reached_) dist_[v] = kInfinity;
+    reached_.clear();
     using Key = std::pair<Amount, int>;
     std::priority_queue<Key, std::vector<Key>, std::greater<Key>> heap;
     dist_[source] = 0;
+    reached_.push_back(source);
     heap.push({0, source});
     while (!heap.empty()) {
         auto [d0, v] = heap.top();
@@ -58,6 +61,7 @@ bool MinCostFlow::shortestDistances(int source, int sink) {
             if (arc.residual <= 0) continue;
             const Amount d = d0 + arc.cost + potential_[v] - potential_[arc.to];
             if (d < dist_[arc.to]) {
+                if (dist_[arc.to] == kInfinity) reached_.push_back(arc.to);
                 dist_[arc.to] = d;
                 heap.push({d, arc.to});
             }
@@ -66,12 +70,11 @@ bool MinCostFlow::shortestDistances(int source, int sink) {
     if (dist_[sink] == kInfinity) return false;
     // New potentials keep every residual arc's reduced cost non-negative (nodes not closer than
     // the sink, reached or not, move by the sink's distance); the arcs on shortest paths now have
-    // reduced cost 0.
+    // reduced cost 0. All rise by the sink's distance (the shift), the closer ones less.
     const Amount toSink = dist_[sink];
-    for (int v = 0; v < n_; ++v) {
-        potential_[v] += std::min(dist_[v], toSink);
-        current_[v] = 0;
-    }
+    potentialShift_ += toSink;
+    for (int v : reached_)
+        if (dist_[v] < toSink) potential_[v] -= toSink - dist_[v];
     return true;
 }
 
@@ -100,14 +103,22 @@ MinCostFlow::Amount MinCostFlow::run(int source, int sink, Amount limit, std::in
 // all failed is dead for this phase; arcs back into the current path are skipped, so zero-cost
 // cycles cannot trap it, and the first search always finds a path when one exists. Returns the
 // units pushed, at most `limit`.
+void MinCostFlow::visit(int v) {
+    if (visited_[v] == phase_) return;
+    visited_[v] = phase_;
+    state_[v] = kOpen;
+    current_[v] = 0;
+}
+
 MinCostFlow::Amount MinCostFlow::blockingFlow(int source, int sink, Amount limit) {
-    std::fill(state_.begin(), state_.end(), kOpen);
+    ++phase_;
     auto admissible = [&](int v, const Arc& arc) {
-        return arc.residual > 0 && state_[arc.to] == kOpen && arc.cost + potential_[v] - potential_[arc.to] == 0;
+        return arc.residual > 0 && stateOf(arc.to) == kOpen && arc.cost + potential_[v] - potential_[arc.to] == 0;
     };
     Amount total = 0;
     std::vector<int> path;  // arc indices from the source
     int v = source;
+    visit(source);
     state_[source] = kOnPath;
     while (total < limit) {
         if (v == sink) {
@@ -131,6 +142,7 @@ MinCostFlow::Amount MinCostFlow::blockingFlow(int source, int sink, Amount limit
             if (admissible(v, arcs_[a])) {
                 path.push_back(a);
                 v = arcs_[a].to;
+                visit(v);
                 state_[v] = kOnPath;
                 advanced = true;
                 break;

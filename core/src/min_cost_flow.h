@@ -38,7 +38,7 @@ public:
     Amount flowOn(int arc) const { return arcs_[2 * arc + 1].residual; }
     // A node's potential: after run(), every residual arc's reduced cost is non-negative (dual
     // feasible), also when it stopped early.
-    Amount potential(int node) const { return potential_[node]; }
+    Amount potential(int node) const { return potential_[node] + potentialShift_; }
 
 private:
     struct Arc {
@@ -49,14 +49,25 @@ private:
     void initialPotentials(int source);
     bool shortestDistances(int source, int sink);
     Amount blockingFlow(int v, int sink, Amount pushed);
+    // Opens `v` for this phase's blocking flow (open, first arc current) on its first visit.
+    void visit(int v);
+    char stateOf(int v) const { return visited_[v] == phase_ ? state_[v] : char(kOpen); }
 
     int n_;
     std::vector<Arc> arcs_;                 // arc 2i forward, 2i+1 its reverse
     std::vector<std::vector<int>> out_;     // node -> arc indices
-    std::vector<Amount> potential_, dist_;
+    // A phase touches only the nodes its Dijkstra reaches and its blocking flow visits, not all
+    // n_ (a phase may reach a handful of the time line's 10^6 points): the potentials of the rest
+    // all rise by the same amount, kept once in potentialShift_; distances are reset through
+    // reached_, and a node's state and current arc are valid only when visited_ is this phase.
+    std::vector<Amount> potential_, dist_;  // dist_: kInfinity outside reached_
+    Amount potentialShift_ = 0;             // added to every potential_
+    std::vector<int> reached_;              // nodes given a distance by the last Dijkstra
     std::vector<std::size_t> current_;      // Dinic's current-arc pointers
     enum : char { kOpen, kOnPath, kDead };
     std::vector<char> state_;               // per node, during a blocking flow
+    std::vector<std::int64_t> visited_;     // the phase that last set a node's state_ and current_
+    std::int64_t phase_ = 0;
     Amount cost_ = 0;
     std::int64_t work_ = 0;
     bool finished_ = true;
