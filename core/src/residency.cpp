@@ -7,6 +7,7 @@
 #include "min_cost_flow.h"
 #include "spillway/cost.h"
 #include "spillway/error.h"
+#include "spillway/scale.h"
 
 namespace spillway {
 namespace {
@@ -477,11 +478,49 @@ std::int64_t boundFlowWork(size_t steps) {
     return std::max<std::int64_t>(kBoundWorkFloor, kBoundWorkPerStep * static_cast<std::int64_t>(steps));
 }
 
+// Each contested gap goes to the window of its first resident step, with all its traffic but cut
+// at that window's end: any choice of the whole problem, cut so, is a choice of the windows'
+// problems saving as much (a cut gap takes bytes over fewer steps), so the windows' savings
+// summed are at least the relaxation's and their traffic a lower bound. The windows' flows are
+// independent and small: linear in all, where one flow over the whole time line is not.
+Bytes windowedRelaxation(const ResidencyProblem& p, int windowSteps, std::int64_t workPerStep) {
+    std::vector<Bytes> free = availability(p, {});
+    const std::vector<int> contested = contestedGaps(p, free);
+    const int windows = static_cast<int>(p.forced.size() / windowSteps) + 1;
+    std::vector<std::vector<int>> starting(windows);
+    for (int i : contested) starting[(p.gaps[i].from + 1) / windowSteps].push_back(i);
+    Bytes traffic = 0;
+    std::vector<Gap> cut;
+    std::vector<int> which;
+    for (int w = 0; w < windows; ++w) {
+        if (starting[w].empty()) continue;
+        const int end = (w + 1) * windowSteps;  // the first step after the window
+        cut.clear();
+        for (int i : starting[w]) {
+            Gap gap = p.gaps[i];
+            gap.to = std::min(gap.to, end);
+            cut.push_back(gap);
+        }
+        which.resize(cut.size());
+        std::iota(which.begin(), which.end(), 0);
+        const FlowResult lp = relaxGaps(cut, which, free, workPerStep * windowSteps);
+        traffic += std::max<Bytes>(0, totalTraffic(cut, which) - lp.saved);
+    }
+    return traffic;
+}
+
 TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps, std::int64_t flowWork) {
     TrafficBound bound;
+    const bool windowed = flowWork < 0 && isHugeGraph(order.size());
     if (flowWork < 0) flowWork = boundFlowWork(order.size());
     for (const ResidencyProblem& p : residencyProblems(g, order, caps)) {
-        const Relaxation r = relaxResidency(p, {}, flowWork);
+        Relaxation r;
+        if (windowed) {
+            r.traffic = windowedRelaxation(p);
+            r.exact = false;
+        } else {
+            r = relaxResidency(p, {}, flowWork);
+        }
         bound.byType[p.type] = r.traffic;
         bound.total += r.traffic;
         bound.exact &= r.exact;

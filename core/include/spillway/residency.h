@@ -74,8 +74,12 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
 // The lower bound of an order: the relaxation's value summed over memories. No plan for this
 // order moves less data; a plan that does is a bug.
 // The relaxation is solved within a work budget per memory (-1: boundFlowWork of the order's
-// length), so that it stays near-linear on huge graphs; within it (every contest case and graphs
-// up to about 10^5 nodes) the value is the relaxation's own, else a weaker bound: exact false.
+// length), so that it stays near-linear; within it (every contest case) the value is the
+// relaxation's own, else a weaker bound: exact false. On huge graphs (scale.h) without a given
+// budget, the relaxation by windows instead (exact false): each contested gap cut at the end of
+// the window of kBoundWindowSteps where it starts, each window's flow within
+// kBoundWindowWorkPerStep work per step. Linear, and stronger there than one budgeted flow over
+// the whole time line (whose early stop prices little).
 struct TrafficBound {
     Bytes total = 0;
     std::map<std::string, Bytes> byType;
@@ -83,7 +87,14 @@ struct TrafficBound {
 };
 inline constexpr std::int64_t kBoundWorkFloor = 60'000'000;
 inline constexpr std::int64_t kBoundWorkPerStep = 40;
+inline constexpr int kBoundWindowSteps = 1024;
+inline constexpr std::int64_t kBoundWindowWorkPerStep = 256;
 std::int64_t boundFlowWork(size_t steps);
+// The relaxation by windows of `windowSteps` steps, each window's flow within `workPerStep` work
+// per step: a lower bound on relaxResidency(p).traffic, equal to it when one window holds every
+// step and its flow finishes.
+Bytes windowedRelaxation(const ResidencyProblem& p, int windowSteps = kBoundWindowSteps,
+                         std::int64_t workPerStep = kBoundWindowWorkPerStep);
 TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps, std::int64_t flowWork = -1);
 
 }  // namespace spillway
