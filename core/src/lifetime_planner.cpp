@@ -31,6 +31,7 @@
 #include "spillway/error.h"
 #include "spillway/packing.h"
 #include "spillway/residency.h"
+#include "spillway/scale.h"
 
 namespace spillway {
 namespace {
@@ -131,9 +132,14 @@ private:
         // lifetime: each retry replans and repacks the memory, so bound the work on large graphs;
         // its cut is even for the first evenRetries, then doubles at each repeat on a step, so
         // that the loop ends before `retries` instead of falling back to seed. residency cuts
-        // evenly and widens instead, until nothing is left to give.
+        // evenly and widens instead, until nothing is left to give. On huge graphs 2 (8 tries):
+        // a random graph of 10^5 nodes failed all 33 tries and fell back to seed anyway, 3.6 of
+        // its 6 CPU seconds of planning; the matmuls pack within 2 (docs/benchmarks.md).
         const bool optimal = rule_ == ResidencyRule::Optimal;
-        const int evenRetries = optimal ? std::numeric_limits<int>::max() : builder_.steps() < 20000 ? 64 : 8;
+        const int evenRetries = optimal                         ? std::numeric_limits<int>::max()
+                                : builder_.steps() < 20000      ? 64
+                                : isHugeGraph(g_.nodes.size()) ? 2
+                                                                : 8;
         const int retries = optimal ? std::numeric_limits<int>::max() : 4 * evenRetries;
         const Bytes shrink = std::max(capacity / 64, smallest);
         std::vector<Bytes> budget(builder_.steps(), capacity);
