@@ -309,7 +309,7 @@ void printSummary(const std::string& label, const GraphDocument& doc, const Resu
     std::printf("extra data moved: %lld bytes\n", static_cast<long long>(m.extraBytes));
     std::printf("lower bound for this order: %lld bytes (%s%s)\n", static_cast<long long>(m.bound.total),
                 withinBound(m.extraBytes, m.bound.total).c_str(),
-                m.bound.exact ? "" : "; a weaker bound: the relaxation ran out of its work budget");
+                m.bound.exact ? "" : "; a weaker bound: the relaxation by windows or out of its work budget");
     std::printf("peak of the order (demand / capacity):");
     for (const auto& [type, peak] : m.demandPeaks.byType)
         std::printf(" %s %lld/%lld", type.c_str(), static_cast<long long>(peak),

@@ -117,7 +117,7 @@ export interface CompareRow {
   spills: number;
   extraBytes: number;
   /** No plan for this row's order moves less (the residency relaxation; docs/result-format.md). */
-  bound: { total: number; byType: Record<string, number>; exact?: false };  // exact: false when the relaxation ran out of its work budget
+  bound: { total: number; byType: Record<string, number>; exact?: false };  // exact: false when relaxed by windows (huge graphs) or out of its work budget
   demandPeak: { byType: Record<string, number>; total: number };
   totalCycles: number;
   /** Under objective "cycles": the row's bytes plan, which extraBytes and totalCycles improve on. */

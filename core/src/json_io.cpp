@@ -340,7 +340,7 @@ OrderedJson boundJson(const TrafficBound& b) {
     OrderedJson j;
     j["total"] = b.total;
     j["byType"] = b.byType;
-    if (!b.exact) j["exact"] = false;  // only when the relaxation ran out of its work budget
+    if (!b.exact) j["exact"] = false;  // only when relaxed by windows or out of its work budget
     return j;
 }
 
@@ -355,7 +355,7 @@ void writeCyclesBound(JsonWriter& w, const CyclesBound& b) {
 
 void writeBound(JsonWriter& w, const TrafficBound& b) {
     w.beginObject().member("total", b.total).member("byType", b.byType);
-    if (!b.exact) w.member("exact", false);  // only when the relaxation ran out of its work budget
+    if (!b.exact) w.member("exact", false);  // only when relaxed by windows or out of its work budget
     w.endObject();
 }
 
