@@ -64,6 +64,7 @@ enum class Technique {
     MonotonicFloor,      // unplaced blocks lie above the current offset, so sections rise with it
     HatlessPruning,      // a block with no unplaced block overlapping it needs no alternative
     RegionProbe,         // after a large failed subtree, prove the blocks around the failure cannot be packed at all
+    ProbeWindow,         // probe first the blocks live within a few sections of the failure, then the wider region
 };
 
 struct TechniqueInfo {
