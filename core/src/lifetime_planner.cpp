@@ -43,6 +43,9 @@ namespace {
 constexpr std::int64_t kExactNodesWithoutSpills = 200000;
 constexpr std::int64_t kExactNodesLastTry = 20000;
 constexpr std::int64_t kExactNodesPerBlock = 100;
+// Policy residency retries until its relaxations have spent this many times the bound's flow work
+// (boundFlowWork), then falls back like lifetime.
+constexpr std::int64_t kRetryFlows = 4;
 // Where nothing is written out a packing means no spill at all: ten times the nodes a block.
 // minimalloc's challenging instances as graphs need up to 532 a block (A: 81,929 for 154);
 // residency's first stretches keep 100 (1,000 made Conv_Case0's default plan 73% slower in
@@ -77,6 +80,7 @@ struct MemoryPlan {
     std::vector<std::vector<Hole>> gaps;  // per stretch: the gaps its packing weighed
     const char* packOrder = "";           // the packing order that succeeded, or kExactPacking
     std::map<int, std::vector<Eviction>> evictionsAt;  // step -> in order
+    std::int64_t relaxationWork = 0;  // policy residency: the work its choice spent (a count)
 };
 
 constexpr const char* kLifetimeFormula =
@@ -132,7 +136,9 @@ private:
         // lifetime: each retry replans and repacks the memory, so bound the work on large graphs;
         // its cut is even for the first evenRetries, then doubles at each repeat on a step, so
         // that the loop ends before `retries` instead of falling back to seed. residency cuts
-        // evenly and widens instead, until nothing is left to give. On huge graphs 2 (8 tries):
+        // evenly and widens instead, until nothing is left to give or its relaxations have spent
+        // kRetryFlows times the bound's flow work (each retry solves one: a random graph of 10^4
+        // nodes took 815 retries of 0.13 s each). On huge graphs 2 (8 tries):
         // a random graph of 10^5 nodes failed all 33 tries and fell back to seed anyway, 3.6 of
         // its 6 CPU seconds of planning; the matmuls pack within 2 (docs/benchmarks.md).
         const bool optimal = rule_ == ResidencyRule::Optimal;
@@ -144,9 +150,12 @@ private:
         const Bytes shrink = std::max(capacity / 64, smallest);
         std::vector<Bytes> budget(builder_.steps(), capacity);
         std::vector<int> repeats(builder_.steps(), 0);  // cuts past the even ones, per step
+        const std::int64_t retryWork = kRetryFlows * boundFlowWork(builder_.steps());
+        std::int64_t relaxationWork = 0;
         for (int attempt = 0;; ++attempt) {
             // Branch and bound on the first attempt only: a retry is about fragmentation anyway.
             MemoryPlan p = problem ? optimalResidency(*problem, budget, attempt == 0) : chooseResidency(type, budget);
+            relaxationWork += p.relaxationWork;
             PackingNotes notes;
             std::optional<Stretch> failed = packStretches(p.stretches, capacity, &notes);
             if (!failed) {
@@ -159,7 +168,7 @@ private:
             // exactly and never greedily). Elsewhere the greedy orders and the cuts do better for
             // the time (measured on Conv_Case0, docs/policies.md); the last try gets a short search.
             const bool noSpill = p.evictionsAt.empty(), longSearch = noSpill || (optimal && attempt == 0);
-            const bool lastTry = attempt == retries, exact = longSearch || lastTry;
+            const bool lastTry = attempt == retries || relaxationWork >= retryWork, exact = longSearch || lastTry;
             if (exact && packExactly(p, capacity, longSearch ? kExactNodesWithoutSpills : kExactNodesLastTry,
                                      noSpill ? kExactNodesPerBlockWithoutSpills : kExactNodesPerBlock))
                 return p;
@@ -212,7 +221,8 @@ private:
         if (!exact) effort.exactNodes = 0;
         // The relaxation within the bound's budget: on huge graphs the greedy's choice instead.
         effort.flowWork = boundFlowWork(problem.forced.size());
-        std::vector<char> keep = spillway::chooseResidency(problem, budget, effort).keep;
+        ResidencyChoice choice = spillway::chooseResidency(problem, budget, effort);
+        std::vector<char>& keep = choice.keep;
         const std::vector<Bytes> load = keepBack(problem, budget, keep);
         std::vector<std::vector<const Gap*>> outGaps(g_.buffers.size());
         for (size_t i = 0; i < problem.gaps.size(); ++i)
@@ -231,6 +241,7 @@ private:
         }
         for (auto& [step, evictions] : plan.evictionsAt)
             std::sort(evictions.begin(), evictions.end(), [](const Eviction& x, const Eviction& y) { return x.buf < y.buf; });
+        plan.relaxationWork = choice.work;
         return plan;
     }
 
