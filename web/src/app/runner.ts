@@ -222,6 +222,15 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
       // Cancel stops the run and what would start one: a re-run still waiting for its debounce
       // (a graph's Capacities adopted just before) would plan the graph again right after.
       clearTimeout(autoTimer);
+      if (!planInFlight && store.get().running) {
+        // Still reading the graph (the engine has nothing yet, so its cancel would stop nothing):
+        // this run ends here, before it plans.
+        ++runToken;
+        startedKey = '';
+        stopProgress();
+        store.set({ running: null, search: null });
+        notify('Run cancelled. The results below are from before.', 'info');
+      }
       planInFlight = false;
       engine.cancel();
       stopCompare('cancelled');
