@@ -212,18 +212,24 @@ TEST_CASE("packing: region probes after every failed subtree agree with brute fo
     CHECK(impossible > 50);
 }
 
+// A 1,024 x 1,024 rectangle (in units of 16) cut into `blocks` pieces in the seed's style, with
+// `dropPercent` of them dropped: an instance known to pack.
+static KnownInstance smallCut(std::uint64_t seed, int blocks, int dropPercent) {
+    CutOptions o;
+    o.style = static_cast<CutStyle>(seed % 3);
+    o.blocks = blocks;
+    o.capacity = 64 * 16;
+    o.horizon = 64 * 16;
+    o.unit = 16;
+    o.dropPercent = dropPercent;
+    o.seed = seed;
+    return cutRectangle(o);
+}
+
 TEST_CASE("packing: a rectangle cut into pieces packs again, in every style") {
     int packed = 0;
     for (std::uint64_t seed = 1; seed <= 90; ++seed) {
-        CutOptions o;
-        o.style = static_cast<CutStyle>(seed % 3);
-        o.blocks = 5 + static_cast<int>(seed % 40);
-        o.capacity = 64 * 16;
-        o.horizon = 64 * 16;
-        o.unit = 16;
-        o.dropPercent = static_cast<int>(seed % 4) * 10;
-        o.seed = seed;
-        const KnownInstance k = cutRectangle(o);
+        const KnownInstance k = smallCut(seed, 5 + static_cast<int>(seed % 40), static_cast<int>(seed % 4) * 10);
         REQUIRE(validatePacking(k.problem, k.offsets).empty());
         const Result r = packChecked(k.problem, budget(200000));
         CHECK_MESSAGE(r.verdict == Verdict::Fits, k.name << ": " << r.reason);
@@ -348,14 +354,7 @@ TEST_CASE("packing: windowed region probes after every failed subtree lose no pa
     std::int64_t probes = 0, impossible = 0;
     int packed = 0;
     for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-        CutOptions o;
-        o.style = static_cast<CutStyle>(seed % 3);
-        o.blocks = 40 + static_cast<int>(seed % 30);
-        o.capacity = 64 * 16;
-        o.horizon = 64 * 16;
-        o.unit = 16;
-        o.seed = seed;
-        const KnownInstance k = cutRectangle(o);
+        const KnownInstance k = smallCut(seed, 40 + static_cast<int>(seed % 30), 0);
         const Result r = packChecked(k.problem, probing);
         CHECK_MESSAGE(r.verdict == Verdict::Fits, k.name << ": " << r.reason);
         packed += r.verdict == Verdict::Fits;
