@@ -102,3 +102,22 @@ for (const size of SIZES) {
     await context.close();
   });
 }
+
+test('Run at once after a new graph replaced one that used a memory without a capacity: the new graph is planned', async () => {
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  await runError(page, twoBuffers('SRAM', 100, { L1: 512 }));
+  const before = await resultText(page);
+  // Run is pressed before the text worker has read the new text: the field error on record
+  // ("SRAM has no capacity") is about the old one and must not stop this run
+  await page.evaluate(async (g) => { await window.spillway.setGraphText(g); await window.spillway.run(); }, twoBuffers('L1', 100, { L1: 512 }));
+  await waitForNewResult(page, before);
+  const r = JSON.parse(await resultText(page));
+  assert.deepEqual(r.capacities, { L1: 512 });
+  assert.equal(r.metrics.spills, 0);
+  assert.deepEqual(r.allocations.map((a) => [a.buf, a.type, a.offset]), [[0, 'L1', 0], [1, 'L1', 100]]);
+  assert.ok(await page.locator('[data-testid=error]').isHidden(), 'no error left on screen');
+  assert.equal(await page.locator('[data-testid=progress]').getAttribute('data-running'), 'false');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});

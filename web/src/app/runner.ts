@@ -109,13 +109,12 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
     const token = ++runToken;
     interrupt();
     const t0 = performance.now();
-    if (store.get().fieldErrors.length) {
-      store.set({ error: blockedBy(store.get().fieldErrors[0]) });
-      return;
-    }
     store.set({ running: { startedAt: t0, phase: 'reading the graph' } });
     startProgress();
     try {
+      // Fields are checked only once the graph's info is current: a field error can be about the
+      // graph (a memory without a capacity, its "Capacities"), and the one on record may be about
+      // the text just replaced (a lesson or a file opened, a paste followed at once by Run).
       await doc.info(); // the graph's Capacities are adopted before it is planned
       if (token !== runToken) return;
       const blocked = store.get().fieldErrors[0];
