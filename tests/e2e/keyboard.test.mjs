@@ -119,3 +119,52 @@ test('a tap on the chart shows the details of the buffer under the finger (phone
   assert.deepEqual(page.errors, []);
   await context.close();
 });
+
+/** Two fingers on `box` at y `y`: down at x a0/b0, moved in `steps` to a1/b1, then lifted (CSS
+ * pixels from the box's left). */
+async function twoFingers(cdp, box, y, [a0, b0], [a1, b1], steps = 6) {
+  const at = (a, b) => [{ x: box.x + a, y, id: 0 }, { x: box.x + b, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(a0, b0) });
+  for (let i = 1; i <= steps; i++) {
+    const f = i / steps;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(a0 + (a1 - a0) * f, b0 + (b1 - b0) * f) });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+test('a pinch zooms the chart and the pipe timeline, two fingers moving together pan them, on a phone', async () => {
+  const { page, context } = await openPage(pg.browser, pg.url, SIZES[1].opts);
+  await waitForResult(page);
+  await selectExample(page, 'tiled-matmul');
+  const cdp = await context.newCDPSession(page);
+  const view = (id) => page.locator(`[data-testid=${id}]`).getAttribute('data-view').then((v) => v.split('-').map(Number));
+  assert.match(await text(page, 'memory-chart'), /pinch to zoom/, 'the hint names the gestures of a touch screen');
+  for (const [id, canvasId] of [['memory-chart', 'chart-canvas'], ['timeline', 'timeline-canvas']]) {
+    const canvas = page.locator(`[data-testid=${canvasId}]`);
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    const [x0, x1] = await view(id);
+    const mid = box.width / 2;
+    // fingers spread from 40 to 200 pixels apart around the middle: about 5 times closer
+    await twoFingers(cdp, box, box.y + 30, [mid - 20, mid + 20], [mid - 100, mid + 100]);
+    await page.waitForFunction(([i, span]) => {
+      const [a, b] = document.querySelector(`[data-testid=${i}]`).dataset.view.split('-').map(Number);
+      return b - a < span / 2;
+    }, [id, x1 - x0]);
+    const [z0, z1] = await view(id);
+    assert.ok(z0 > x0 && z1 < x1, `${id}: zoomed in around the middle (${x0}-${x1} -> ${z0}-${z1})`);
+    // both fingers 80 pixels to the left, as far apart: the same span, later in time
+    await twoFingers(cdp, box, box.y + 30, [mid - 50, mid + 50], [mid - 130, mid - 30]);
+    await page.waitForFunction(([i, a0]) => Number(document.querySelector(`[data-testid=${i}]`).dataset.view.split('-')[0]) > a0, [id, z0]);
+    const [p0, p1] = await view(id);
+    assert.ok(Math.abs((p1 - p0) - (z1 - z0)) <= 1, `${id}: panned, the span kept (${z0}-${z1} -> ${p0}-${p1})`);
+    // and a pinch the other way zooms out again
+    await twoFingers(cdp, box, box.y + 30, [mid - 100, mid + 100], [mid - 20, mid + 20]);
+    await page.waitForFunction(([i, span]) => {
+      const [a, b] = document.querySelector(`[data-testid=${i}]`).dataset.view.split('-').map(Number);
+      return b - a > span * 2;
+    }, [id, p1 - p0]);
+  }
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});

@@ -18,7 +18,7 @@ import type { PlanView, StretchTable } from '../engine/types';
 import { bufferColor, bufferRgb } from '../lib/color';
 import { fmtBytes, fmtInt, h } from '../lib/format';
 import { memoryTypes } from '../lib/steps';
-import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, readPlotColors, sizeCanvas } from '../lib/plot';
+import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, plotHint, readPlotColors, sizeCanvas } from '../lib/plot';
 
 const GUTTER = 76;
 const RIGHT = 10;
@@ -55,7 +55,8 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   const fit = h('label', { class: 'chart-fit', title: 'Scale each lane to the bytes actually used instead of the capacity' },
     h('input', { type: 'checkbox', 'data-testid': tid('fit') }), 'fit height to used bytes');
   const hint = h('div', { class: 'chart-hint' },
-    h('span', {}, `click a step to move the cursor · ←/→ step · Shift+←/→ pan · wheel or +/− zoom · 0 shows all${src.spills ? ' · [ ] spills' : ''}`), fit);
+    h('span', {}, plotHint('tap a step to move the cursor and see what is there · drag sideways to pan · pinch to zoom',
+      `click a step to move the cursor · ←/→ step · Shift+←/→ pan · wheel or +/− zoom · 0 shows all${src.spills ? ' · [ ] spills' : ''}`)), fit);
   fit.querySelector('input')!.addEventListener('change', (e) => {
     fitY = (e.target as HTMLInputElement).checked;
     requestDraw();

@@ -18,7 +18,7 @@ import { WAIT_CAUSES, WAIT_NONE, type PlanView } from '../engine/types';
 import { cssRgb, opRgb, rgbCss } from '../lib/color';
 import { fmtInt, h } from '../lib/format';
 import { CAUSE_NAMES, nodeName, waitChain } from '../lib/waits';
-import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, readPlotColors, sizeCanvas } from '../lib/plot';
+import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, plotHint, readPlotColors, sizeCanvas } from '../lib/plot';
 
 const GUTTER = 76;
 const RIGHT = 10;
@@ -57,7 +57,8 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
   root.dataset.testid = 'timeline';
   root.classList.add('chart', 'timeline');
   const hint = h('div', { class: 'chart-hint' },
-    h('span', {}, 'click a node to move the cursor · ←/→ step · [ ] along its pipe · Enter details · Shift+←/→ pan · wheel or +/− zoom · 0 shows all'));
+    h('span', {}, plotHint('tap a node to move the cursor and see its wait · drag sideways to pan · pinch to zoom',
+    'click a node to move the cursor · ←/→ step · [ ] along its pipe · Enter details · Shift+←/→ pan · wheel or +/− zoom · 0 shows all')));
   const tid = (part: string) => `timeline-${part}`;
   const dom = mountPlotDom(root, tid, hint, 'interactive timeline', 'The pipes\u2019 timeline appears here after a run.');
   const { describe, live, canvas, tip, wrap, ctx } = dom;

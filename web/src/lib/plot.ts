@@ -1,6 +1,6 @@
 // What the page's canvas views share (the memory chart, the pipe timeline): the theme's colours,
 // a visible range of x (steps, cycles) with pan and zoom mapped onto the plot's pixels, the
-// pointer (a drag pans, the wheel zooms, a click or a tap picks, a hover shows details), the keys
+// pointer (a drag pans, the wheel or a pinch zooms, a click or a tap picks, a hover shows details), the keys
 // that pan and zoom, a tooltip beside the pointer, rectangles painted straight into pixels (many
 // thousands of per-rectangle canvas calls would hold the page for a frame of hundreds of
 // milliseconds) and the x axis.
@@ -101,6 +101,11 @@ export function clearPlot(ctx: CanvasRenderingContext2D, root: HTMLElement, x: P
   root.dataset.view = x.label();
 }
 
+/** The hint above a plot: the gestures on a touch screen, else the mouse's and the keys'. */
+export function plotHint(touch: string, mouseAndKeys: string): string {
+  return matchMedia('(pointer: coarse)').matches ? touch : mouseAndKeys;
+}
+
 /** What the pointer does on a plot besides panning (drag) and zooming (wheel). */
 export interface PlotPointer {
   /** a mouse over the plot, no button down */
@@ -114,32 +119,56 @@ export interface PlotPointer {
 }
 
 /** Mouse: a drag pans, the wheel zooms (a sideways wheel pans), a double click shows all, a
- * click picks. Touch: a sideways drag pans, a tap picks; the page still scrolls vertically over
- * the canvas (CSS touch-action: pan-y). */
+ * click picks. Touch: a sideways drag pans, two fingers pinch to zoom (and pan as they move
+ * together), a tap picks; the page still scrolls vertically over the canvas (CSS touch-action:
+ * pan-y). */
 export function attachPlotPointer(canvas: HTMLCanvasElement, x: PlotX, redraw: () => void, on: PlotPointer) {
-  let down = false, moved = 0, lastX = 0, downX = 0;
+  const down = new Map<number, number>(); // pointer id -> its last x (CSS pixels), while pressed
+  let moved = 0, downX = 0, spread = 0;
+  // the two first fingers: their middle, and how far apart they are across the plot (at least a
+  // finger's width, so that two fingers one above the other do not zoom without end)
+  const pair = () => [...down.values()].slice(0, 2);
+  const middle = () => { const [a, b] = pair(); return (a + b) / 2; };
+  const spreadNow = () => { const [a, b] = pair(); return Math.max(24, Math.abs(a - b)); };
   canvas.addEventListener('pointerdown', (e) => {
-    down = true; moved = 0; lastX = downX = e.offsetX;
+    down.set(e.pointerId, e.offsetX);
+    if (down.size === 1) { moved = 0; downX = e.offsetX; } else { moved = Infinity; spread = spreadNow(); } // a pinch is no tap
     if (e.pointerType === 'mouse') canvas.setPointerCapture(e.pointerId);
   });
   canvas.addEventListener('pointermove', (e) => {
-    if (down) {
-      const dx = e.offsetX - lastX;
-      lastX = e.offsetX;
-      moved = Math.max(moved, Math.abs(e.offsetX - downX));
-      if (dx) { x.pan(-dx * x.perPx()); redraw(); }
-      if (moved >= 4) on.dragging();
-      canvas.style.cursor = 'grabbing';
+    const last = down.get(e.pointerId);
+    if (last === undefined) {
+      if (e.pointerType === 'mouse') on.hover(e.offsetX, e.offsetY);
       return;
     }
-    if (e.pointerType === 'mouse') on.hover(e.offsetX, e.offsetY);
+    if (down.size >= 2) {
+      const m0 = middle();
+      down.set(e.pointerId, e.offsetX);
+      const m1 = middle(), s = spreadNow();
+      x.pan((m0 - m1) * x.perPx());
+      x.zoom(spread / s, Math.min(x.x1, Math.max(x.x0, x.at(m1))));
+      spread = s;
+      on.dragging();
+      redraw();
+      return;
+    }
+    down.set(e.pointerId, e.offsetX);
+    const dx = e.offsetX - last;
+    moved = Math.max(moved, Math.abs(e.offsetX - downX));
+    if (dx) { x.pan(-dx * x.perPx()); redraw(); }
+    if (moved >= 4) on.dragging();
+    canvas.style.cursor = 'grabbing';
   });
+  const lift = (e: PointerEvent) => {
+    down.delete(e.pointerId);
+    if (down.size >= 2) spread = spreadNow();
+  };
   canvas.addEventListener('pointerup', (e) => {
-    down = false;
-    if (moved < 4) on.tap(e.offsetX, e.offsetY, e.pointerType !== 'mouse');
+    lift(e);
+    if (!down.size && moved < 4) on.tap(e.offsetX, e.offsetY, e.pointerType !== 'mouse');
   });
-  canvas.addEventListener('pointercancel', () => { down = false; });
-  canvas.addEventListener('pointerleave', (e) => { if (!down && e.pointerType === 'mouse') on.leave(); });
+  canvas.addEventListener('pointercancel', lift);
+  canvas.addEventListener('pointerleave', (e) => { if (!down.size && e.pointerType === 'mouse') on.leave(); });
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
     const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
@@ -148,7 +177,7 @@ export function attachPlotPointer(canvas: HTMLCanvasElement, x: PlotX, redraw: (
     redraw();
   }, { passive: false });
   canvas.addEventListener('dblclick', () => { x.reset(); redraw(); });
-  return { dragging: () => down };
+  return { dragging: () => down.size > 0 };
 }
 
 /** The keys that pan and zoom a plot: Shift+←/→ and PgUp/PgDn pan, +/− zoom around `focus`,
