@@ -18,7 +18,9 @@ class ReadySet {
 public:
     ReadySet(const Graph& g, const Order& hint)
         : g_(g), n_(static_cast<int>(g.nodes.size())), position_(n_), remaining_(n_, 0),
-          readyAllocPreds_(n_, 0), done_(n_, false), succ_(n_), pred_(n_) {
+          readyAllocPreds_(n_, 0), done_(n_, false), kind_(n_), succ_(n_), pred_(n_) {
+        for (int v = 0; v < n_; ++v)
+            kind_[v] = g.nodes[v].isAlloc() ? Kind::Alloc : g.nodes[v].isFree() ? Kind::Free : Kind::Operation;
         for (int i = 0; i < static_cast<int>(hint.size()); ++i) position_[g.nodeIndex.at(hint[i])] = i;
         for (int v = 0; v < n_; ++v) succ_[v] = g.successors[v];
         for (const Buffer& b : g.buffers) {
@@ -58,7 +60,9 @@ public:
     // Eligible operations as (position in the hint, node index), earliest first.
     const std::set<std::pair<int, int>>& eligible() const { return eligible_; }
 
-    bool isOperation(int v) const { return !g_.nodes[v].isBufferNode(); }
+    bool isOperation(int v) const { return kind_[v] == Kind::Operation; }
+    bool isAlloc(int v) const { return kind_[v] == Kind::Alloc; }
+    bool isFree(int v) const { return kind_[v] == Kind::Free; }
     bool isEligible(int v) const { return isOperation(v) && !done_[v] && remaining_[v] == readyAllocPreds_[v]; }
     // An ALLOC waits to be pulled by an operation when some operation and nothing but operations
     // wait for it (its own FREE aside): a buffer node after it could not pull it, so then it runs
@@ -83,7 +87,7 @@ public:
             if (!done_[a]) emit(a);
         }
         for (int p : pred_[v])
-            if (!done_[p] && g_.nodes[p].isAlloc()) emit(p);
+            if (!done_[p] && isAlloc(p)) emit(p);
         eligible_.erase({position_[v], v});
         emit(v);
         runPending(onFree);
@@ -91,13 +95,12 @@ public:
 
 private:
     void becameReady(int v) {
-        const Node& node = g_.nodes[v];
-        if (node.isAlloc() && pulled(v)) {
+        if (isAlloc(v) && pulled(v)) {
             for (int s : succ_[v]) {
                 ++readyAllocPreds_[s];
                 checkEligible(s);
             }
-        } else if (node.isBufferNode()) {
+        } else if (!isOperation(v)) {
             pending_.push_back(v);
         } else {
             checkEligible(v);
@@ -111,7 +114,7 @@ private:
     void emit(int v) {
         done_[v] = true;
         order_.push_back(g_.nodes[v].id);
-        const bool pulledAlloc = g_.nodes[v].isAlloc() && pulled(v);
+        const bool pulledAlloc = isAlloc(v) && pulled(v);
         for (int s : succ_[v]) {
             if (pulledAlloc) --readyAllocPreds_[s];
             if (--remaining_[s] == 0) becameReady(s);
@@ -125,7 +128,7 @@ private:
             const int v = pending_.back();
             pending_.pop_back();
             emit(v);
-            if (g_.nodes[v].isFree()) onFree(g_.bufferIndex.at(g_.nodes[v].buf));
+            if (isFree(v)) onFree(g_.bufferIndex.at(g_.nodes[v].buf));
         }
     }
 
@@ -135,6 +138,8 @@ private:
     std::vector<int> remaining_;        // predecessors not yet run
     std::vector<int> readyAllocPreds_;  // of those, ALLOCs ready to be pulled
     std::vector<char> done_;
+    enum class Kind : char { Operation, Alloc, Free };
+    std::vector<Kind> kind_;            // by node, so that the hot loops need not read the Node
     std::vector<char> pulled_;          // by node: an ALLOC pulled by its first user
     std::vector<std::vector<int>> succ_, pred_;
     std::set<std::pair<int, int>> eligible_;

@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <unordered_map>
 
 #include "ready_set.h"
 
@@ -45,6 +44,9 @@ public:
             for (int s : ready_.successors(v))
                 if (ready_.isOperation(s)) opSucc_[v].push_back(s);
         buildBuffers(caps);
+        triedStep_.assign(n_, 0);
+        closureStep_.assign(n_, 0);
+        closureValid_.assign(n_, 0);
     }
 
     Order run() {
@@ -61,6 +63,8 @@ private:
         const int nb = static_cast<int>(g_.buffers.size());
         state_.assign(nb, State::Fresh);
         memOf_.resize(nb);
+        size_.resize(nb);
+        copyIn_.resize(nb);
         unrun_.resize(nb);
         users_.resize(nb);
         next_.assign(nb, 0);
@@ -75,6 +79,8 @@ private:
                 capacity_.push_back(c == caps.end() ? Bytes(1) << 60 : c->second);
             }
             memOf_[b] = it->second;
+            size_[b] = buf.size;
+            copyIn_[b] = buf.hasCopyIn;
             users_[b] = buf.users;
             std::sort(users_[b].begin(), users_[b].end(),
                       [&](int a, int c) { return ready_.position(a) < ready_.position(c); });
@@ -92,8 +98,8 @@ private:
     }
 
     // ---- the simulated caches ----
-    Bytes sizeOf(int b) const { return g_.buffers[b].size; }
-    Bytes traffic(int b) const { return g_.buffers[b].hasCopyIn ? sizeOf(b) : 2 * sizeOf(b); }
+    Bytes sizeOf(int b) const { return size_[b]; }
+    Bytes traffic(int b) const { return copyIn_[b] ? sizeOf(b) : 2 * sizeOf(b); }
 
     int nextUserPosition(int b) {
         auto& i = next_[b];
@@ -126,7 +132,7 @@ private:
     // The eviction key of a resident buffer: larger = evicted first.
     std::int64_t evictionKey(int b, int base) {
         std::int64_t d = std::max(0, nextUserPosition(b) - base) + 1;
-        return g_.buffers[b].hasCopyIn ? 2 * d : d;
+        return copyIn_[b] ? 2 * d : d;
     }
 
     int victim(int mem, const std::vector<int>& protect) {
@@ -168,39 +174,50 @@ private:
 
     // The target's unrun ancestors plus the target, in an order that respects dependencies;
     // invalid when a needed node cannot be pulled in (a pending FREE or ALLOC, too large).
+    // Within one step the state does not change, so each target's closure is computed once.
     bool closure(int target, std::vector<int>& out) {
         out.clear();
-        std::vector<int> seen;
-        return visit(target, 0, out, seen);
+        seen_.clear();
+        return visit(target, 0, out);
     }
-    bool visit(int v, int depth, std::vector<int>& out, std::vector<int>& seen) {
-        if (std::find(seen.begin(), seen.end(), v) != seen.end()) return true;
-        seen.push_back(v);
+    bool visit(int v, int depth, std::vector<int>& out) {
+        if (std::find(seen_.begin(), seen_.end(), v) != seen_.end()) return true;
+        seen_.push_back(v);
         if (depth > kMaxDepth) return false;
         for (int p : ready_.predecessors(v)) {
             if (ready_.done(p)) continue;
-            const Node& pn = g_.nodes[p];
-            if (pn.isAlloc()) {
+            if (ready_.isAlloc(p)) {
                 if (ready_.remaining(p) != 0 || !ready_.pulled(p)) return false;
                 continue;  // pulled by its first user
             }
-            if (pn.isFree()) return false;
-            if (!visit(p, depth + 1, out, seen)) return false;
+            if (ready_.isFree(p)) return false;
+            if (!visit(p, depth + 1, out)) return false;
         }
         out.push_back(v);
         return static_cast<int>(out.size()) <= kMaxClosure;
     }
 
     // Traffic the closure would cause, simulated on a copy of the touched state.
+    // A closure touches a few dozen buffers: a flat list, searched linearly, in reused scratch.
+    struct Touched {
+        int buf;
+        State state;
+        int unrun;  // users not yet run
+    };
+    Touched& touch(int b) {
+        for (Touched& t : touched_)
+            if (t.buf == b) return t;
+        touched_.push_back({b, state_[b], unrun_[b]});
+        return touched_.back();
+    }
     double costOf(const std::vector<int>& ops) {
-        std::unordered_map<int, std::pair<State, int>> touched;  // buffer -> (state, unrun users)
-        std::vector<Bytes> used = used_;
+        touched_.clear();
+        std::vector<Bytes>& used = usedScratch_;
+        used = used_;
         double cost = 0;
         for (int v : ops) {
             for (int b : opBufs_[v]) {
-                auto it = touched.find(b);
-                if (it == touched.end()) it = touched.emplace(b, std::make_pair(state_[b], unrun_[b])).first;
-                State& s = it->second.first;
+                State& s = touch(b).state;
                 if (s == State::Evicted) cost += static_cast<double>(traffic(b));
                 if (s == State::Evicted || s == State::Fresh) {
                     used[memOf_[b]] += sizeOf(b);
@@ -215,10 +232,10 @@ private:
                 }
             }
             for (int b : opBufs_[v]) {
-                auto& t = touched[b];
-                if (--t.second == 0 && t.first == State::Resident) {
+                Touched& t = touch(b);
+                if (--t.unrun == 0 && t.state == State::Resident) {
                     used[memOf_[b]] -= sizeOf(b);
-                    t.first = State::Freed;
+                    t.state = State::Freed;
                 }
             }
         }
@@ -229,65 +246,82 @@ private:
     double factor(int m) {
         if (factor_[m] < 0) {
             int x = victim(m, {});
-            factor_[m] = x < 0 ? 2.0 : (g_.buffers[x].hasCopyIn ? 1.0 : 2.0);
+            factor_[m] = x < 0 ? 2.0 : (copyIn_[x] ? 1.0 : 2.0);
         }
         return factor_[m];
     }
 
-    void consider(int target, Candidate& best, std::vector<int>& tried, bool fallback = false) {
-        if (ready_.done(target) || std::find(tried.begin(), tried.end(), target) != tried.end()) return;
-        tried.push_back(target);
-        std::vector<int> ops;
-        if (!closure(target, ops)) return;
-        Candidate c;
-        c.ops = std::move(ops);
-        c.fallback = fallback;
-        c.cost = costOf(c.ops) / static_cast<double>(c.ops.size());
-        c.minPos = n_;
-        for (int v : c.ops) c.minPos = std::min(c.minPos, ready_.position(v));
-        c.valid = true;
-        if (!best.valid || c.fallback < best.fallback ||
-            (c.fallback == best.fallback &&
-             (c.cost < best.cost ||
-              (c.cost == best.cost && (c.minPos < best.minPos ||
-                                       (c.minPos == best.minPos && c.ops.size() > best.ops.size()))))))
-            best = std::move(c);
+    // Whether the target's closure is valid, computed once a step (the closure itself in closure_).
+    bool closureValid(int target) {
+        if (closureStep_[target] == step_) return closureValid_[target] != 0;
+        const bool valid = closure(target, closure_);
+        closureStep_[target] = step_;
+        closureValid_[target] = valid;
+        fresh_ = target;  // closure_ holds this target's closure
+        return valid;
+    }
+
+    // Costs the target's closure once a step; the best so far is kept in `best`.
+    void consider(int target, Candidate& best, bool fallback = false) {
+        if (ready_.done(target) || triedStep_[target] == step_) return;
+        triedStep_[target] = step_;
+        if (!closureValid(target)) return;
+        if (fresh_ != target) {
+            closure(target, closure_);
+            fresh_ = target;
+        }
+        const std::vector<int>& ops = closure_;
+        const double cost = costOf(ops) / static_cast<double>(ops.size());
+        int minPos = n_;
+        for (int v : ops) minPos = std::min(minPos, ready_.position(v));
+        if (!best.valid || fallback < best.fallback ||
+            (fallback == best.fallback &&
+             (cost < best.cost ||
+              (cost == best.cost && (minPos < best.minPos || (minPos == best.minPos && ops.size() > best.ops.size())))))) {
+            best.ops.assign(ops.begin(), ops.end());
+            best.fallback = fallback;
+            best.cost = cost;
+            best.minPos = minPos;
+            best.valid = true;
+        }
     }
 
     // Targets from a seed: its consumers two levels down (the deepest valid), else the seed.
-    void targetsFrom(int v, Candidate& best, std::vector<int>& tried) {
-        std::vector<int> one, tmp;
+    void targetsFrom(int v, Candidate& best) {
+        int one[kFanout], ones = 0;
         for (int s : opSucc_[v]) {
             if (ready_.done(s)) continue;
-            one.push_back(s);
-            if (static_cast<int>(one.size()) == kFanout) break;
+            one[ones++] = s;
+            if (ones == kFanout) break;
         }
         bool any = false;
-        for (int w : one) {
+        for (int i = 0; i < ones; ++i) {
+            const int w = one[i];
             int deeper = 0;
             for (int s : opSucc_[w]) {
                 if (ready_.done(s)) continue;
-                if (closure(s, tmp)) {
-                    consider(s, best, tried);
+                if (closureValid(s)) {
+                    consider(s, best);
                     any = true;
                 }
                 if (++deeper == kFanout) break;
             }
-            if (!any && closure(w, tmp)) {
-                consider(w, best, tried, deeper > 0);  // w feeds others that cannot run yet
+            if (!any && closureValid(w)) {
+                consider(w, best, deeper > 0);  // w feeds others that cannot run yet
                 any = true;
             }
         }
-        if (!any) consider(v, best, tried, !one.empty());
+        if (!any) consider(v, best, ones > 0);
     }
 
     Candidate pickClosure() {
         factor_.assign(capacity_.size(), -1.0);
+        ++step_;
+        fresh_ = -1;
         Candidate best;
-        std::vector<int> tried;
         int k = 0;
         for (auto [pos, v] : ready_.eligible()) {
-            targetsFrom(v, best, tried);
+            targetsFrom(v, best);
             if (++k == kEligibleSeeds) break;
         }
         int seeds = 0;
@@ -300,7 +334,7 @@ private:
                     int u = users_[b][i];
                     if (ready_.done(u)) continue;
                     ++taken;
-                    targetsFrom(u, best, tried);
+                    targetsFrom(u, best);
                 }
             }
         if (!best.valid) {  // cannot happen while something is eligible, but stay safe
@@ -326,10 +360,23 @@ private:
 
     std::vector<State> state_;
     std::vector<int> memOf_, unrun_, next_, slot_;
+    std::vector<Bytes> size_;   // by buffer, so that the hot loops need not read the Buffer
+    std::vector<char> copyIn_;
     std::vector<std::vector<int>> users_;
     std::vector<Bytes> capacity_, used_;
     std::vector<std::vector<int>> resident_;
     std::vector<double> factor_;
+
+    // Scratch of one step (pickClosure): a step number stamps the targets already tried and the
+    // closures already computed.
+    int step_ = 0;
+    std::vector<int> triedStep_, closureStep_;
+    std::vector<char> closureValid_;
+    std::vector<int> closure_;  // the closure of target fresh_
+    int fresh_ = -1;
+    std::vector<int> seen_;
+    std::vector<Touched> touched_;
+    std::vector<Bytes> usedScratch_;
 };
 
 }  // namespace

@@ -50,9 +50,11 @@ void forEachGap(const std::vector<std::pair<Bytes, Bytes>>& busy, Bytes capacity
 }
 
 // `gaps`, when given: per stretch, every gap free over its time span when it was packed.
+// `unplaced`, when given: the packing goes on past a stretch that finds no room (leaving it out)
+// and collects every such stretch; the first is the one returned.
 template <typename Before>
 std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before,
-                                   std::vector<std::vector<Hole>>* gaps = nullptr) {
+                                   std::vector<std::vector<Hole>>* gaps = nullptr, std::vector<Stretch>* unplaced = nullptr) {
     std::vector<int> byPriority(stretches.size());
     for (size_t i = 0; i < stretches.size(); ++i) byPriority[i] = static_cast<int>(i);
     std::stable_sort(byPriority.begin(), byPriority.end(),
@@ -73,10 +75,15 @@ std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capaci
                 bestGap = gap;
             }
         });
-        if (bestOffset < 0) return s;
+        if (bestOffset < 0) {
+            if (!unplaced) return s;
+            unplaced->push_back(s);
+            continue;
+        }
         s.offset = bestOffset;
         placed.add(i);
     }
+    if (unplaced && !unplaced->empty()) return unplaced->front();
     return std::nullopt;
 }
 
@@ -102,10 +109,12 @@ constexpr PackOrder kPackOrders[] = {
 // Stretches one by one into the smallest gap free over their whole time span, in
 // one of several orders (largest first; longest first; largest area first; earliest first):
 // no order wins on every memory, and trying four costs little.
-std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity, PackingNotes* notes) {
+std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity, PackingNotes* notes,
+                                     std::vector<Stretch>* unplaced) {
     std::optional<Stretch> firstFailure;
     for (const PackOrder& order : kPackOrders) {
-        std::optional<Stretch> failed = packInOrder(stretches, capacity, order.before);
+        std::optional<Stretch> failed =
+            packInOrder(stretches, capacity, order.before, nullptr, &order == kPackOrders ? unplaced : nullptr);
         if (failed) {
             if (!firstFailure) firstFailure = failed;
             continue;

@@ -37,8 +37,10 @@ struct PackingNotes {
 
 // Sets every stretch's offset within [0, capacity), trying several orders. Returns nullopt on
 // success (and fills `notes` if given), else a stretch that found no room in the first order (the
-// caller makes room around it and tries again).
-std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity, PackingNotes* notes = nullptr);
+// caller makes room around it and tries again). `unplaced`, when given and every order fails: every
+// stretch that found no room in the first order, packing on past each (the returned one first).
+std::optional<Stretch> packStretches(std::vector<Stretch>& stretches, Bytes capacity, PackingNotes* notes = nullptr,
+                                     std::vector<Stretch>* unplaced = nullptr);
 
 // Per stretch of a complete packing (every offset set, e.g. by the exact packer): the gaps free
 // over its whole time span given every other stretch, the one it occupies among them.

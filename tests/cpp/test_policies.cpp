@@ -1,6 +1,7 @@
 // Policies beyond seed: lifetime (whole-order residency + offline packing), best, compare().
 #include <algorithm>
 
+#include "../../core/src/stretch_packing.h"
 #include "spillway/examples.h"
 #include "spillway/packing_graph.h"
 #include "spillway/packing_instances.h"
@@ -174,6 +175,32 @@ TEST_CASE("lifetime: no fallback to seed on Conv_Case0, whose packings keep fail
         CAPTURE(order);
         CHECK(r.plan.policy == "lifetime");
     }
+}
+
+TEST_CASE("stretch packing: every stretch the first order leaves out, the returned one first") {
+    // Capacity 10. Largest first: C (8) and A (6) go at offset 0; B (6) finds 4 bytes beside A,
+    // D (4) 2 beside C; E fits. The other orders fail on B too. Lifetime on a huge graph counts
+    // these to give up when its tries cannot fix them all.
+    const std::vector<Stretch> stretches = {
+        {0, 0, 10, 6}, {1, 0, 10, 6}, {2, 20, 30, 8}, {3, 20, 30, 4}, {4, 40, 50, 3}};
+    std::vector<Stretch> packed = stretches, unplaced;
+    const std::optional<Stretch> failed = packStretches(packed, 10, nullptr, &unplaced);
+    REQUIRE(failed);
+    CHECK(failed->buf == 1);
+    REQUIRE(unplaced.size() == 2);
+    CHECK(unplaced[0].buf == 1);
+    CHECK(unplaced[1].buf == 3);
+    std::vector<Stretch> alone = stretches;
+    const std::optional<Stretch> failedAlone = packStretches(alone, 10);
+    REQUIRE(failedAlone);
+    CHECK(failedAlone->buf == 1);
+    // Once there is room for all, nothing is left out.
+    std::vector<Stretch> roomy = stretches;
+    unplaced.clear();
+    CHECK_FALSE(packStretches(roomy, 12, nullptr, &unplaced));
+    CHECK(unplaced.empty());
+    CHECK(roomy[1].offset == 6);
+    CHECK(roomy[3].offset == 8);
 }
 
 TEST_CASE("residency: its retries stop when their relaxations have spent their work, then it falls back") {
