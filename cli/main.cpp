@@ -429,6 +429,23 @@ std::string scaleGraph(const std::string& kind, std::int64_t nodes) {
     throw InputError("spillway scale: unknown kind \"" + excerpt(kind) + "\": expected matmul or random");
 }
 
+// A stream that only counts the bytes written to it: `scale` times writing the result without
+// holding its text (about a third of the peak memory at 10^5 nodes).
+class ByteCounter : public std::streambuf {
+protected:
+    std::streamsize xsputn(const char*, std::streamsize n) override {
+        bytes_ += static_cast<std::size_t>(n);
+        return n;
+    }
+    int_type overflow(int_type c) override {
+        if (!traits_type::eq_int_type(c, traits_type::eof())) ++bytes_;
+        return traits_type::not_eof(c);
+    }
+
+private:
+    std::size_t bytes_ = 0;
+};
+
 // CPU seconds of this process (not wall time: the machines are shared).
 double cpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
@@ -482,9 +499,10 @@ int commandScale(int argc, char** argv) {
         const auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsOf(r));
         if (!violations.empty()) throw InternalError("the plan failed verification: " + violations.front().message);
         t[6] = cpuSeconds();
-        const std::size_t written = resultToJson(doc.graph, r).size();
+        ByteCounter written;
+        std::ostream sink(&written);
+        writeResultJson(sink, doc.graph, r);
         t[7] = cpuSeconds();
-        (void)written;
         const auto nodes = static_cast<double>(doc.graph.nodes.size());
         std::printf("%9zu %8d", doc.graph.nodes.size(), r.metrics.spills);
         for (int i = 0; i < kStages; ++i) {
