@@ -92,13 +92,16 @@ private:
     };
     void addSpillEdges(int b, NodeId out, NodeId in);
     void edge(NodeId from, NodeId to) { plan_.addedEdges.emplace_back(from, to); }
-    Decision& decide(Decision::Kind kind, int b, std::string reason, int orderStep);
+    // Records a decision; null on a huge graph, whose decisions are brief (nothing to add to them).
+    Decision* decide(Decision::Kind kind, int b, std::string reason, int orderStep);
+    size_t decisionCount() const { return brief_ ? plan_.briefDecisions.size() : plan_.decisions.size(); }
     void recordHoles(Decision& d, std::vector<Hole> holes) const;
     void recordChoice(Decision& d, int victim, SpillWhy& why) const;
 
     const Graph& g_;
     const Order& order_;
     const CostModel& cost_;
+    const bool brief_;  // a huge graph (scale.h): decisions without texts and choices (BriefDecision)
     std::vector<std::vector<int>> buffersAt_;
     std::vector<BufferState> states_;
     std::map<std::string, FreeList> memories_;  // each memory's free holes, as the plan leaves them
