@@ -365,3 +365,21 @@ TEST_CASE("decisions: below the huge-graph threshold they are whole, and the res
                     R"("size":128,"reason":")") != std::string::npos);
     checkDecisions(doc.graph, r);
 }
+
+TEST_CASE("order best keeps the losing candidates' plans only for the cycles objective") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul-small"));
+    RunOptions opts;
+    opts.orderSource = "best";
+    const Problem bytes = prepare(doc, opts);
+    REQUIRE(bytes.plan);
+    CHECK(bytes.others.empty());
+    opts.objective = Objective::Cycles;
+    const Problem cycles = prepare(doc, opts);
+    CHECK(cycles.order == bytes.order);
+    // Every other candidate order (two of schedule, reuse, search), and the search's runners-up.
+    const auto runnersUp = std::count_if(cycles.others.begin(), cycles.others.end(), [](const OrderStart& o) {
+        return o.label.find("runner-up") != std::string::npos;
+    });
+    CHECK(cycles.others.size() - static_cast<size_t>(runnersUp) == bestOrderCandidates().size() - 1);
+    CHECK(runnersUp == 1);
+}
