@@ -20,8 +20,7 @@ Node spillNode(NodeId id, const char* op, const char* pipe, Cycles cycles, Buffe
 }  // namespace
 
 PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& cost, const Capacities& capacities)
-    : g_(g), order_(order), cost_(cost), brief_(isHugeGraph(g.nodes.size())), buffersAt_(order.size()),
-      states_(g.buffers.size()), memoryOf_(g.buffers.size()), spillBase_(g.maxNodeId() + 1) {
+    : g_(g), order_(order), cost_(cost), brief_(isHugeGraph(g.nodes.size())), states_(g.buffers.size()), memoryOf_(g.buffers.size()), spillBase_(g.maxNodeId() + 1) {
     for (const auto& [type, cap] : capacities) memories_.emplace(type, FreeList(cap));
     for (size_t b = 0; b < g.buffers.size(); ++b) memoryOf_[b] = &memories_.at(g.buffers[b].type);
     // A placement and a FREE each, spills on top.
@@ -30,14 +29,18 @@ PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& co
     else
         plan_.decisions.reserve(2 * g.buffers.size());
     std::vector<int> stepOf(g.nodes.size());
+    firstBufferAt_.reserve(order.size() + 1);
     for (int s = 0; s < static_cast<int>(order.size()); ++s) {
         stepOf[g.nodeIndex.at(order[s])] = s;
+        const auto first = static_cast<std::ptrdiff_t>(bufferIndicesAt_.size());
+        firstBufferAt_.push_back(static_cast<int>(first));
         for (BufferId id : g.buffersOf(g.node(order[s]))) {
             int b = g.bufferIndex.at(id);
-            std::vector<int>& at = buffersAt_[s];
-            if (std::find(at.begin(), at.end(), b) == at.end()) at.push_back(b);
+            if (std::find(bufferIndicesAt_.begin() + first, bufferIndicesAt_.end(), b) == bufferIndicesAt_.end())
+                bufferIndicesAt_.push_back(b);
         }
     }
+    firstBufferAt_.push_back(static_cast<int>(bufferIndicesAt_.size()));
     for (size_t b = 0; b < g.buffers.size(); ++b) {
         std::vector<int>& uses = states_[b].uses;
         for (int u : g.buffers[b].users) uses.push_back(stepOf[u]);
@@ -164,7 +167,7 @@ void PlanBuilder::addSpillEdges(int b, NodeId out, NodeId in) {
 
 void PlanBuilder::runNode() {
     const Node& node = nodeAt(step_);
-    for (int b : buffersAt_[step_])
+    for (int b : buffersAt(step_))
         if (states_[b].residency != Residency::Resident)
             throw InternalError("planner: node " + std::to_string(node.id) + " runs without buffer " +
                                 std::to_string(g_.buffers[b].id));
@@ -173,16 +176,16 @@ void PlanBuilder::runNode() {
     placedThisStep_.clear();
     plan_.order.push_back(node.id);
     if (!node.isBufferNode())
-        for (int b : buffersAt_[step_])
+        for (int b : buffersAt(step_))
             if (states_[b].lastSpillIn >= 0) edge(states_[b].lastSpillIn, node.id);
     if (node.isFree()) {
-        int b = buffersAt_[step_].front();
+        int b = buffersAt(step_).front();
         states_[b].residency = Residency::Freed;
         memoryOf_[b]->release(states_[b].offset, g_.buffers[b].size);
         decide(Decision::Kind::Free, b, "FREE: its bytes return to the free list", static_cast<int>(plan_.order.size()) - 1);
     }
     if (!node.isAlloc())
-        for (int b : buffersAt_[step_]) ++states_[b].nextUse;
+        for (int b : buffersAt(step_)) ++states_[b].nextUse;
 }
 
 Decision* PlanBuilder::decide(Decision::Kind kind, int b, std::string reason, int orderStep) {
