@@ -232,44 +232,74 @@ Order inputOrderOf(const Graph& g, const Plan& plan) {
 
 // The decisions of the plan `a` started from, told again for its new order and places: steps
 // and offsets follow the new plan, and a buffer the time-aware placement moved says so and what
-// it chose among.
-std::vector<Decision> renewedDecisions(const Graph& g, const Plan& from, const Order& fromInput, const Plan& to,
-                                       const Order& toInput, const std::vector<PlacementNote>& notes) {
-    std::unordered_map<NodeId, int> orderStep, inputStep;
-    for (size_t s = 0; s < to.order.size(); ++s) orderStep[to.order[s]] = static_cast<int>(s);
-    for (size_t s = 0; s < toInput.size(); ++s) inputStep[toInput[s]] = static_cast<int>(s);
-    const PlanNodes nodes(g, to);
-    // Each placing node's offset, and the offset each buffer is at when a node runs.
-    const Layout layout = layoutOf(nodes, to);
-    std::vector<Bytes> at(g.buffers.size(), 0);
-    std::vector<Bytes> offsetAt(to.order.size(), 0);  // of the buffer a placing/releasing node moves
-    for (size_t s = 0; s < to.order.size(); ++s) {
-        const int i = nodes.indexOf(to.order[s]);
-        if (nodes.places(i)) at[nodes.moved(i)] = layout.offset[i];
-        if (nodes.moved(i) >= 0) offsetAt[s] = at[nodes.moved(i)];
-    }
-    std::vector<Decision> out;
-    out.reserve(from.decisions.size());
-    for (const Decision& old : from.decisions) {
-        Decision d = old;
-        const NodeId emitted = from.order.at(static_cast<size_t>(old.orderStep));
-        d.orderStep = orderStep.at(emitted);
-        d.step = inputStep.at(old.node);
-        d.offset = offsetAt[static_cast<size_t>(d.orderStep)];
-        for (Candidate& c : d.candidates) c.nextUseStep = inputStep.at(fromInput.at(static_cast<size_t>(c.nextUseStep)));
-        const PlacementNote& note = notes[static_cast<size_t>(nodes.indexOf(emitted))];
-        if ((d.kind == Decision::Kind::Place || d.kind == Decision::Kind::Reload) && note.moved) {
-            d.holes = note.holes;
-            d.holesTotal = static_cast<int>(note.holes.size());
-            d.reason = "time-aware placement: of the ranges free now and not promised to a buffer placed later, the "
-                       "one whose bytes were left earliest in simulated time (cycle " +
-                       std::to_string(note.left) + "), ties by best fit";
+// it chose among. A huge graph's brief decisions get the new steps and offsets alone.
+class DecisionRenewal {
+public:
+    DecisionRenewal(const Graph& g, const Plan& from, const Order& fromInput, const Plan& to, const Order& toInput,
+                    const std::vector<PlacementNote>& notes)
+        : from_(from), fromInput_(fromInput), notes_(notes), nodes_(g, to), offsetAt_(to.order.size(), 0) {
+        for (size_t s = 0; s < to.order.size(); ++s) orderStep_[to.order[s]] = static_cast<int>(s);
+        for (size_t s = 0; s < toInput.size(); ++s) inputStep_[toInput[s]] = static_cast<int>(s);
+        // Each placing node's offset, and the offset each buffer is at when a node runs.
+        const Layout layout = layoutOf(nodes_, to);
+        std::vector<Bytes> at(g.buffers.size(), 0);
+        for (size_t s = 0; s < to.order.size(); ++s) {
+            const int i = nodes_.indexOf(to.order[s]);
+            if (nodes_.places(i)) at[nodes_.moved(i)] = layout.offset[i];
+            if (nodes_.moved(i) >= 0) offsetAt_[s] = at[nodes_.moved(i)];
         }
-        out.push_back(std::move(d));
     }
-    std::stable_sort(out.begin(), out.end(), [](const Decision& a, const Decision& b) { return a.orderStep < b.orderStep; });
-    return out;
-}
+
+    std::vector<Decision> decisions() const {
+        std::vector<Decision> out;
+        out.reserve(from_.decisions.size());
+        for (const Decision& old : from_.decisions) {
+            Decision d = old;
+            const NodeId emitted = renewSteps(d);
+            for (Candidate& c : d.candidates)
+                c.nextUseStep = inputStep_.at(fromInput_.at(static_cast<size_t>(c.nextUseStep)));
+            const PlacementNote& note = notes_[static_cast<size_t>(nodes_.indexOf(emitted))];
+            if ((d.kind == Decision::Kind::Place || d.kind == Decision::Kind::Reload) && note.moved) {
+                d.holes = note.holes;
+                d.holesTotal = static_cast<int>(note.holes.size());
+                d.reason = "time-aware placement: of the ranges free now and not promised to a buffer placed later, the "
+                           "one whose bytes were left earliest in simulated time (cycle " +
+                           std::to_string(note.left) + "), ties by best fit";
+            }
+            out.push_back(std::move(d));
+        }
+        return byOrderStep(std::move(out));
+    }
+
+    std::vector<BriefDecision> briefDecisions() const {
+        std::vector<BriefDecision> out = from_.briefDecisions;
+        for (BriefDecision& d : out) renewSteps(d);
+        return byOrderStep(std::move(out));
+    }
+
+private:
+    // The new steps and offset of `d`; returns the node it emitted.
+    template <typename D>
+    NodeId renewSteps(D& d) const {
+        const NodeId emitted = from_.order.at(static_cast<size_t>(d.orderStep));
+        d.orderStep = orderStep_.at(emitted);
+        d.step = inputStep_.at(d.node);
+        d.offset = offsetAt_[static_cast<size_t>(d.orderStep)];
+        return emitted;
+    }
+    template <typename D>
+    static std::vector<D> byOrderStep(std::vector<D> ds) {
+        std::stable_sort(ds.begin(), ds.end(), [](const D& a, const D& b) { return a.orderStep < b.orderStep; });
+        return ds;
+    }
+
+    const Plan& from_;
+    const Order& fromInput_;
+    const std::vector<PlacementNote>& notes_;
+    const PlanNodes nodes_;
+    std::unordered_map<NodeId, int> orderStep_, inputStep_;
+    std::vector<Bytes> offsetAt_;  // of the buffer a placing/releasing node moves
+};
 
 }  // namespace
 
@@ -330,7 +360,9 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     const PlanNodes nodes(g, best.base);
     out.plan = planWith(nodes, g, best.base, best.layout);
     out.inputOrder = inputOrderOf(g, out.plan);
-    out.plan.decisions = renewedDecisions(g, best.base, *best.input, out.plan, out.inputOrder, best.notes);
+    const DecisionRenewal renewal(g, best.base, *best.input, out.plan, out.inputOrder, best.notes);
+    out.plan.decisions = renewal.decisions();
+    out.plan.briefDecisions = renewal.briefDecisions();
     return out;
 }
 

@@ -155,9 +155,10 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     const bool huge = isHugeGraph(doc.graph.nodes.size());
     Bytes bestBytes = 0;
     OrderRequest withKnown = request;  // the search scores the candidates made before it
-    // The cycles objective's technique orders starts from the search's runners-up too.
-    const bool runnersUp = opts.objective == Objective::Cycles && opts.cycles.enabled(CyclesTechnique::Orders);
-    if (runnersUp) withKnown.runnersUp = kSearchRunnersUp;
+    // The cycles objective's technique orders starts from the other candidates' plans and the
+    // search's runners-up too; otherwise a losing plan is dropped as soon as it loses.
+    const bool keepOthers = opts.objective == Objective::Cycles && opts.cycles.enabled(CyclesTechnique::Orders);
+    if (keepOthers) withKnown.runnersUp = kSearchRunnersUp;
     for (const std::string& candidate : bestOrderCandidates()) {
         if (huge && candidate == "search") continue;
         MadeOrder made = makeOrder(candidate, withKnown);
@@ -170,13 +171,13 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});
         const Bytes bytes = extraBytesOf(doc.graph, plan);
         if (!p.plan || bytes < bestBytes) {
-            if (p.plan) p.others.push_back({p.orderSource, p.orderSource, std::move(p.order), std::move(*p.plan)});
+            if (p.plan && keepOthers) p.others.push_back({p.orderSource, p.orderSource, std::move(p.order), std::move(*p.plan)});
             p.orderSource = candidate;
             p.order = std::move(made.order);
             p.search = summaryOf(made.search);
             p.plan = std::move(plan);
             bestBytes = bytes;
-        } else {
+        } else if (keepOthers) {
             p.others.push_back({candidate, candidate, std::move(made.order), std::move(plan)});
         }
     }

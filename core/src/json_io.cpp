@@ -415,8 +415,16 @@ void writeDecision(JsonWriter& w, const Decision& d) {
     w.endObject();
 }
 
+// A huge graph's decision: what was done, with its buffer's type and size, but no reason nor choices.
+void writeBriefDecision(JsonWriter& w, const Graph& g, const BriefDecision& d) {
+    const Buffer& buf = g.buffer(d.buf);
+    w.beginObject().member("kind", decisionKind(d.kind)).member("step", d.step).member("orderStep", d.orderStep)
+        .member("node", d.node).member("buf", d.buf).member("type", buf.type).member("offset", d.offset)
+        .member("size", buf.size).endObject();
+}
+
 // The result document, member by member (docs/result-format.md).
-void writeResult(JsonWriter& w, const Result& r) {
+void writeResult(JsonWriter& w, const Graph& g, const Result& r) {
     w.beginObject().member("format", kResultFormat).member("engine", std::string("spillway ") + SPILLWAY_VERSION)
         .member("policy", r.policy).member("planPolicy", r.plan.policy);
     w.key("cost").beginObject().member("model", r.cost.name());
@@ -467,24 +475,28 @@ void writeResult(JsonWriter& w, const Result& r) {
     for (const NodeTiming& t : r.timing.nodes) w.beginArray().value(t.id).value(t.start).value(t.end).endArray();
     w.endArray().key("waits").beginArray();
     for (const NodeTiming& t : r.timing.nodes) writeWait(w, t);
-    w.endArray().key("decisions").beginArray();
+    w.endArray();
+    // Brief on a huge graph (docs/result-format.md): said so before them.
+    if (!p.briefDecisions.empty()) w.member("decisionsBrief", true);
+    w.key("decisions").beginArray();
     for (const Decision& d : p.decisions) writeDecision(w, d);
+    for (const BriefDecision& d : p.briefDecisions) writeBriefDecision(w, g, d);
     w.endArray().endObject();
 }
 
 }  // namespace
 
-std::string resultToJson(const Graph&, const Result& r) {
+std::string resultToJson(const Graph& g, const Result& r) {
     JsonWriter w;
-    writeResult(w, r);
+    writeResult(w, g, r);
     std::string text = w.take();
     text += '\n';
     return text;
 }
 
-void writeResultJson(std::ostream& out, const Graph&, const Result& r) {
+void writeResultJson(std::ostream& out, const Graph& g, const Result& r) {
     JsonWriter w(out);
-    writeResult(w, r);
+    writeResult(w, g, r);
     w.flush();
     out << '\n';
 }

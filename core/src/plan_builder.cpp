@@ -4,6 +4,7 @@
 
 #include "spillway/error.h"
 #include "spillway/limits.h"
+#include "spillway/scale.h"
 
 namespace spillway {
 namespace {
@@ -19,20 +20,27 @@ Node spillNode(NodeId id, const char* op, const char* pipe, Cycles cycles, Buffe
 }  // namespace
 
 PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& cost, const Capacities& capacities)
-    : g_(g), order_(order), cost_(cost), buffersAt_(order.size()), states_(g.buffers.size()),
-      memoryOf_(g.buffers.size()), spillBase_(g.maxNodeId() + 1) {
+    : g_(g), order_(order), cost_(cost), brief_(isHugeGraph(g.nodes.size())), states_(g.buffers.size()), memoryOf_(g.buffers.size()), spillBase_(g.maxNodeId() + 1) {
     for (const auto& [type, cap] : capacities) memories_.emplace(type, FreeList(cap));
     for (size_t b = 0; b < g.buffers.size(); ++b) memoryOf_[b] = &memories_.at(g.buffers[b].type);
-    plan_.decisions.reserve(2 * g.buffers.size());  // a placement and a FREE each, spills on top
+    // A placement and a FREE each, spills on top.
+    if (brief_)
+        plan_.briefDecisions.reserve(2 * g.buffers.size());
+    else
+        plan_.decisions.reserve(2 * g.buffers.size());
     std::vector<int> stepOf(g.nodes.size());
+    firstBufferAt_.reserve(order.size() + 1);
     for (int s = 0; s < static_cast<int>(order.size()); ++s) {
         stepOf[g.nodeIndex.at(order[s])] = s;
+        const auto first = static_cast<std::ptrdiff_t>(bufferIndicesAt_.size());
+        firstBufferAt_.push_back(static_cast<int>(first));
         for (BufferId id : g.buffersOf(g.node(order[s]))) {
             int b = g.bufferIndex.at(id);
-            std::vector<int>& at = buffersAt_[s];
-            if (std::find(at.begin(), at.end(), b) == at.end()) at.push_back(b);
+            if (std::find(bufferIndicesAt_.begin() + first, bufferIndicesAt_.end(), b) == bufferIndicesAt_.end())
+                bufferIndicesAt_.push_back(b);
         }
     }
+    firstBufferAt_.push_back(static_cast<int>(bufferIndicesAt_.size()));
     for (size_t b = 0; b < g.buffers.size(); ++b) {
         std::vector<int>& uses = states_[b].uses;
         for (int u : g.buffers[b].users) uses.push_back(stepOf[u]);
@@ -53,7 +61,8 @@ void PlanBuilder::place(int b, Bytes offset, std::string reason, std::optional<s
     const Buffer& buf = g_.buffers[b];
     BufferState& st = states_[b];
     const bool reload = st.residency == Residency::Spilled;
-    std::vector<Hole> holes = considered ? std::move(*considered) : memoryOf_[b]->holes();
+    std::vector<Hole> holes;
+    if (!brief_) holes = considered ? std::move(*considered) : memoryOf_[b]->holes();
     memoryOf_[b]->take(offset, buf.size);
     st.residency = Residency::Resident;
     st.offset = offset;
@@ -67,10 +76,10 @@ void PlanBuilder::place(int b, Bytes offset, std::string reason, std::optional<s
         st.pendingSpill = -1;
     } else {
         plan_.allocations.push_back({buf.id, buf.type, offset, buf.size});
-        placedThisStep_.push_back(plan_.decisions.size());
+        placedThisStep_.push_back(decisionCount());
     }
-    Decision& d = decide(reload ? Decision::Kind::Reload : Decision::Kind::Place, b, std::move(reason), orderStep);
-    recordHoles(d, std::move(holes));
+    if (Decision* d = decide(reload ? Decision::Kind::Reload : Decision::Kind::Place, b, std::move(reason), orderStep))
+        recordHoles(*d, std::move(holes));
 }
 
 // The holes a placement chose among, by address: all of them, or the one it took and those that
@@ -104,8 +113,8 @@ void PlanBuilder::spill(int b, SpillWhy why) {
     plan_.addedNodes.push_back(spillNode(in, kSpillIn, kSpillInPipe, cost_.spillInCycles(buf), buf.id));
     plan_.order.push_back(out);
     addSpillEdges(b, out, in);
-    Decision& d = decide(Decision::Kind::Spill, b, std::move(why.reason), plan_.spills.back().outStep);
-    recordChoice(d, b, why);
+    if (Decision* d = decide(Decision::Kind::Spill, b, std::move(why.reason), plan_.spills.back().outStep))
+        recordChoice(*d, b, why);
     memoryOf_[b]->release(st.offset, buf.size);
     st.residency = Residency::Spilled;
     st.pendingSpill = k;
@@ -158,28 +167,33 @@ void PlanBuilder::addSpillEdges(int b, NodeId out, NodeId in) {
 
 void PlanBuilder::runNode() {
     const Node& node = nodeAt(step_);
-    for (int b : buffersAt_[step_])
+    for (int b : buffersAt(step_))
         if (states_[b].residency != Residency::Resident)
             throw InternalError("planner: node " + std::to_string(node.id) + " runs without buffer " +
                                 std::to_string(g_.buffers[b].id));
-    for (size_t i : placedThisStep_) plan_.decisions[i].orderStep = static_cast<int>(plan_.order.size());
+    const int at = static_cast<int>(plan_.order.size());
+    for (size_t i : placedThisStep_) (brief_ ? plan_.briefDecisions[i].orderStep : plan_.decisions[i].orderStep) = at;
     placedThisStep_.clear();
     plan_.order.push_back(node.id);
     if (!node.isBufferNode())
-        for (int b : buffersAt_[step_])
+        for (int b : buffersAt(step_))
             if (states_[b].lastSpillIn >= 0) edge(states_[b].lastSpillIn, node.id);
     if (node.isFree()) {
-        int b = buffersAt_[step_].front();
+        int b = buffersAt(step_).front();
         states_[b].residency = Residency::Freed;
         memoryOf_[b]->release(states_[b].offset, g_.buffers[b].size);
         decide(Decision::Kind::Free, b, "FREE: its bytes return to the free list", static_cast<int>(plan_.order.size()) - 1);
     }
     if (!node.isAlloc())
-        for (int b : buffersAt_[step_]) ++states_[b].nextUse;
+        for (int b : buffersAt(step_)) ++states_[b].nextUse;
 }
 
-Decision& PlanBuilder::decide(Decision::Kind kind, int b, std::string reason, int orderStep) {
+Decision* PlanBuilder::decide(Decision::Kind kind, int b, std::string reason, int orderStep) {
     const Buffer& buf = g_.buffers[b];
+    if (brief_) {
+        plan_.briefDecisions.push_back({kind, step_, orderStep, order_[step_], buf.id, states_[b].offset});
+        return nullptr;
+    }
     Decision& d = plan_.decisions.emplace_back();
     d.kind = kind;
     d.step = step_;
@@ -190,7 +204,7 @@ Decision& PlanBuilder::decide(Decision::Kind kind, int b, std::string reason, in
     d.offset = states_[b].offset;
     d.size = buf.size;
     d.reason = std::move(reason);
-    return d;
+    return &d;
 }
 
 Plan PlanBuilder::finish() {

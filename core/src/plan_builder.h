@@ -47,6 +47,20 @@ struct SpillWhy {
     int windowsWeighed = -1;             // how many, when `windows` is a shortlist already
 };
 
+// A run of buffer indices in a flat array (C++17 has no span): what buffersAt() returns.
+class BufferIndices {
+public:
+    BufferIndices(const int* first, const int* last) : first_(first), last_(last) {}
+    const int* begin() const { return first_; }
+    const int* end() const { return last_; }
+    size_t size() const { return static_cast<size_t>(last_ - first_); }
+    int front() const { return *first_; }
+
+private:
+    const int* first_;
+    const int* last_;
+};
+
 class PlanBuilder {
 public:
     PlanBuilder(const Graph& g, const Order& order, const CostModel& cost, const Capacities& capacities);
@@ -59,7 +73,10 @@ public:
     int step() const { return step_; }
     const Node& nodeAt(int step) const { return g_.node(order_[step]); }
     // Buffer indices (into Graph::buffers) the node at `step` touches, without repeats.
-    const std::vector<int>& buffersAt(int step) const { return buffersAt_[step]; }
+    BufferIndices buffersAt(int step) const {
+        const int* flat = bufferIndicesAt_.data();
+        return {flat + firstBufferAt_[step], flat + firstBufferAt_[step + 1]};
+    }
 
     Residency residency(int b) const { return states_[b].residency; }
     Bytes offset(int b) const { return states_[b].offset; }
@@ -92,14 +109,20 @@ private:
     };
     void addSpillEdges(int b, NodeId out, NodeId in);
     void edge(NodeId from, NodeId to) { plan_.addedEdges.emplace_back(from, to); }
-    Decision& decide(Decision::Kind kind, int b, std::string reason, int orderStep);
+    // Records a decision; null on a huge graph, whose decisions are brief (nothing to add to them).
+    Decision* decide(Decision::Kind kind, int b, std::string reason, int orderStep);
+    size_t decisionCount() const { return brief_ ? plan_.briefDecisions.size() : plan_.decisions.size(); }
     void recordHoles(Decision& d, std::vector<Hole> holes) const;
     void recordChoice(Decision& d, int victim, SpillWhy& why) const;
 
     const Graph& g_;
     const Order& order_;
     const CostModel& cost_;
-    std::vector<std::vector<int>> buffersAt_;
+    const bool brief_;  // a huge graph (scale.h): decisions without texts and choices (BriefDecision)
+    // The buffers of step s are bufferIndicesAt_[firstBufferAt_[s] .. firstBufferAt_[s + 1]): flat,
+    // as a vector per step cost about 56 bytes a node (a million-node graph's plan keeps these).
+    std::vector<int> firstBufferAt_;
+    std::vector<int> bufferIndicesAt_;
     std::vector<BufferState> states_;
     std::map<std::string, FreeList> memories_;  // each memory's free holes, as the plan leaves them
     std::vector<FreeList*> memoryOf_;           // per buffer

@@ -9,6 +9,7 @@
 
 #include "spillway/examples.h"
 #include "spillway/planner.h"
+#include "spillway/scale.h"
 #include "support.h"
 
 using namespace spillway;
@@ -291,4 +292,94 @@ TEST_CASE("decisions: a placement among more holes than are shown keeps the one 
     CHECK(d.offset == 10);
     CHECK(d.holes.front() == Hole{10, 20});
     checkDecisions(doc.graph, r);
+}
+
+namespace {
+
+// The node each kind of decision emits, found from the plan alone: the buffer's ALLOC or FREE, or
+// the SPILL_OUT / SPILL_IN of one of its spills.
+bool emits(const Graph& g, const Plan& p, const BriefDecision& d) {
+    const NodeId at = p.order.at(static_cast<size_t>(d.orderStep));
+    const Buffer& buf = g.buffer(d.buf);
+    switch (d.kind) {
+        case Decision::Kind::Place: return at == g.nodes[buf.allocNode].id;
+        case Decision::Kind::Free: return at == g.nodes[buf.freeNode].id;
+        case Decision::Kind::Spill:
+        case Decision::Kind::Reload:
+            return std::any_of(p.spills.begin(), p.spills.end(), [&](const Spill& s) {
+                return s.buf == d.buf && (d.kind == Decision::Kind::Spill ? s.outNode == at && s.oldOffset == d.offset
+                                                                          : s.inNode == at && s.newOffset == d.offset);
+            });
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("decisions: a huge graph's are brief, in the plan and in a result that verifies" * doctest::test_suite("long")) {
+    MatmulParams m;
+    m.m = m.n = m.k = 24;
+    m.freesAtEnd = true;
+    const GraphDocument doc = parseGraphDocument(generateTiledMatmul(m));
+    REQUIRE(doc.graph.nodes.size() == 101952);
+    REQUIRE(isHugeGraph(doc.graph.nodes.size()));
+    const Result r = planVerified(doc);
+    const Plan& p = r.plan;
+    CHECK(p.decisions.empty());
+    CHECK(p.spills.size() == 13057);
+    // A placement and a FREE per buffer, a write-out and a reload per spill, each emitting its node.
+    REQUIRE(p.briefDecisions.size() == 2 * doc.graph.buffers.size() + 2 * p.spills.size());
+    std::map<Decision::Kind, size_t> kinds;
+    size_t wrong = 0;
+    for (const BriefDecision& d : p.briefDecisions) {
+        ++kinds[d.kind];
+        if (!emits(doc.graph, p, d)) ++wrong;
+    }
+    CHECK(wrong == 0);
+    CHECK(kinds[Decision::Kind::Place] == 29376);
+    CHECK(kinds[Decision::Kind::Reload] == 13057);
+    const BriefDecision& first = p.briefDecisions.front();
+    CHECK((first.kind == Decision::Kind::Place && first.buf == 0 && first.offset == 0 && first.orderStep == 0));
+
+    const std::string text = resultToJson(doc.graph, r);
+    CHECK(text.find(R"("decisionsBrief":true,"decisions":[{"kind":"place","step":0,"orderStep":0,"node":0,"buf":0,)"
+                    R"("type":"L1","offset":0,"size":128},)") != std::string::npos);
+    CHECK(text.find(R"("reason")") == std::string::npos);
+    const ResultFile back = readResultFile(text);
+    CHECK(verifyResult(doc.graph, r.capacities, back.cost, back.plan, back.claims).empty());
+}
+
+TEST_CASE("decisions: below the huge-graph threshold they are whole, and the result says nothing of brief ones") {
+    MatmulParams m;
+    m.m = m.n = m.k = 4;
+    m.freesAtEnd = true;
+    const GraphDocument doc = parseGraphDocument(generateTiledMatmul(m));
+    REQUIRE_FALSE(isHugeGraph(doc.graph.nodes.size()));
+    const Result r = planVerified(doc);
+    CHECK(r.plan.briefDecisions.empty());
+    REQUIRE(r.plan.decisions.size() == 2 * doc.graph.buffers.size() + 2 * r.plan.spills.size());
+    CHECK(std::all_of(r.plan.decisions.begin(), r.plan.decisions.end(), [](const Decision& d) { return !d.reason.empty(); }));
+    const std::string text = resultToJson(doc.graph, r);
+    CHECK(text.find("decisionsBrief") == std::string::npos);
+    CHECK(text.find(R"("decisions":[{"kind":"place","step":0,"orderStep":0,"node":0,"buf":0,"type":"L1","offset":0,)"
+                    R"("size":128,"reason":")") != std::string::npos);
+    checkDecisions(doc.graph, r);
+}
+
+TEST_CASE("order best keeps the losing candidates' plans only for the cycles objective") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul-small"));
+    RunOptions opts;
+    opts.orderSource = "best";
+    const Problem bytes = prepare(doc, opts);
+    REQUIRE(bytes.plan);
+    CHECK(bytes.others.empty());
+    opts.objective = Objective::Cycles;
+    const Problem cycles = prepare(doc, opts);
+    CHECK(cycles.order == bytes.order);
+    // Every other candidate order (two of schedule, reuse, search), and the search's runners-up.
+    const auto runnersUp = std::count_if(cycles.others.begin(), cycles.others.end(), [](const OrderStart& o) {
+        return o.label.find("runner-up") != std::string::npos;
+    });
+    CHECK(cycles.others.size() - static_cast<size_t>(runnersUp) == bestOrderCandidates().size() - 1);
+    CHECK(runnersUp == 1);
 }

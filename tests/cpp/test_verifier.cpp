@@ -15,6 +15,7 @@
 
 #include <unordered_map>
 
+#include "spillway/examples.h"
 #include "spillway/graph.h"
 #include "spillway/json_io.h"
 #include "spillway/plan.h"
@@ -969,3 +970,34 @@ TEST_CASE("mutations of real plans of the contest graphs are caught" * doctest::
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("claimed waits: each wrong one reported at its step, a wrong pipe before a wrong cause") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("one-spill"));
+    const Result r = test::planVerified(doc);
+    const ResultClaims right = claimsOf(r);
+    REQUIRE(right.waits->size() == r.plan.order.size());
+    // The first two steps with a pipe and a wait: the first gets a wrong pipe, the second a wrong cause.
+    std::vector<std::size_t> waited;
+    for (std::size_t i = 0; i < right.waits->size() && waited.size() < 2; ++i)
+        if (!(*right.waits)[i].pipe.empty() && (*right.waits)[i].cause != "none") waited.push_back(i);
+    REQUIRE(waited.size() == 2);
+    ResultClaims wrong = right;
+    (*wrong.waits)[waited[0]].pipe = "NOPE";
+    (*wrong.waits)[waited[1]].cycles += 1;
+    const auto violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, wrong);
+    REQUIRE(violations.size() == 2);
+    CHECK(violations[0].kind == ViolationKind::Timing);
+    CHECK(violations[0].field == "waits[" + std::to_string(waited[0]) + "]");
+    CHECK(violations[0].message.rfind("waits[" + std::to_string(waited[0]) + "] says pipe \"NOPE\", but ", 0) == 0);
+    CHECK(violations[1].field == "waits[" + std::to_string(waited[1]) + "]");
+    const ResultClaims::NodeWait& w = (*right.waits)[waited[1]];
+    CHECK(violations[1].message.find(std::to_string(w.cycles + 1) + " cycles), but ") != std::string::npos);
+    CHECK(violations[1].message.find("waits for " + w.cause + " (node " + std::to_string(w.node)) != std::string::npos);
+    // One wait short: the count is reported, and the entries there are still checked.
+    ResultClaims shorter = right;
+    shorter.waits->pop_back();
+    const auto counted = verifyResult(doc.graph, r.capacities, r.cost, r.plan, shorter);
+    REQUIRE(counted.size() == 1);
+    CHECK(counted[0].message == "waits has " + std::to_string(r.plan.order.size() - 1) + " entries but the order " +
+                                    std::to_string(r.plan.order.size()));
+}

@@ -90,7 +90,8 @@ struct Problem {
     Order order;
     std::optional<SearchSummary> search;
     std::optional<Plan> plan; // order source "best" planned each candidate: the winner's plan
-    std::vector<OrderStart> others;  // and the other candidates' orders and plans
+    // The other candidates' orders and plans, kept only for the cycles objective (technique orders).
+    std::vector<OrderStart> others;
 };
 // Order source "best" plans every candidate order (with the run's policy) and keeps the one
 // moving the least data; on a huge graph (scale.h) the search is left out of the candidates.

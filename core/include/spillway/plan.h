@@ -88,6 +88,19 @@ struct Decision {
 
 inline constexpr int kShownChoices = 16;
 
+// What a decision did, without why nor among what. A huge graph's plan (scale.h) records these
+// instead of Decisions: 32 bytes each against about 300 plus the texts and lists, for about a
+// million decisions at 10^6 nodes. The result writes them with their buffer's type and size
+// (docs/result-format.md, "Brief decisions on huge graphs").
+struct BriefDecision {
+    Decision::Kind kind = Decision::Kind::Place;
+    int step = 0;
+    int orderStep = 0;
+    NodeId node = 0;
+    BufferId buf = 0;
+    Bytes offset = 0;
+};
+
 struct Plan {
     std::string policy;                   // the policy that made it ("best" names its winner)
     std::vector<Allocation> allocations;  // ascending BufId
@@ -95,7 +108,8 @@ struct Plan {
     std::vector<NodeId> order;            // the new order, spill nodes inserted
     std::vector<Node> addedNodes;         // SPILL_OUT/SPILL_IN nodes, ascending id
     std::vector<std::pair<NodeId, NodeId>> addedEdges;  // sorted, no duplicates
-    std::vector<Decision> decisions;
+    std::vector<Decision> decisions;            // empty on a huge graph, which has briefDecisions
+    std::vector<BriefDecision> briefDecisions;  // a huge graph's decisions, in the order made
 };
 
 }  // namespace spillway
