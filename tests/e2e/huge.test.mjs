@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { usePlayground, openPage, waitForResult, scratch, mainThreadTasks, waitForFresh, CLI, haveCli, SIZES, num } from './helpers.mjs';
+import { usePlayground, openPage, waitForResult, scratch, mainThreadTasks, waitForFresh, CLI, haveCli, SIZES, num, text } from './helpers.mjs';
 
 const pg = usePlayground();
 const tmp = scratch();
@@ -79,6 +79,14 @@ test('a 485K-node graph planned to the end: the new order on screen, no task com
   const spills = await num(page, 'spill-count');
   assert.ok(spills > 0, 'the summary counts the plan\'s spills');
   assert.equal(Number(await page.locator('[data-testid=order-table]').getAttribute('data-rows')), NODES + 2 * spills, 'every node and spill node in the order table');
+  // the step-through at the first spill: what was done, and that a graph this large keeps no why
+  // (brief decisions, docs/result-format.md); predicting the victims needs the candidates
+  await page.locator('[data-testid=spill-table] .vt-row').first().click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=step-decision]').dataset.kind === 'spill');
+  assert.match(await text(page, 'step-decision'), /Spill 1 of [\d,]+: buffer \d+ is written out/);
+  assert.match(await text(page, 'decision-brief'), /records what it did, not why/);
+  assert.equal(await page.locator('[data-testid=decision-reason]').count(), 0, 'no empty reason');
+  assert.ok(await page.locator('[data-testid=predict-toggle]').isDisabled(), 'no predicting without candidates');
   assert.deepEqual(page.errors, []);
   await context.close();
 });

@@ -16,6 +16,7 @@ export function stepText(view: PlanView, step: number): string {
 }
 
 /** A score or cost with at most two decimals (187.5, 0.68, 6). */
+const PREDICT_TITLE = 'The cursor stops at each spill: pick the buffer you would write out before the plan shows its choice';
 const fmtScore = (x: number) => (Number.isInteger(x) ? fmtInt(x) : String(Number(x.toFixed(2))));
 
 /** A step as a table cell: its number, the input step beside it (smaller) where it differs. */
@@ -44,13 +45,14 @@ export function mountStepControls(root: HTMLElement, store: Store, stepper: Step
   const of = h('span', { class: 'muted' });
   const node = h('span', { class: 'step-node', 'data-testid': 'step-node' });
   const predict = h('input', { type: 'checkbox', 'data-testid': 'predict-toggle' });
+  const predictLabel = h('label', { class: 'predict', title: PREDICT_TITLE }, predict, 'Predict the victims');
   const score = h('span', { class: 'muted small', 'data-testid': 'predict-score' });
   const live = h('span', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-live' });
   root.append(
     h('div', { class: 'step-row' }, prev, play, next, slider, speed),
     h('div', { class: 'step-row step-row-2' },
       h('span', { class: 'step-where' }, h('strong', {}, 'Step ', label), of, ' ', node),
-      h('label', { class: 'predict', title: 'The cursor stops at each spill: pick the buffer you would write out before the plan shows its choice' }, predict, 'Predict the victims'), score),
+      predictLabel, score),
     live);
   prev.addEventListener('click', () => stepper.prev());
   next.addEventListener('click', () => { stepper.next(); live.textContent = stepper.blocked() ?? ''; });
@@ -80,8 +82,10 @@ export function mountStepControls(root: HTMLElement, store: Store, stepper: Step
     play.setAttribute('aria-pressed', String(s.playing));
     prev.disabled = s.cursor <= 0;
     next.disabled = s.cursor >= last;
-    predict.checked = s.predict.on;
-    score.textContent = s.predict.on ? predictScore(s) : '';
+    predict.checked = s.predict.on && !v.decisionsBrief;
+    predict.disabled = v.decisionsBrief;
+    predictLabel.title = v.decisionsBrief ? 'On a graph this large the planner keeps no spill candidates to compare your picks with' : PREDICT_TITLE;
+    score.textContent = predict.checked ? predictScore(s) : '';
   };
   store.subscribe((s, p) => {
     if (s.view !== p.view || s.cursor !== p.cursor || s.playing !== p.playing || s.predict !== p.predict || s.lesson !== p.lesson) render();
@@ -223,6 +227,14 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
   const where = h('p', { class: 'muted small' }, `${stepText(v, d.step)}: ${describeStep(v, d.step)}${d.inputStep !== inputStepOf(v, d.step) ? `, serving the node at ${inputStepText(v, d.inputStep)}` : ''}.`);
   const reason = h('p', { class: 'dec-reason', 'data-testid': 'decision-reason' }, d.reason);
   if (d.kind === 'free') return [head(`Buffer ${d.buf} is freed`), where, h('p', {}, `Its ${fmtBytes(d.size)} at offset ${d.offset} of ${d.type} return to the free space.`)];
+  const placed = d.kind === 'place' ? `Buffer ${d.buf} is placed at offset ${d.offset}` : `Buffer ${d.buf} comes back at offset ${d.offset}`;
+  const k = spillAtStep(v, d.step);
+  const spilled = `${k >= 0 ? `Spill ${k + 1} of ${v.spills.length}: b` : 'B'}uffer ${d.buf} is written out`;
+  if (v.decisionsBrief) {
+    return [head(d.kind === 'spill' ? spilled : placed), where,
+      h('p', {}, `${d.type}, ${fmtBytes(d.size)}, at offset ${d.offset}.`),
+      h('p', { class: 'muted small', 'data-testid': 'decision-brief' }, 'On a graph this large (over 100,000 nodes) the planner records what it did, not why: no reasons, holes or candidates, which would take most of its memory.')];
+  }
   if (d.kind === 'place' || d.kind === 'reload') {
     const rows = d.holes.map((x) => {
       const size = x.end - x.start;
@@ -232,7 +244,7 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
         h('td', {}, size >= d.size ? 'holds it' : 'too small'), h('td', {}, chosen ? `taken: at ${d.offset}` : ''));
     });
     return present(
-      head(d.kind === 'place' ? `Buffer ${d.buf} is placed at offset ${d.offset}` : `Buffer ${d.buf} comes back at offset ${d.offset}`),
+      head(placed),
       where,
       h('p', {}, `${d.type}, ${fmtBytes(d.size)}. The holes it chose among:`),
       h('table', { class: 'cands' }, h('thead', {}, h('tr', {}, h('th', {}, 'Hole'), h('th', { class: 'r' }, 'Bytes'), h('th', {}, ''), h('th', {}, ''))), h('tbody', {}, ...rows)),
@@ -260,9 +272,8 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
   const room = d.room.for.length
     ? `Buffer${d.room.for.length > 1 ? 's' : ''} ${d.room.for.join(', ')} need${d.room.for.length > 1 ? '' : 's'} ${fmtBytes(d.room.need)} in ${d.type}; ${fmtBytes(d.room.free)} are free, the largest hole is ${fmtBytes(d.room.largestHole)}: ${fmtBytes(d.room.shortfall)} missing.`
     : `${d.type} must hold less at this step: ${fmtBytes(d.room.shortfall)} over its budget.`;
-  const k = spillAtStep(v, d.step);
   return present(
-    head(`${k >= 0 ? `Spill ${k + 1} of ${v.spills.length}: b` : 'B'}uffer ${d.buf} is written out`),
+    head(spilled),
     where,
     h('p', { 'data-testid': 'decision-room' }, room),
     reason,

@@ -11,12 +11,13 @@ export interface Spill {
 export interface Candidate { buf: number; nextUseStep: number; score: number; size?: number; copyIn?: boolean }
 export interface SpillWindow { start: number; end: number; cost: number; bufs: number[] }
 export interface Room { for: number[]; need: number; free: number; largestHole: number; shortfall: number }
-/** One decision as the result holds it (docs/result-format.md, "decisions"); the fields after
- * `reason` depend on the kind, and results of older engines lack them. */
+/** One decision as the result holds it (docs/result-format.md, "decisions"); the fields from
+ * `reason` on depend on the kind, results of older engines lack them, and a brief decision (a
+ * graph of over 100,000 nodes) has none of them. */
 export interface Decision {
   kind: 'place' | 'spill' | 'reload' | 'free' | string;
   step: number; orderStep?: number; node: number; buf: number; type: string; offset: number; size: number;
-  reason: string;
+  reason?: string;
   holes?: [number, number][]; holesTotal?: number;
   room?: Room; formula?: string; candidates?: Candidate[]; candidatesTotal?: number;
   windows?: SpillWindow[]; windowsTotal?: number;
@@ -57,6 +58,8 @@ export interface PlanResult {
   waits?: NodeWait[];
   /** Under the objective "cycles": the bytes plan it started from. */
   objective?: ObjectiveReport;
+  /** The decisions say what was done, not why (a graph of over 100,000 nodes). */
+  decisionsBrief?: boolean;
   decisions: Decision[];
 }
 
@@ -181,6 +184,7 @@ export interface PlanView {
   addedCount: number;
   decisionCounts: Record<string, number>;
   decisions: DecisionTable;
+  decisionsBrief: boolean; // what was done, not why: no reasons, holes or candidates (PlanResult)
   inputOrder: Int32Array;
   /** per node id: its step in the new order (-1: not in it) */
   stepOfNode: Int32Array;

@@ -190,7 +190,7 @@ export function buildDecisions(decisions: Decision[], steps: number): DecisionTa
     t.type[i] = str.of(d.type);
     t.offset[i] = d.offset;
     t.size[i] = d.size;
-    t.reason[i] = str.of(d.reason);
+    t.reason[i] = str.of(d.reason ?? '');
     t.formula[i] = str.of(d.formula);
     for (const [from, to] of d.holes ?? []) holes.push({ from, to });
     holes.end();
@@ -304,6 +304,7 @@ export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNode
     addedCount: (result.addedNodes ?? []).length,
     decisionCounts,
     decisions,
+    decisionsBrief: !!result.decisionsBrief,
     inputOrder: Int32Array.from(result.inputOrder ?? []),
     stepOfNode, timeline,
     nodes, buffers, stretches,
