@@ -73,16 +73,11 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
     return languageSlot.reconfigure(isLarge ? [] : json());
   };
 
-  // A new text starts at its top. Only the editor's own scroller moves: CodeMirror's scrollIntoView
-  // would also scroll the page to the cursor (on a phone, past the toolbar with Run).
-  const toTop = () => view.scrollDOM.scrollTo(0, 0);
-
   /** Replaces everything with `text`; a large text goes in slices, one task each. */
   async function load(text: string, kind: ChangeKind): Promise<void> {
     const effects = setLanguage(text.length > LARGE_TEXT);
     if (!large) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, effects });
-      toTop();
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, scrollIntoView: true, effects });
       return;
     }
     loading = true;
@@ -95,9 +90,8 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
         to = nl < 0 || nl - to > SLICE ? to : nl + 1;
         const chunk = text.slice(from, to);
         view.dispatch(from === 0
-          ? { changes: { from: 0, to: view.state.doc.length, insert: chunk }, selection: { anchor: 0 }, annotations: noHistory }
+          ? { changes: { from: 0, to: view.state.doc.length, insert: chunk }, selection: { anchor: 0 }, scrollIntoView: true, annotations: noHistory }
           : { changes: { from: view.state.doc.length, insert: chunk }, annotations: noHistory });
-        if (from === 0) toTop();
         from = to;
         if (from < text.length) await new Promise((r) => setTimeout(r, 0));
       }
