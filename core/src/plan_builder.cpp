@@ -20,7 +20,8 @@ Node spillNode(NodeId id, const char* op, const char* pipe, Cycles cycles, Buffe
 }  // namespace
 
 PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& cost, const Capacities& capacities)
-    : g_(g), order_(order), cost_(cost), brief_(isHugeGraph(g.nodes.size())), states_(g.buffers.size()), memoryOf_(g.buffers.size()), spillBase_(g.maxNodeId() + 1) {
+    : g_(g), order_(order), cost_(cost), brief_(isHugeGraph(g.nodes.size())), states_(g.buffers.size()),
+      memoryOf_(g.buffers.size()), spillBase_(g.maxNodeId() + 1) {
     for (const auto& [type, cap] : capacities) memories_.emplace(type, FreeList(cap));
     for (size_t b = 0; b < g.buffers.size(); ++b) memoryOf_[b] = &memories_.at(g.buffers[b].type);
     // A placement and a FREE each, spills on top.

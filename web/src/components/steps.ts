@@ -15,8 +15,9 @@ export function stepText(view: PlanView, step: number): string {
   return input === null || input === step ? `step ${step}` : `step ${step} (input step ${input})`;
 }
 
-/** A score or cost with at most two decimals (187.5, 0.68, 6). */
 const PREDICT_TITLE = 'The cursor stops at each spill: pick the buffer you would write out before the plan shows its choice';
+
+/** A score or cost with at most two decimals (187.5, 0.68, 6). */
 const fmtScore = (x: number) => (Number.isInteger(x) ? fmtInt(x) : String(Number(x.toFixed(2))));
 
 /** A step as a table cell: its number, the input step beside it (smaller) where it differs. */
@@ -82,10 +83,11 @@ export function mountStepControls(root: HTMLElement, store: Store, stepper: Step
     play.setAttribute('aria-pressed', String(s.playing));
     prev.disabled = s.cursor <= 0;
     next.disabled = s.cursor >= last;
-    predict.checked = s.predict.on && !v.decisionsBrief;
+    const predicting = s.predict.on && !v.decisionsBrief; // brief decisions keep no candidates
+    predict.checked = predicting;
     predict.disabled = v.decisionsBrief;
     predictLabel.title = v.decisionsBrief ? 'On a graph this large the planner keeps no spill candidates to compare your picks with' : PREDICT_TITLE;
-    score.textContent = predict.checked ? predictScore(s) : '';
+    score.textContent = predicting ? predictScore(s) : '';
   };
   store.subscribe((s, p) => {
     if (s.view !== p.view || s.cursor !== p.cursor || s.playing !== p.playing || s.predict !== p.predict || s.lesson !== p.lesson) render();
