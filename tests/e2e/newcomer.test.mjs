@@ -36,6 +36,14 @@ for (const size of SIZES) {
     const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     const width = await page.evaluate(() => innerWidth);
+    // the page opens at its top with Run in sight: loading the example does not scroll it (on a
+    // phone the editor is below the fold, and it used to pull the page down past the toolbar)
+    const runInSight = () => page.evaluate(() => { const r = document.querySelector('#run').getBoundingClientRect(); return { scrollY, top: r.top, bottom: r.bottom }; });
+    const opened = await runInSight();
+    assert.equal(opened.scrollY, 0, `the page opens scrolled ${opened.scrollY} px down`);
+    assert.ok(opened.top >= 0 && opened.bottom <= await page.evaluate(() => innerHeight), `Run is in sight (${JSON.stringify(opened)})`);
+    await selectExample(page, 'fragmentation');
+    assert.equal((await runInSight()).scrollY, 0, 'choosing an example does not scroll the page');
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no horizontal scroll');
     for (const sel of ['#example-select', '#open', '#run', '#share', '[data-testid=download]', '#theme']) {
       const el = page.locator(sel);

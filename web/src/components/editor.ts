@@ -39,59 +39,65 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
   const languageSlot = new Compartment();
   const readOnlySlot = new Compartment();
   let loading = false;
-  const view = new EditorView({
-    parent,
-    state: EditorState.create({
-      doc: '',
-      extensions: [
-        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (opts.onRun(), true) }])),
-        basicSetup,
-        languageSlot.of(json()),
-        readOnlySlot.of([]),
-        themeSlot.of([]),
-        EditorView.contentAttributes.of({ 'aria-label': 'Graph JSON. Ctrl+K explains the word at the cursor; Ctrl+Space completes field names.' }),
-        graphHelp(jsonLanguage),
-        keymap.of([{ key: 'Mod-k', run: showHelpAtCursor }]),
-        EditorView.updateListener.of((u) => {
-          if (!u.docChanged || loading) return;
-          if ((u.state.doc.length > LARGE_TEXT) !== large) setTimeout(() => view.dispatch({ effects: setLanguage(view.state.doc.length > LARGE_TEXT) }), 0);
-          const user = u.transactions.find((tr) => USER_EVENTS.some((e) => tr.isUserEvent(e)));
-          if (!user) return opts.onChange('load');
-          let all = false;
-          if (user.isUserEvent('input.paste')) {
-            user.changes.iterChangedRanges((fromA, toA) => { if (fromA === 0 && toA === u.startState.doc.length) all = true; });
-          }
-          opts.onChange(all ? 'paste-all' : 'edit');
-        }),
-      ],
-    }),
-  });
-
   let large = false;
+  let dark = false;
+  /** The editor's extensions, its slots filled for a text of this size, read-only or not. */
+  const extensions = (readOnly: boolean) => [
+    Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (opts.onRun(), true) }])),
+    basicSetup,
+    languageSlot.of(large ? [] : json()),
+    readOnlySlot.of(readOnly ? EditorState.readOnly.of(true) : []),
+    themeSlot.of(dark ? oneDarkHighlight : []),
+    EditorView.contentAttributes.of({ 'aria-label': 'Graph JSON. Ctrl+K explains the word at the cursor; Ctrl+Space completes field names.' }),
+    graphHelp(jsonLanguage),
+    keymap.of([{ key: 'Mod-k', run: showHelpAtCursor }]),
+    EditorView.updateListener.of((u) => {
+      if (!u.docChanged || loading) return;
+      if ((u.state.doc.length > LARGE_TEXT) !== large) setTimeout(() => view.dispatch({ effects: setLanguage(view.state.doc.length > LARGE_TEXT) }), 0);
+      const user = u.transactions.find((tr) => USER_EVENTS.some((e) => tr.isUserEvent(e)));
+      if (!user) return opts.onChange('load');
+      let all = false;
+      if (user.isUserEvent('input.paste')) {
+        user.changes.iterChangedRanges((fromA, toA) => { if (fromA === 0 && toA === u.startState.doc.length) all = true; });
+      }
+      opts.onChange(all ? 'paste-all' : 'edit');
+    }),
+  ];
+  const view = new EditorView({ parent, state: EditorState.create({ doc: '', extensions: extensions(false) }) });
+
   const setLanguage = (isLarge: boolean) => {
     large = isLarge;
     return languageSlot.reconfigure(isLarge ? [] : json());
   };
 
-  /** Replaces everything with `text`; a large text goes in slices, one task each. */
+  /** Replaces everything with `text`, shown from its top. Neither way scrolls the page: on a phone
+   * the editor sits below the toolbar, out of sight, and a load must not move what the user sees. */
   async function load(text: string, kind: ChangeKind): Promise<void> {
-    const effects = setLanguage(text.length > LARGE_TEXT);
-    if (!large) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, scrollIntoView: true, effects });
+    if (text.length <= LARGE_TEXT) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, effects: setLanguage(false) });
+      view.scrollDOM.scrollTop = 0;
       return;
     }
+    // A large text is a new document (no undo across it) that goes in slices, one task each.
+    // It starts as a new state, not as a change of the old one: an editor out of sight keeps the
+    // lines it shows mapped through each change, so replacing a short text would draw the whole
+    // first slice and appending would draw every later one (seconds of layout on a phone); a new
+    // state draws only its first screenful, and slices appended below that draw nothing.
     loading = true;
-    const noHistory = Transaction.addToHistory.of(false);
+    large = true;
     try {
-      view.dispatch({ effects: [effects, readOnlySlot.reconfigure(EditorState.readOnly.of(true))] });
+      const noHistory = Transaction.addToHistory.of(false);
       for (let from = 0; from < text.length;) {
         let to = Math.min(text.length, from + SLICE);
         const nl = text.indexOf('\n', to);
         to = nl < 0 || nl - to > SLICE ? to : nl + 1;
         const chunk = text.slice(from, to);
-        view.dispatch(from === 0
-          ? { changes: { from: 0, to: view.state.doc.length, insert: chunk }, selection: { anchor: 0 }, scrollIntoView: true, annotations: noHistory }
-          : { changes: { from: view.state.doc.length, insert: chunk }, annotations: noHistory });
+        if (from === 0) {
+          view.setState(EditorState.create({ doc: chunk, extensions: extensions(true) }));
+          view.scrollDOM.scrollTop = 0;
+        } else {
+          view.dispatch({ changes: { from: view.state.doc.length, insert: chunk }, annotations: noHistory });
+        }
         from = to;
         if (from < text.length) await new Promise((r) => setTimeout(r, 0));
       }
@@ -128,7 +134,8 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
       view.dispatch({ selection: { anchor: clamp(from), head: clamp(to) }, effects: EditorView.scrollIntoView(clamp(from), { y: 'center' }) });
       view.focus();
     },
-    setDark(dark) {
+    setDark(isDark) {
+      dark = isDark;
       view.dispatch({ effects: themeSlot.reconfigure(dark ? oneDarkHighlight : []) });
     },
   };
