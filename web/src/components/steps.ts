@@ -8,6 +8,7 @@ import { decisionAtStep, describeStep, furthestNextUse, inputStepOf, memoryTypes
 import { bufferColor } from '../lib/color';
 import { fmtBytes, fmtInt, h, present } from '../lib/format';
 import { redrawKeepingFocus } from '../lib/focus';
+import { LIMITS, fmtLimit } from '../lib/limits';
 
 /** "step 40" or "step 40 (input step 37)": the one numbering, the input's beside it where it differs. */
 export function stepText(view: PlanView, step: number): string {
@@ -235,7 +236,7 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
   if (v.decisionsBrief) {
     return [head(d.kind === 'spill' ? spilled : placed), where,
       h('p', {}, `${d.type}, ${fmtBytes(d.size)}, at offset ${d.offset}.`),
-      h('p', { class: 'muted small', 'data-testid': 'decision-brief' }, 'On a graph this large (over 100,000 nodes) the planner records what it did, not why: no reasons, holes or candidates, which would take most of its memory.')];
+      h('p', { class: 'muted small', 'data-testid': 'decision-brief' }, `On a graph this large (over ${fmtLimit(LIMITS.hugeGraphNodes)} nodes) the planner records what it did, not why: no reasons, holes or candidates, which would take most of its memory.`)];
   }
   if (d.kind === 'place' || d.kind === 'reload') {
     const rows = d.holes.map((x) => {

@@ -18,6 +18,9 @@ export const LIMITS = {
   effort: 100_000_000,
   /** Node ids in an order file. */
   orderIds: 2_000_000,
+  /** Above this many nodes the engine keeps brief decisions: what it did, not why (its
+   * kHugeGraphNodes, core/include/spillway/scale.h). Not a refusal; the page says so. */
+  hugeGraphNodes: 100_000,
 } as const;
 
 export const fmtLimit = (n: number) => n.toLocaleString('en-US');
