@@ -41,6 +41,8 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
          "spare room: spills chosen again with room kept free for loads ahead, within the data margin"},
         {CyclesTechnique::Orders, "orders",
          "the plans of the other orders order source best made as starts too, within the data margin"},
+        {CyclesTechnique::Search, "search",
+         "the order search run again with 4 times its effort (evaluations); its order and runners-up planned as starts too, within the data margin"},
     };
     return kTechniques;
 }

@@ -1,5 +1,6 @@
 #include "spillway/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <unordered_map>
@@ -114,6 +115,25 @@ ResultClaims claimsOf(const Result& r) {
 }
 
 namespace {
+// Technique search of the cycles objective: the order search run again from the same start with
+// kDeeperSearchFactor times its effort (a count of evaluations; it replays the first run, then goes
+// on). Its order and its runners-up become starts of the cycles objective, each planned with the
+// run's policy; an order already among the starts is not added twice.
+void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
+    MadeOrder made = makeOrder("search", request);
+    std::vector<std::pair<std::string, Order>> found = std::move(made.search->runnersUp);
+    found.insert(found.begin(), {"", std::move(made.order)});
+    const std::string label = "search, " + std::to_string(kDeeperSearchFactor) + " times the effort";
+    for (auto& [start, order] : found) {
+        const bool known = order == p.order || std::any_of(p.others.begin(), p.others.end(),
+                                                           [&](const OrderStart& o) { return o.order == order; });
+        if (known) continue;
+        Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
+        p.others.push_back({"search", start.empty() ? label : label + " (runner-up from " + start + ")", std::move(order),
+                            std::move(plan)});
+    }
+}
+
 Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     Problem p;
     p.capacities = capacitiesFor(doc, opts);
@@ -159,9 +179,14 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     // search's runners-up too; otherwise a losing plan is dropped as soon as it loses.
     const bool keepOthers = opts.objective == Objective::Cycles && opts.cycles.enabled(CyclesTechnique::Orders);
     if (keepOthers) withKnown.runnersUp = kSearchRunnersUp;
+    // Technique search: the orders the search was given, and the effort to run it again with.
+    std::optional<std::vector<std::pair<std::string, Order>>> deeperKnown;
+    std::int64_t deeperEffort = 0;
     for (const std::string& candidate : bestOrderCandidates()) {
         if (huge && candidate == "search") continue;
+        if (candidate == "search" && keepOthers && opts.cycles.enabled(CyclesTechnique::Search)) deeperKnown = withKnown.known;
         MadeOrder made = makeOrder(candidate, withKnown);
+        if (deeperKnown && made.search) deeperEffort = made.search->effort * kDeeperSearchFactor;
         withKnown.known.emplace_back(candidate, made.order);
         if (made.search)
             for (auto& [start, order] : made.search->runnersUp) {
@@ -180,6 +205,12 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         } else if (keepOthers) {
             p.others.push_back({candidate, candidate, std::move(made.order), std::move(plan)});
         }
+    }
+    if (deeperKnown) {
+        OrderRequest deeper = withKnown;
+        deeper.known = std::move(*deeperKnown);
+        deeper.effort = deeperEffort;
+        addDeeperSearch(doc, opts, deeper, p);
     }
     return p;
 }

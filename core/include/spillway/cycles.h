@@ -21,6 +21,8 @@
 //              (policies and reserve plan the order again: skipped on a huge graph, scale.h)
 //   orders     the plans of the other orders order source "best" made (schedule, reuse, search)
 //              as starts too, when they move no more data than the margin allows
+//   search     with orders: the order search run again with 4 times its effort (a count), its
+//              order and last runners-up planned as starts too, within the margin
 // Every step keeps the plan valid and the result is verified like any other; budgets are counts
 // (rounds), never time, so the plan is the same natively and in WebAssembly.
 #pragma once
@@ -40,7 +42,7 @@ enum class Objective { Bytes, Cycles };
 Objective parseObjective(const std::string& name);
 const char* objectiveName(Objective o);
 
-enum class CyclesTechnique { Placement, Fit, Schedule, Hoist, Swaps, Policies, Reserve, Orders };
+enum class CyclesTechnique { Placement, Fit, Schedule, Hoist, Swaps, Policies, Reserve, Orders, Search };
 struct CyclesTechniqueInfo {
     CyclesTechnique technique;
     const char* name;  // as `--disable` and the bindings' "disable" spell it

@@ -97,6 +97,9 @@ struct Problem {
 // moving the least data; on a huge graph (scale.h) the search is left out of the candidates.
 // Under the cycles objective (technique orders), the search's runners-up planned as starts too.
 inline constexpr int kSearchRunnersUp = 3;
+// Technique search of the cycles objective: the order search run again with this many times the
+// effort it had, its order and runners-up planned as starts too.
+inline constexpr int kDeeperSearchFactor = 4;
 Problem prepare(const GraphDocument& doc, const RunOptions& opts);
 
 // Throws InputError for bad input, InternalError when the plan fails the verifier.
