@@ -183,7 +183,8 @@ void PlanBuilder::runNode() {
         int b = buffersAt(step_).front();
         states_[b].residency = Residency::Freed;
         memoryOf_[b]->release(states_[b].offset, g_.buffers[b].size);
-        decide(Decision::Kind::Free, b, "FREE: its bytes return to the free list", static_cast<int>(plan_.order.size()) - 1);
+        decide(Decision::Kind::Free, b, brief_ ? std::string() : "FREE: its bytes return to the free list",
+               static_cast<int>(plan_.order.size()) - 1);
     }
     if (!node.isAlloc())
         for (int b : buffersAt(step_)) ++states_[b].nextUse;
