@@ -113,12 +113,12 @@ void collectBuffers(Graph& g) {
 
 void buildAdjacency(Graph& g) {
     const size_t n = g.nodes.size();
-    g.successors.assign(n, {});
-    g.predecessors.assign(n, {});
-    for (auto [s, d] : g.edges) {
-        g.successors[s].push_back(d);
-        g.predecessors[d].push_back(s);
-    }
+    g.successors = Adjacency::fromArcs(n, [&](auto&& add) {
+        for (auto [s, d] : g.edges) add(s, d);
+    });
+    g.predecessors = Adjacency::fromArcs(n, [&](auto&& add) {
+        for (auto [s, d] : g.edges) add(d, s);
+    });
 }
 
 bool isExplicitEdge(const Graph& g, int from, int to) {
@@ -185,18 +185,19 @@ InputError cycleError(const Graph& g, const std::vector<int>& cycle) {
 // among the unprocessed nodes until one repeats: that walk is a cycle, which we name.
 void rejectCycles(const Graph& g) {
     const int n = static_cast<int>(g.nodes.size());
-    std::vector<std::vector<int>> succ = g.successors, pred = g.predecessors;
-    auto implicit = [&](int s, int d) {
-        succ[s].push_back(d);
-        pred[d].push_back(s);
-    };
-    for (const Buffer& b : g.buffers) {
-        for (int u : b.users) {
-            implicit(b.allocNode, u);
-            implicit(u, b.freeNode);
+    // The edges first, then the implicit links, buffer by buffer (the walk names the first cycle met).
+    auto arcs = [&](auto&& add) {
+        for (auto [s, d] : g.edges) add(s, d);
+        for (const Buffer& b : g.buffers) {
+            for (int u : b.users) {
+                add(b.allocNode, u);
+                add(u, b.freeNode);
+            }
+            add(b.allocNode, b.freeNode);
         }
-        implicit(b.allocNode, b.freeNode);
-    }
+    };
+    const Adjacency succ = Adjacency::fromArcs(n, arcs);
+    const Adjacency pred = Adjacency::fromArcs(n, [&](auto&& add) { arcs([&](int s, int d) { add(d, s); }); });
     std::vector<int> indegree(n, 0);
     for (int v = 0; v < n; ++v)
         for (int w : succ[v]) ++indegree[w];

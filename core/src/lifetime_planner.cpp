@@ -429,6 +429,7 @@ private:
         auto placeStretch = [&](int b, Time from, const std::string& what) {
             auto [p, i] = stretchAt.at({b, from});
             const bool exact = p->packOrder == kExactPacking;
+            if (!builder_.keepsReasons()) return builder_.place(b, p->stretches[i].offset, {});
             builder_.place(b, p->stretches[i].offset,
                            what + (exact ? ": exact packing, a search over the placements of every resident stretch (the greedy orders found none)"
                                          : ": offline packing (" + std::string(p->packOrder) + "), the smallest gap free over its whole stretch"),
@@ -453,6 +454,7 @@ private:
 
     SpillWhy spillWhy(const std::string& type, Eviction& e) {
         SpillWhy why;
+        if (!builder_.keepsReasons()) return why;
         why.forBufs = std::move(e.forBufs);
         why.need = e.need;
         why.shortfall = e.missing;

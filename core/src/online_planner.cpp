@@ -91,10 +91,11 @@ private:
             if (std::any_of(mine.begin(), mine.end(), [&](int x) { return !protected_[x]; }))
                 throw InternalError("planner: relocating while unprotected buffers are resident");
             SpillWhy why = roomFor(b, kRelocation);
-            why.reason = "relocated: fragmentation leaves no hole for buffer " + std::to_string(g_.buffers[b].id) +
-                         ", which this node also uses";
+            if (builder_.keepsReasons())
+                why.reason = "relocated: fragmentation leaves no hole for buffer " + std::to_string(g_.buffers[b].id) +
+                             ", which this node also uses";
             for (int other : mine) {
-                why.ranked = {{other, 0}};
+                if (builder_.keepsReasons()) why.ranked = {{other, 0}};
                 spill(other, why);
                 queue.push_back(other);
             }
@@ -117,8 +118,9 @@ private:
         mem.resident.insert(b);
         const bool reload = builder_.residency(b) == Residency::Spilled;
         builder_.place(b, *offset,
-                       reload ? "SPILL_IN just before its next use, best fit"
-                              : "ALLOC: best fit, the smallest hole that holds " + std::to_string(buf.size) + " bytes");
+                       !builder_.keepsReasons() ? std::string()
+                       : reload                 ? "SPILL_IN just before its next use, best fit"
+                                                : "ALLOC: best fit, the smallest hole that holds " + std::to_string(buf.size) + " bytes");
         return true;
     }
 
@@ -162,9 +164,11 @@ private:
         }
         if (bestCost < 0) return false;
         SpillWhy why = roomFor(forBuffer, kWindowFormula);
-        why.reason = "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) +
-                     ": the cheapest contiguous window is written out";
-        recordWindows(why, segs, weighed);
+        if (builder_.keepsReasons()) {
+            why.reason = "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) +
+                         ": the cheapest contiguous window is written out";
+            recordWindows(why, segs, weighed);
+        }
         for (size_t k = bestFrom; k < bestTo; ++k)
             if (segs[k].buf >= 0) spill(segs[k].buf, why);
         return true;
@@ -202,9 +206,11 @@ private:
         why.windowsWeighed = static_cast<int>(weighed.size());
     }
 
-    // The room `forBuffer` needs in its memory, now: its size, and the contiguous bytes missing.
+    // The room `forBuffer` needs in its memory, now: its size, and the contiguous bytes missing
+    // (nothing when the builder keeps no reasons).
     SpillWhy roomFor(int forBuffer, const char* formula) {
         SpillWhy why;
+        if (!builder_.keepsReasons()) return why;
         why.formula = formula;
         why.forBufs = {forBuffer};
         why.need = g_.buffers[forBuffer].size;
@@ -222,17 +228,19 @@ private:
             if (protected_[b]) continue;
             const int distance = std::max(builder_.nextUse(b) - builder_.step(), 1);
             const std::int64_t key = seedScoreKey(g_.buffers[b], distance);
-            why.ranked.push_back({b, static_cast<double>(key) / 2.0});
+            if (builder_.keepsReasons()) why.ranked.push_back({b, static_cast<double>(key) / 2.0});
             if (key > bestKey) {
                 bestKey = key;
                 victim = b;
             }
         }
         if (victim < 0) return false;
-        // highest score first; ties in ascending buffer id, as the victim was chosen
-        std::stable_sort(why.ranked.begin(), why.ranked.end(), [](const Scored& x, const Scored& y) { return x.score > y.score; });
-        why.reason = "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) + " (" +
-                     std::to_string(g_.buffers[forBuffer].size) + " bytes): spill the highest score";
+        if (builder_.keepsReasons()) {
+            // highest score first; ties in ascending buffer id, as the victim was chosen
+            std::stable_sort(why.ranked.begin(), why.ranked.end(), [](const Scored& x, const Scored& y) { return x.score > y.score; });
+            why.reason = "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) + " (" +
+                         std::to_string(g_.buffers[forBuffer].size) + " bytes): spill the highest score";
+        }
         spill(victim, std::move(why));
         return true;
     }

@@ -7,37 +7,37 @@
 namespace spillway {
 
 OrderBuilder::OrderBuilder(const Graph& g, const Order& hint, const UnitModel& model)
-    : g_(g), m_(model), preds_(g.nodes.size()), succs_(g.nodes.size()) {
+    : g_(g), m_(model) {
     const int n = static_cast<int>(g.nodes.size());
     std::vector<int> position(n);
     for (int i = 0; i < static_cast<int>(hint.size()); ++i) {
         position[g.nodeIndex.at(hint[i])] = i;
         byHint_.push_back(g.nodeIndex.at(hint[i]));
     }
-    for (int v = 0; v < n; ++v) preds_[v] = g.predecessors[v];
-    for (const Buffer& b : g.buffers) {
-        for (int u : b.users) {
-            preds_[u].push_back(b.allocNode);
-            preds_[b.freeNode].push_back(u);
+    preds_ = Adjacency::fromArcs(g.nodes.size(), [&](auto&& add) {  // add(node, its predecessor)
+        for (int v = 0; v < n; ++v)
+            for (int p : g.predecessors[v]) add(v, p);
+        for (const Buffer& b : g.buffers) {
+            for (int u : b.users) {
+                add(u, b.allocNode);
+                add(b.freeNode, u);
+            }
+            add(b.freeNode, b.allocNode);
         }
-        preds_[b.freeNode].push_back(b.allocNode);
-    }
+    });
+    // Operations and FREEs first (hint order), ALLOCs last: pulled just before their user.
+    preds_.sortEachUnique([&](int a, int b) {
+        const bool aa = g.nodes[a].isAlloc(), ba = g.nodes[b].isAlloc();
+        return aa != ba ? ba : position[a] < position[b];
+    });
+    succs_ = preds_.reversed();
     initialRemaining_.assign(n, 0);
     initialRemainingOps_.assign(n, 0);
-    for (int v = 0; v < n; ++v) {
-        auto& p = preds_[v];
-        // Operations and FREEs first (hint order), ALLOCs last: pulled just before their user.
-        std::sort(p.begin(), p.end(), [&](int a, int b) {
-            const bool aa = g.nodes[a].isAlloc(), ba = g.nodes[b].isAlloc();
-            return aa != ba ? ba : position[a] < position[b];
-        });
-        p.erase(std::unique(p.begin(), p.end()), p.end());
-        for (int q : p) {
-            succs_[q].push_back(v);
+    for (int v = 0; v < n; ++v)
+        for (int q : preds_[v]) {
             ++initialRemaining_[v];
             if (!g.nodes[q].isAlloc()) ++initialRemainingOps_[v];
         }
-    }
     done_.assign(n, 0);
     order_.reserve(n);
 }

@@ -28,7 +28,7 @@ private:
     const Graph& g_;
     const UnitModel& m_;
     std::vector<int> byHint_;                      // node indices in hint order
-    std::vector<std::vector<int>> preds_, succs_;  // including ALLOC -> user -> FREE
+    Adjacency preds_, succs_;                      // including ALLOC -> user -> FREE
     std::vector<int> initialRemaining_, initialRemainingOps_;
     std::vector<int> remaining_, remainingOps_;    // unrun predecessors (all / non-ALLOC)
     std::vector<char> done_;

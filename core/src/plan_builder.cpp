@@ -183,7 +183,8 @@ void PlanBuilder::runNode() {
         int b = buffersAt(step_).front();
         states_[b].residency = Residency::Freed;
         memoryOf_[b]->release(states_[b].offset, g_.buffers[b].size);
-        decide(Decision::Kind::Free, b, "FREE: its bytes return to the free list", static_cast<int>(plan_.order.size()) - 1);
+        decide(Decision::Kind::Free, b, brief_ ? std::string() : "FREE: its bytes return to the free list",
+               static_cast<int>(plan_.order.size()) - 1);
     }
     if (!node.isAlloc())
         for (int b : buffersAt(step_)) ++states_[b].nextUse;
@@ -215,6 +216,17 @@ Plan PlanBuilder::finish() {
               [](const Allocation& a, const Allocation& b) { return a.buf < b.buf; });
     std::sort(plan_.addedEdges.begin(), plan_.addedEdges.end());
     plan_.addedEdges.erase(std::unique(plan_.addedEdges.begin(), plan_.addedEdges.end()), plan_.addedEdges.end());
+    if (brief_) {
+        // A huge graph's plan is kept to the end of the run, past the verifier's peak: grown by
+        // doubling, its arrays would hold up to twice what they use (the spill nodes alone
+        // about 25 MB at 10^6 nodes).
+        plan_.allocations.shrink_to_fit();
+        plan_.spills.shrink_to_fit();
+        plan_.order.shrink_to_fit();
+        plan_.addedNodes.shrink_to_fit();
+        plan_.addedEdges.shrink_to_fit();
+        plan_.briefDecisions.shrink_to_fit();
+    }
     return std::move(plan_);
 }
 

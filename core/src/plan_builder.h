@@ -85,6 +85,10 @@ public:
     // All use steps of b (users then its FREE, ascending) and how many have run.
     const std::vector<int>& uses(int b) const { return states_[b].uses; }
 
+    // Whether decisions keep their reason, holes and candidates: not on a huge graph (scale.h),
+    // whose decisions are brief. A policy builds none of them when they would be dropped.
+    bool keepsReasons() const { return !brief_; }
+
     void beginStep(int step) { step_ = step; }
     // Places b at `offset`: its initial placement at ALLOC, or its reload (SPILL_IN) if spilled.
     // `considered`: the holes the policy chose among, when they are not the memory's free holes

@@ -18,27 +18,24 @@ class ReadySet {
 public:
     ReadySet(const Graph& g, const Order& hint)
         : g_(g), n_(static_cast<int>(g.nodes.size())), position_(n_), remaining_(n_, 0),
-          readyAllocPreds_(n_, 0), done_(n_, false), kind_(n_), succ_(n_), pred_(n_) {
+          readyAllocPreds_(n_, 0), done_(n_, false), kind_(n_) {
         for (int v = 0; v < n_; ++v)
             kind_[v] = g.nodes[v].isAlloc() ? Kind::Alloc : g.nodes[v].isFree() ? Kind::Free : Kind::Operation;
         for (int i = 0; i < static_cast<int>(hint.size()); ++i) position_[g.nodeIndex.at(hint[i])] = i;
-        for (int v = 0; v < n_; ++v) succ_[v] = g.successors[v];
-        for (const Buffer& b : g.buffers) {
-            for (int u : b.users) {
-                succ_[b.allocNode].push_back(u);
-                succ_[u].push_back(b.freeNode);
+        succ_ = Adjacency::fromArcs(g.nodes.size(), [&](auto&& add) {
+            for (int v = 0; v < n_; ++v)
+                for (int s : g.successors[v]) add(v, s);
+            for (const Buffer& b : g.buffers) {
+                for (int u : b.users) {
+                    add(b.allocNode, u);
+                    add(u, b.freeNode);
+                }
+                add(b.allocNode, b.freeNode);
             }
-            succ_[b.allocNode].push_back(b.freeNode);
-        }
-        for (int v = 0; v < n_; ++v) {
-            auto& s = succ_[v];
-            std::sort(s.begin(), s.end(), [&](int a, int b) { return position_[a] < position_[b]; });
-            s.erase(std::unique(s.begin(), s.end()), s.end());
-            for (int d : s) {
-                ++remaining_[d];
-                pred_[d].push_back(v);
-            }
-        }
+        });
+        succ_.sortEachUnique([&](int a, int b) { return position_[a] < position_[b]; });
+        pred_ = succ_.reversed();
+        for (int v = 0; v < n_; ++v) remaining_[v] = static_cast<int>(pred_[v].size());
         // Whether an ALLOC is pulled depends on the graph alone; computed once, as closures ask
         // it for every ALLOC they meet (a buffer's users can be many).
         pulled_.assign(n_, 0);
@@ -55,8 +52,8 @@ public:
     int remaining(int v) const { return remaining_[v]; }
     bool finished() const { return static_cast<int>(order_.size()) == n_; }
     const Order& order() const { return order_; }
-    const std::vector<int>& successors(int v) const { return succ_[v]; }    // ascending position
-    const std::vector<int>& predecessors(int v) const { return pred_[v]; }
+    Adjacency::Range successors(int v) const { return succ_[v]; }    // ascending position
+    Adjacency::Range predecessors(int v) const { return pred_[v]; }  // ascending node index
     // Eligible operations as (position in the hint, node index), earliest first.
     const std::set<std::pair<int, int>>& eligible() const { return eligible_; }
 
@@ -141,7 +138,7 @@ private:
     enum class Kind : char { Operation, Alloc, Free };
     std::vector<Kind> kind_;            // by node, so that the hot loops need not read the Node
     std::vector<char> pulled_;          // by node: an ALLOC pulled by its first user
-    std::vector<std::vector<int>> succ_, pred_;
+    Adjacency succ_, pred_;
     std::set<std::pair<int, int>> eligible_;
     std::vector<int> pending_;          // FREEs and unused ALLOCs ready to run
     Order order_;

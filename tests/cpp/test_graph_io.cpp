@@ -37,6 +37,41 @@ TEST_CASE("a valid small graph parses with its buffers and edges") {
     CHECK_FALSE(doc.capacities.has_value());
 }
 
+TEST_CASE("adjacency: each node's successors and predecessors in the order of Edges, flat") {
+    // 0 -> 2 listed before 0 -> 1: each list keeps the order of Edges, not of node indices.
+    const std::string nodes = kAlloc0 + "," + kUse1 + "," + kFree2 +
+                              R"(,{"Id":3,"Op":"MUL","Pipe":"VECTOR","Cycles":1,"Bufs":[0]})";
+    GraphDocument doc = parse(graph(nodes, "[[0,2],[0,1],[1,2],[3,2]]"));
+    auto list = [](Adjacency::Range r) { return std::vector<int>(r.begin(), r.end()); };
+    CHECK(list(doc.graph.successors[0]) == std::vector<int>{2, 1});
+    CHECK(list(doc.graph.successors[1]) == std::vector<int>{2});
+    CHECK(doc.graph.successors[2].empty());
+    CHECK(list(doc.graph.predecessors[2]) == std::vector<int>{0, 1, 3});
+    CHECK(doc.graph.predecessors[0].size() == 0);
+}
+
+TEST_CASE("adjacency: sorting each list drops repeats and keeps the others' lists; reversed lists ascend") {
+    // 0: {3, 1, 3, 2}, 1: {}, 2: {0, 0}, 3: {1}
+    const std::vector<std::pair<int, int>> arcs = {{0, 3}, {2, 0}, {0, 1}, {0, 3}, {3, 1}, {2, 0}, {0, 2}};
+    Adjacency a = Adjacency::fromArcs(4, [&](auto&& add) {
+        for (auto [from, to] : arcs) add(from, to);
+    });
+    auto list = [](Adjacency::Range r) { return std::vector<int>(r.begin(), r.end()); };
+    CHECK(list(a[0]) == std::vector<int>{3, 1, 3, 2});
+    CHECK(list(a[2]) == std::vector<int>{0, 0});
+    a.sortEachUnique([](int x, int y) { return x > y; });
+    CHECK(a.size() == 4);
+    CHECK(list(a[0]) == std::vector<int>{3, 2, 1});
+    CHECK(a[1].empty());
+    CHECK(list(a[2]) == std::vector<int>{0});
+    CHECK(list(a[3]) == std::vector<int>{1});
+    const Adjacency r = a.reversed();
+    CHECK(list(r[0]) == std::vector<int>{2});
+    CHECK(list(r[1]) == std::vector<int>{0, 3});
+    CHECK(list(r[2]) == std::vector<int>{0});
+    CHECK(list(r[3]) == std::vector<int>{0});
+}
+
 TEST_CASE("a host's node limit: a larger graph is refused with both sizes, the limit named, its first node over located") {
     const HostNodeLimit limit{2, "the browser", "browserNodes", ": use the CLI"};
     try {

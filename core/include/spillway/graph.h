@@ -1,6 +1,7 @@
 // The problem model: a computation graph of operation nodes and ALLOC/FREE buffer nodes,
 // the buffers those nodes declare, and the memories (Type -> capacity) they live in.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -57,6 +58,74 @@ struct Buffer {
 
 using Capacities = std::map<std::string, Bytes>;
 
+// Each node's neighbours (node indices) in one flat array with offsets (CSR): a vector per node
+// cost about 56 bytes a node, and a million-node graph has several such tables at once.
+class Adjacency {
+public:
+    // One node's neighbours: a view into the flat array (C++17 has no span).
+    class Range {
+    public:
+        Range(const int* first, const int* last) : first_(first), last_(last) {}
+        const int* begin() const { return first_; }
+        const int* end() const { return last_; }
+        size_t size() const { return static_cast<size_t>(last_ - first_); }
+        bool empty() const { return first_ == last_; }
+        int operator[](size_t i) const { return first_[i]; }
+
+    private:
+        const int* first_;
+        const int* last_;
+    };
+
+    Adjacency() = default;
+    // The arcs `arcs(add)` gives by calling add(from, to); it is called twice (once to count,
+    // once to place), so each node's list keeps the order its arcs came in.
+    template <typename Arcs>
+    static Adjacency fromArcs(size_t nodes, Arcs&& arcs) {
+        Adjacency a;
+        a.first_.assign(nodes + 1, 0);
+        arcs([&](int from, int) { ++a.first_[from + 1]; });
+        for (size_t v = 0; v < nodes; ++v) a.first_[v + 1] += a.first_[v];
+        a.to_.resize(a.first_[nodes]);
+        std::vector<int> next(a.first_.begin(), a.first_.end() - 1);
+        arcs([&](int from, int to) { a.to_[next[from]++] = to; });
+        return a;
+    }
+    // The same arcs reversed (to -> from), each list in ascending `from` and, within one `from`,
+    // in its list's order.
+    Adjacency reversed() const {
+        const int n = static_cast<int>(size());
+        return fromArcs(size(), [&](auto&& add) {
+            for (int v = 0; v < n; ++v)
+                for (int w : (*this)[v]) add(w, v);
+        });
+    }
+    // Sorts each node's list by `less` and drops repeats (equal neighbours, adjacent once sorted).
+    template <typename Less>
+    void sortEachUnique(Less&& less) {
+        int kept = 0;
+        for (size_t v = 0; v + 1 < first_.size(); ++v) {
+            const auto first = to_.begin() + first_[v], last = to_.begin() + first_[v + 1];
+            std::sort(first, last, less);
+            const auto end = std::unique(first, last);
+            const int count = static_cast<int>(end - first);
+            if (kept != first_[v]) std::copy(first, end, to_.begin() + kept);  // moves left
+            first_[v] = kept;
+            kept += count;
+        }
+        first_.back() = kept;
+        to_.resize(static_cast<size_t>(kept));
+        to_.shrink_to_fit();
+    }
+
+    size_t size() const { return first_.empty() ? 0 : first_.size() - 1; }
+    Range operator[](int v) const { return {to_.data() + first_[v], to_.data() + first_[v + 1]}; }
+
+private:
+    std::vector<int> first_;  // node v's neighbours are to_[first_[v] .. first_[v + 1])
+    std::vector<int> to_;
+};
+
 // The seed's (and the contest's) capacities.
 Capacities defaultCapacities();
 
@@ -66,8 +135,8 @@ struct Graph {
     std::vector<Buffer> buffers;               // ascending BufId
     std::unordered_map<NodeId, int> nodeIndex;
     std::unordered_map<BufferId, int> bufferIndex;
-    std::vector<std::vector<int>> successors;   // node index -> node indices
-    std::vector<std::vector<int>> predecessors; // node index -> node indices
+    Adjacency successors;    // node index -> node indices, in the order of Edges
+    Adjacency predecessors;  // node index -> node indices, in the order of Edges
 
     NodeId maxNodeId() const;
     const Node& node(NodeId id) const { return nodes[nodeIndex.at(id)]; }
