@@ -100,7 +100,7 @@ CyclesBound boundOf(const PlanNodes& nodes, const std::map<std::string, Cycles>&
     std::vector<Cycles> head(n, 0), tail(n, 0);
     if (n <= kPipeAwareUpTo) {
         std::vector<std::vector<int>> preds(n);
-        for (int i = 0; i < n; ++i) preds[i] = nodes.preds(i);
+        for (int i = 0; i < n; ++i) preds[i].assign(nodes.preds(i).begin(), nodes.preds(i).end());
         raiseByPipes(nodes, topo, preds, head);
         raiseByPipes(nodes, std::vector<int>(topo.rbegin(), topo.rend()), succ, tail);
     } else {
