@@ -93,8 +93,9 @@ Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, c
         throw InternalError("the plan moves " + std::to_string(m.extraBytes) + " bytes, below the lower bound " +
                             std::to_string(m.bound.total) + " for its order: the planner or the bound is wrong");
     m.cyclesBound.plan = planCyclesBound(g, plan);
-    m.cyclesBound.order = trafficCyclesBound(g, cost, m.bound.byType);
-    m.cyclesBound.graph = trafficCyclesBound(g, cost, {});
+    std::vector<CyclesBound> traffic = trafficCyclesBounds(g, cost, {m.bound.byType, {}});
+    m.cyclesBound.order = std::move(traffic[0]);
+    m.cyclesBound.graph = std::move(traffic[1]);
     for (const CyclesBound* b : {&m.cyclesBound.plan, &m.cyclesBound.order, &m.cyclesBound.graph})
         if (timing.total < b->total)
             throw InternalError("the plan takes " + std::to_string(timing.total) + " cycles, below the lower bound " +
