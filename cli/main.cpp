@@ -404,7 +404,7 @@ int commandBench(int argc, char** argv) {
             r.timing = simulateTiming(doc.graph, r.plan);
             r.metrics = measure(doc.graph, r.capacities, opts.cost, r.inputOrder, r.plan, r.timing);
             auto t3 = std::chrono::steady_clock::now();
-            auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsOf(r));
+            auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsInPlace(r));
             if (!violations.empty()) throw InternalError(name + ": plan failed verification: " + violations.front().message);
             auto t4 = std::chrono::steady_clock::now();
             nodes = doc.graph.nodes.size();
@@ -522,7 +522,7 @@ int commandScale(int argc, char** argv) {
         r.metrics = measure(doc.graph, r.capacities, opts.cost, r.inputOrder, r.plan, r.timing);
         t[5] = cpuSeconds();
         peak[5] = peakMegabytes();
-        const auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsOf(r));
+        const auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsInPlace(r));
         if (!violations.empty()) throw InternalError("the plan failed verification: " + violations.front().message);
         t[6] = cpuSeconds();
         peak[6] = peakMegabytes();

@@ -79,46 +79,80 @@ void raiseByPipes(const PlanNodes& nodes, const std::vector<int>& topo, const st
     }
 }
 
-// The bound over `nodes` (their edges: PlanNodes::preds) with `extra` spill work per pipe name.
-CyclesBound boundOf(const PlanNodes& nodes, const std::map<std::string, Cycles>& extra) {
+// The costly part of a bound over some nodes: the longest chain, and each pipe's works with
+// their heads and tails. Bounds that differ only in their spill work share it.
+struct Chains {
+    Cycles criticalPath = 0;
+    std::map<std::string, std::vector<Work>> byPipe;
+};
+
+// The chains of `nodes` (their edges: PlanNodes::preds).
+Chains chainsOf(const PlanNodes& nodes) {
     const int n = nodes.size();
-    std::vector<std::vector<int>> succ(n);
-    std::vector<int> indegree(n, 0);
+    // Successors as rows of one array (row i: [succStart[i], succStart[i + 1])), each ascending:
+    // a vector per node was an allocation a node and scattered reads at 10^6 nodes.
+    std::vector<int> succStart(n + 1, 0), succList, indegree(n, 0);
     for (int i = 0; i < n; ++i)
         for (int p : nodes.preds(i)) {
-            succ[p].push_back(i);
+            ++succStart[p + 1];
             ++indegree[i];
         }
+    for (int i = 0; i < n; ++i) succStart[i + 1] += succStart[i];
+    succList.resize(static_cast<size_t>(succStart[n]));
+    {
+        std::vector<int> next(succStart.begin(), succStart.end() - 1);
+        for (int i = 0; i < n; ++i)
+            for (int p : nodes.preds(i)) succList[next[p]++] = i;
+    }
+    auto succ = [&](int i) { return IntRange{succList.data() + succStart[i], succList.data() + succStart[i + 1]}; };
     std::vector<int> topo;
     topo.reserve(n);
     for (int i = 0; i < n; ++i)
         if (indegree[i] == 0) topo.push_back(i);
     for (size_t k = 0; k < topo.size(); ++k)
-        for (int s : succ[topo[k]])
+        for (int s : succ(topo[k]))
             if (--indegree[s] == 0) topo.push_back(s);
     if (static_cast<int>(topo.size()) != n) throw InternalError("cycles bound: the plan's edges form a cycle");
     std::vector<Cycles> head(n, 0), tail(n, 0);
     if (n <= kPipeAwareUpTo) {
-        std::vector<std::vector<int>> preds(n);
-        for (int i = 0; i < n; ++i) preds[i] = nodes.preds(i);
+        std::vector<std::vector<int>> preds(n), after(n);
+        for (int i = 0; i < n; ++i) {
+            preds[i].assign(nodes.preds(i).begin(), nodes.preds(i).end());
+            after[i].assign(succ(i).begin(), succ(i).end());
+        }
         raiseByPipes(nodes, topo, preds, head);
-        raiseByPipes(nodes, std::vector<int>(topo.rbegin(), topo.rend()), succ, tail);
+        raiseByPipes(nodes, std::vector<int>(topo.rbegin(), topo.rend()), after, tail);
     } else {
         for (int i : topo)
-            for (int s : succ[i]) head[s] = std::max(head[s], head[i] + nodes.node(i).cycles);
+            for (int s : succ(i)) head[s] = std::max(head[s], head[i] + nodes.node(i).cycles);
         for (size_t k = topo.size(); k-- > 0;) {
             const int i = topo[k];
-            for (int s : succ[i]) tail[i] = std::max(tail[i], nodes.node(s).cycles + tail[s]);
+            for (int s : succ(i)) tail[i] = std::max(tail[i], nodes.node(s).cycles + tail[s]);
         }
     }
-    CyclesBound b;
-    b.limit = "critical path";
-    std::map<std::string, std::vector<Work>> byPipe;
+    Chains c;
+    // Each pipe's works by its small index (0: none), then by name as the pipes are reported.
+    std::vector<std::vector<Work>> pipeWorks(static_cast<size_t>(nodes.pipes()));
+    std::vector<const std::string*> pipeName(pipeWorks.size(), nullptr);
     for (int i = 0; i < n; ++i) {
         const Node& node = nodes.node(i);
-        b.criticalPath = std::max(b.criticalPath, head[i] + node.cycles + tail[i]);
-        if (!node.pipe.empty()) byPipe[node.pipe].push_back({head[i], node.cycles, tail[i]});
+        c.criticalPath = std::max(c.criticalPath, head[i] + node.cycles + tail[i]);
+        if (const int p = nodes.pipe(i); p > 0) {
+            pipeWorks[p].push_back({head[i], node.cycles, tail[i]});
+            pipeName[p] = &node.pipe;
+        }
     }
+    for (size_t p = 1; p < pipeWorks.size(); ++p)
+        if (pipeName[p]) c.byPipe[*pipeName[p]] = std::move(pipeWorks[p]);
+    return c;
+}
+
+// The bound of `chains` with `extra` spill work per pipe name.
+CyclesBound boundOf(const Chains& chains, const std::map<std::string, Cycles>& extra) {
+    CyclesBound b;
+    b.limit = "critical path";
+    b.criticalPath = chains.criticalPath;
+    std::map<std::string, std::vector<Work>> byPipe = chains.byPipe;
     for (const auto& [pipe, cycles] : extra)
         if (cycles > 0) byPipe[pipe].push_back({0, cycles, 0});  // spill work: anywhere in the run
     b.total = b.criticalPath;
@@ -151,19 +185,29 @@ Cycles cheapestWork(const std::vector<const Buffer*>& of, Bytes bytes, CyclesOf 
 
 }  // namespace
 
-CyclesBound planCyclesBound(const Graph& g, const Plan& plan) { return boundOf(PlanNodes(g, plan), {}); }
+CyclesBound planCyclesBound(const Graph& g, const Plan& plan) { return boundOf(chainsOf(PlanNodes(g, plan)), {}); }
 
 CyclesBound trafficCyclesBound(const Graph& g, const CostModel& cost, const std::map<std::string, Bytes>& traffic) {
+    return trafficCyclesBounds(g, cost, {traffic}).front();
+}
+
+std::vector<CyclesBound> trafficCyclesBounds(const Graph& g, const CostModel& cost,
+                                             const std::vector<std::map<std::string, Bytes>>& traffics) {
     std::map<std::string, std::vector<const Buffer*>> byType;
     for (const Buffer& b : g.buffers) byType[b.type].push_back(&b);
-    std::map<std::string, Cycles> extra;
-    for (const auto& [type, bytes] : traffic) {
-        auto it = byType.find(type);
-        if (it == byType.end()) continue;
-        extra[kSpillInPipe] += cheapestWork(it->second, bytes, [&](const Buffer& b) { return cost.spillInCycles(b); });
-        extra[kSpillOutPipe] += cheapestWork(it->second, bytes, [&](const Buffer& b) { return cost.spillOutCycles(b); });
+    const Chains chains = chainsOf(PlanNodes(g, Plan{}));
+    std::vector<CyclesBound> bounds;
+    for (const auto& traffic : traffics) {
+        std::map<std::string, Cycles> extra;
+        for (const auto& [type, bytes] : traffic) {
+            auto it = byType.find(type);
+            if (it == byType.end()) continue;
+            extra[kSpillInPipe] += cheapestWork(it->second, bytes, [&](const Buffer& b) { return cost.spillInCycles(b); });
+            extra[kSpillOutPipe] += cheapestWork(it->second, bytes, [&](const Buffer& b) { return cost.spillOutCycles(b); });
+        }
+        bounds.push_back(boundOf(chains, extra));
     }
-    return boundOf(PlanNodes(g, Plan{}), extra);
+    return bounds;
 }
 
 }  // namespace spillway

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
-#include <unordered_map>
 
 #include "spillway/error.h"
+#include "spillway/id_table.h"
 #include "spillway/scale.h"
 #include "spillway/verifier.h"
 
@@ -44,22 +44,39 @@ Bytes extraBytesOf(const Graph& g, const Plan& plan) {
 }
 
 std::map<std::string, Bytes> residentPeaks(const Graph& g, const Plan& plan) {
-    std::map<std::string, Bytes> now, peak;
-    for (const Buffer& b : g.buffers) peak.emplace(b.type, 0);
-    std::unordered_map<NodeId, const Node*> added;
-    for (const Node& n : plan.addedNodes) added.emplace(n.id, &n);
+    // Memories as small indices and ids by flat tables (id_table.h): a map and two hash lookups
+    // a step were cache misses growing faster than n at 10^6 steps.
+    std::map<std::string, int> typeIndex;
+    for (const Buffer& b : g.buffers) typeIndex.emplace(b.type, 0);
+    int types = 0;
+    for (auto& [type, index] : typeIndex) index = types++;
+    std::vector<int> typeOf;
+    std::vector<std::int64_t> ids;
+    typeOf.reserve(g.buffers.size());
+    for (const Buffer& b : g.buffers) typeOf.push_back(typeIndex.at(b.type)), ids.push_back(b.id);
+    const IdTable bufferIndex = IdTable::positions(ids);
+    ids.clear();
+    for (const Node& n : g.nodes) ids.push_back(n.id);
+    for (const Node& n : plan.addedNodes) ids.push_back(n.id);
+    const IdTable nodeIndex = IdTable::positions(ids);
+    std::vector<Bytes> now(types, 0), peak(types, 0);
     for (NodeId id : plan.order) {
-        auto a = added.find(id);
-        const Node& n = a != added.end() ? *a->second : g.node(id);
+        const int i = nodeIndex.find(id);
+        if (i < 0) throw InternalError("resident peaks: unknown node " + std::to_string(id));
+        const std::size_t at = static_cast<std::size_t>(i);
+        const Node& n = at < g.nodes.size() ? g.nodes[at] : plan.addedNodes[at - g.nodes.size()];
         const bool arrives = n.isAlloc() || n.isSpillIn();
         const bool leaves = n.isFree() || n.isSpillOut();
         if (!arrives && !leaves) continue;
-        const Buffer& b = g.buffer(n.isBufferNode() ? n.buf : n.bufs.front());
-        Bytes& t = now[b.type];
-        t += arrives ? b.size : -b.size;
-        peak[b.type] = std::max(peak[b.type], t);
+        const int b = bufferIndex.find(n.isBufferNode() ? n.buf : n.bufs.front());
+        if (b < 0) throw InternalError("resident peaks: unknown buffer of node " + std::to_string(id));
+        const int t = typeOf[b];
+        now[t] += arrives ? g.buffers[b].size : -g.buffers[b].size;
+        peak[t] = std::max(peak[t], now[t]);
     }
-    return peak;
+    std::map<std::string, Bytes> byType;
+    for (const auto& [type, index] : typeIndex) byType.emplace(type, peak[index]);
+    return byType;
 }
 
 }  // namespace
@@ -77,8 +94,9 @@ Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, c
         throw InternalError("the plan moves " + std::to_string(m.extraBytes) + " bytes, below the lower bound " +
                             std::to_string(m.bound.total) + " for its order: the planner or the bound is wrong");
     m.cyclesBound.plan = planCyclesBound(g, plan);
-    m.cyclesBound.order = trafficCyclesBound(g, cost, m.bound.byType);
-    m.cyclesBound.graph = trafficCyclesBound(g, cost, {});
+    std::vector<CyclesBound> traffic = trafficCyclesBounds(g, cost, {m.bound.byType, {}});
+    m.cyclesBound.order = std::move(traffic[0]);
+    m.cyclesBound.graph = std::move(traffic[1]);
     for (const CyclesBound* b : {&m.cyclesBound.plan, &m.cyclesBound.order, &m.cyclesBound.graph})
         if (timing.total < b->total)
             throw InternalError("the plan takes " + std::to_string(timing.total) + " cycles, below the lower bound " +
@@ -94,7 +112,27 @@ Capacities capacitiesFor(const GraphDocument& doc, const RunOptions& opts) {
     });
 }
 
-ResultClaims claimsOf(const Result& r) {
+namespace {
+// A Result's timing as the claimed steps, read in place.
+class TimingSteps : public ResultClaims::Steps {
+public:
+    explicit TimingSteps(const Timing& t) : t_(t) {}
+    std::size_t size() const override { return t_.nodes.size(); }
+    ResultClaims::NodeTime time(std::size_t step) const override {
+        const NodeTiming& t = t_.nodes[step];
+        return {t.id, t.start, t.end};
+    }
+    ResultClaims::NodeWait wait(std::size_t step) const override {
+        const NodeTiming& t = t_.nodes[step];
+        return {waitCauseName(t.wait.cause), t.wait.node, t.wait.buffer, t.wait.cycles, t.pipe};
+    }
+
+private:
+    const Timing& t_;
+};
+}  // namespace
+
+ResultClaims claimsInPlace(const Result& r) {
     ResultClaims c;
     c.inputOrder = r.inputOrder;
     c.spills = r.metrics.spills;
@@ -103,14 +141,20 @@ ResultClaims claimsOf(const Result& r) {
     c.demandPeakTotal = r.metrics.demandPeaks.total;
     c.residentPeak = r.metrics.residentPeaks;
     c.totalCycles = r.metrics.totalCycles;
-    c.timing.reserve(r.timing.nodes.size());
+    c.steps = std::make_shared<TimingSteps>(r.timing);
+    return c;
+}
+
+ResultClaims claimsOf(const Result& r) {
+    ResultClaims c = claimsInPlace(r);
+    c.timing.reserve(c.steps->size());
     c.waits.emplace();
-    c.waits->reserve(r.timing.nodes.size());
-    for (const NodeTiming& t : r.timing.nodes) {
-        c.timing.push_back({t.id, t.start, t.end});
-        const Wait& w = t.wait;
-        c.waits->push_back({waitCauseName(w.cause), w.node, w.buffer, w.cycles, t.pipe});
+    c.waits->reserve(c.steps->size());
+    for (std::size_t i = 0; i < c.steps->size(); ++i) {
+        c.timing.push_back(c.steps->time(i));
+        c.waits->push_back(c.steps->wait(i));
     }
+    c.steps.reset();
     return c;
 }
 
@@ -250,7 +294,7 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     } catch (const std::exception& e) {
         measureFailure = e.what();
     }
-    const std::vector<Violation> violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsOf(r));
+    const std::vector<Violation> violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsInPlace(r));
     if (!violations.empty()) {
         std::string msg = "the " + r.policy + " plan failed verification (" +
                           std::to_string(violations.size()) + " violations), first: [" +

@@ -1,6 +1,7 @@
 #include "spillway/timing.h"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 #include "spillway/error.h"
@@ -55,20 +56,24 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan) {
     nodes_.reserve(g.nodes.size() + plan.addedNodes.size());
     for (const Node& n : g.nodes) nodes_.push_back(&n);
     for (const Node& n : plan.addedNodes) nodes_.push_back(&n);
-    index_.reserve(nodes_.size());
-    for (size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i]->id, static_cast<int>(i));
+    std::vector<NodeId> ids;
+    ids.reserve(nodes_.size());
+    for (const Node* n : nodes_) ids.push_back(n->id);
+    index_ = IdTable::positions(ids);
     moved_.assign(nodes_.size(), -1);
     pipe_.assign(nodes_.size(), 0);
-    uses_.resize(nodes_.size());
-    preds_.resize(nodes_.size());
+    usesStart_.assign(nodes_.size() + 1, 0);
     std::map<std::string, int> pipes{{"", 0}}, memories;
+    ids.clear();
+    for (const Buffer& b : g.buffers) ids.push_back(b.id);
+    bufferIndex_ = IdTable::positions(ids);
     for (size_t i = 0; i < nodes_.size(); ++i) {
         const Node& n = *nodes_[i];
         pipe_[i] = pipes.emplace(n.pipe, static_cast<int>(pipes.size())).first->second;
         auto buffer = [&](BufferId b) {
-            auto it = g.bufferIndex.find(b);
-            if (it == g.bufferIndex.end()) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
-            return it->second;
+            const int index = bufferIndex_.find(b);
+            if (index < 0) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
+            return index;
         };
         if (n.isBufferNode()) {
             moved_[i] = buffer(n.buf);
@@ -77,22 +82,39 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan) {
         } else {
             for (BufferId b : n.bufs) {
                 const int bi = buffer(b);
-                if (std::find(uses_[i].begin(), uses_[i].end(), bi) == uses_[i].end()) uses_[i].push_back(bi);
+                if (std::find(uses_.begin() + usesStart_[i], uses_.end(), bi) == uses_.end()) uses_.push_back(bi);
             }
         }
+        usesStart_[i + 1] = static_cast<int>(uses_.size());
     }
     pipes_ = static_cast<int>(pipes.size());
     memoryOf_.reserve(g.buffers.size());
     for (const Buffer& b : g.buffers) memoryOf_.push_back(memories.emplace(b.type, static_cast<int>(memories.size())).first->second);
     memories_ = static_cast<int>(memories.size());
-    for (auto [s, d] : g.edges) preds_[d].push_back(s);
-    for (auto [s, d] : plan.addedEdges) preds_[indexOf(d)].push_back(indexOf(s));
+    // Rows by counting: each row lists the graph's edges, then the added ones, in their order.
+    std::vector<std::pair<int, int>> added;  // (to, from) as indices
+    added.reserve(plan.addedEdges.size());
+    for (auto [s, d] : plan.addedEdges) added.emplace_back(indexOf(d), indexOf(s));
+    predsStart_.assign(nodes_.size() + 1, 0);
+    for (auto [s, d] : g.edges) ++predsStart_[d + 1];
+    for (auto [d, s] : added) ++predsStart_[d + 1];
+    for (size_t i = 0; i < nodes_.size(); ++i) predsStart_[i + 1] += predsStart_[i];
+    preds_.resize(static_cast<size_t>(predsStart_.back()));
+    std::vector<int> next(predsStart_.begin(), predsStart_.end() - 1);
+    for (auto [s, d] : g.edges) preds_[next[d]++] = s;
+    for (auto [d, s] : added) preds_[next[d]++] = s;
+}
+
+int PlanNodes::bufferIndexOf(BufferId id) const {
+    const int i = bufferIndex_.find(id);
+    if (i < 0) throw InternalError("timing: unknown buffer " + std::to_string(id));
+    return i;
 }
 
 int PlanNodes::indexOf(NodeId id) const {
-    auto it = index_.find(id);
-    if (it == index_.end()) throw InternalError("timing: unknown node " + std::to_string(id));
-    return it->second;
+    const int i = index_.find(id);
+    if (i < 0) throw InternalError("timing: unknown node " + std::to_string(id));
+    return i;
 }
 
 PipeModel::PipeModel(const Graph& g, const PlanNodes& nodes)
@@ -178,12 +200,14 @@ NodeTiming PipeModel::run(int i, Bytes offset) {
 }
 
 Timing simulateTiming(const Graph& g, const Plan& plan) {
-    std::unordered_map<BufferId, Bytes> initialOffset;
-    for (const Allocation& a : plan.allocations) initialOffset[a.buf] = a.offset;
-    std::unordered_map<NodeId, Bytes> reloadOffset;
-    for (const Spill& s : plan.spills) reloadOffset[s.inNode] = s.newOffset;
-
     const PlanNodes nodes(g, plan);
+    // Offsets by dense index (a node's, a buffer's): hash maps here were cache misses a step.
+    constexpr Bytes kUnplaced = std::numeric_limits<Bytes>::min();
+    std::vector<Bytes> initialOffset(g.buffers.size(), kUnplaced);
+    for (const Allocation& a : plan.allocations) initialOffset[nodes.bufferIndexOf(a.buf)] = a.offset;
+    std::vector<Bytes> reloadOffset(nodes.size(), kUnplaced);
+    for (const Spill& s : plan.spills) reloadOffset[nodes.indexOf(s.inNode)] = s.newOffset;
+
     PipeModel model(g, nodes);
     Timing timing;
     timing.nodes.reserve(plan.order.size());
@@ -191,8 +215,9 @@ Timing simulateTiming(const Graph& g, const Plan& plan) {
         const int i = nodes.indexOf(id);
         const Node& n = nodes.node(i);
         Bytes offset = 0;
-        if (n.isAlloc()) offset = initialOffset.at(n.buf);
-        if (n.isSpillIn()) offset = reloadOffset.at(id);
+        if (n.isAlloc()) offset = initialOffset[nodes.moved(i)];
+        if (n.isSpillIn()) offset = reloadOffset[i];
+        if (offset == kUnplaced) throw InternalError("timing: node " + std::to_string(id) + " places a buffer at no offset");
         timing.nodes.push_back(model.run(i, offset));
     }
     timing.total = model.total();

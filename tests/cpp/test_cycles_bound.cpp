@@ -79,6 +79,31 @@ TEST_CASE("cycles bound: a forced reload counts on MTE2, for the plan and for an
     CHECK(together.metrics.cyclesBound.plan.total == 70);
 }
 
+TEST_CASE("cycles bound: the traffic bounds computed together are each one computed alone") {
+    const GraphDocument doc = parseGraphDocument(kForcedReload);
+    const Result r = planVerified(doc);
+    const std::map<std::string, Bytes> l1{{"L1", 100}}, none;
+    const std::vector<CyclesBound> both = trafficCyclesBounds(doc.graph, r.cost, {l1, none});
+    REQUIRE(both.size() == 2);
+    for (std::size_t k = 0; k < 2; ++k) {
+        const CyclesBound alone = trafficCyclesBound(doc.graph, r.cost, k == 0 ? l1 : none);
+        CAPTURE(k);
+        CHECK(both[k].total == alone.total);
+        CHECK(both[k].limit == alone.limit);
+        CHECK(both[k].criticalPath == alone.criticalPath);
+        REQUIRE(both[k].pipes.size() == alone.pipes.size());
+        for (std::size_t p = 0; p < alone.pipes.size(); ++p) {
+            CHECK(both[k].pipes[p].name == alone.pipes[p].name);
+            CHECK(both[k].pipes[p].busy == alone.pipes[p].busy);
+            CHECK(both[k].pipes[p].bound == alone.pipes[p].bound);
+        }
+    }
+    // The values of the test above: 370 with L1's 100 bytes (MTE2), 70 without (VECTOR).
+    CHECK(both[0].total == 370);
+    CHECK(both[1].total == 70);
+    CHECK(both[1].limit == "VECTOR");
+}
+
 TEST_CASE("cycles bound: never above a verified plan's cycles, random graphs, both objectives") {
     int tight = 0;
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {

@@ -149,3 +149,19 @@ TEST_CASE("timing: an address wait names the user that left the bytes last, ties
     CHECK(alloc.wait.buffer == 0);
     CHECK(alloc.wait.cycles == 17);
 }
+
+TEST_CASE("id tables: flat for dense ids, hashed for sparse ones, the same answers") {
+    const std::vector<std::int64_t> dense = {5, 3, 4, 3, 9};
+    const std::vector<std::int64_t> sparse = {5, 3, 2'000'000'000, 3, -7};
+    for (const auto* ids : {&dense, &sparse}) {
+        const IdTable t = IdTable::positions(*ids);
+        CHECK(t.find(5) == 0);
+        CHECK(t.find(3) == 1);  // the first position of a repeated id
+        CHECK(t.find((*ids)[2]) == 2);
+        CHECK(t.find((*ids)[4]) == 4);
+        for (std::int64_t absent : {std::int64_t{6}, std::int64_t{2}, std::int64_t{10}, std::int64_t{-1'000'000'000}})
+            CHECK(!t.contains(absent));
+    }
+    IdTable empty = IdTable::positions(std::vector<std::int64_t>{});
+    CHECK(empty.find(0) == IdTable::kAbsent);
+}

@@ -1001,3 +1001,32 @@ TEST_CASE("claimed waits: each wrong one reported at its step, a wrong pipe befo
     CHECK(counted[0].message == "waits has " + std::to_string(r.plan.order.size() - 1) + " entries but the order " +
                                     std::to_string(r.plan.order.size()));
 }
+
+TEST_CASE("claims read in place: the same verdicts as the copied claims, on a right and on a wrong timing") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("one-spill"));
+    Result r = test::planVerified(doc);
+    CHECK(verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsInPlace(r)).empty());
+    REQUIRE(claimsInPlace(r).steps);
+    CHECK(claimsInPlace(r).timing.empty());
+    // A step with a wait: its end one cycle late and its cause wrong, in the result itself.
+    std::size_t waited = 0;
+    while (waited < r.timing.nodes.size() && r.timing.nodes[waited].wait.cause == WaitCause::None) ++waited;
+    REQUIRE(waited < r.timing.nodes.size());
+    r.timing.nodes[waited].end += 1;
+    r.timing.nodes[waited].wait.cause = r.timing.nodes[waited].wait.cause == WaitCause::Edge ? WaitCause::Pipe : WaitCause::Edge;
+    const auto inPlace = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsInPlace(r));
+    const auto copied = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsOf(r));
+    REQUIRE(inPlace.size() == 2);
+    REQUIRE(copied.size() == inPlace.size());
+    for (std::size_t i = 0; i < inPlace.size(); ++i) {
+        CHECK(inPlace[i].message == copied[i].message);
+        CHECK(inPlace[i].field == copied[i].field);
+    }
+    CHECK(inPlace[0].field == "timing[" + std::to_string(waited) + "]");
+    CHECK(inPlace[1].field == "waits[" + std::to_string(waited) + "]");
+    // One step short: the counts are reported as from a file.
+    r.timing.nodes.pop_back();
+    const auto shorter = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsInPlace(r));
+    REQUIRE(!shorter.empty());
+    CHECK(shorter[0].message.rfind("timing has " + std::to_string(r.plan.order.size() - 1) + " entries", 0) == 0);
+}

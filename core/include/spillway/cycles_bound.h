@@ -39,5 +39,8 @@ CyclesBound planCyclesBound(const Graph& g, const Plan& plan);
 // Any plan moving at least traffic[m] bytes out of memory m (empty: any plan), its spill work at
 // least the cheapest cycles per byte of moving a buffer of that memory, per spill pipe.
 CyclesBound trafficCyclesBound(const Graph& g, const CostModel& cost, const std::map<std::string, Bytes>& traffic);
+// The same for each of `traffics`, the graph's chains computed once (the costly part).
+std::vector<CyclesBound> trafficCyclesBounds(const Graph& g, const CostModel& cost,
+                                             const std::vector<std::map<std::string, Bytes>>& traffics);
 
 }  // namespace spillway

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "id_table.h"
 #include "plan.h"
 
 namespace spillway {
@@ -83,6 +84,16 @@ private:
     std::map<Bytes, Segment> segments_;
 };
 
+// Consecutive ints in an array (a row of PlanNodes' flat lists), for range-for.
+struct IntRange {
+    const int* first;
+    const int* last;
+    const int* begin() const { return first; }
+    const int* end() const { return last; }
+    std::size_t size() const { return static_cast<std::size_t>(last - first); }
+    bool empty() const { return first == last; }
+};
+
 // The nodes of a plan (graph nodes and spill nodes) by dense index: the graph's nodes as in
 // Graph::nodes, then the plan's added nodes; with what the pipe model and the planners ask of them.
 class PlanNodes {
@@ -91,6 +102,7 @@ public:
 
     int size() const { return static_cast<int>(nodes_.size()); }
     int indexOf(NodeId id) const;  // InternalError for an id that is no node of the plan
+    int bufferIndexOf(BufferId id) const;  // the index in Graph::buffers; InternalError if none
     const Node& node(int i) const { return *nodes_[i]; }
     NodeId id(int i) const { return nodes_[i]->id; }
     // ALLOC and SPILL_IN place a buffer; FREE and SPILL_OUT release it.
@@ -99,9 +111,9 @@ public:
     // The buffer (index into Graph::buffers) a placing or releasing node moves, else -1.
     int moved(int i) const { return moved_[i]; }
     // The buffers (indices) an operation node (not ALLOC/FREE/SPILL_*) uses, without repeats.
-    const std::vector<int>& uses(int i) const { return uses_[i]; }
+    IntRange uses(int i) const { return {uses_.data() + usesStart_[i], uses_.data() + usesStart_[i + 1]}; }
     // Predecessors by the graph's and the plan's added edges (what timing waits for).
-    const std::vector<int>& preds(int i) const { return preds_[i]; }
+    IntRange preds(int i) const { return {preds_.data() + predsStart_[i], preds_.data() + predsStart_[i + 1]}; }
     // The node's pipe as a small index (0: none) and the pipes' count (with none).
     int pipe(int i) const { return pipe_[i]; }
     int pipes() const { return pipes_; }
@@ -111,9 +123,11 @@ public:
 
 private:
     std::vector<const Node*> nodes_;
-    std::unordered_map<NodeId, int> index_;
+    IdTable index_, bufferIndex_;  // node ids, buffer ids -> dense indices
     std::vector<int> moved_, pipe_, memoryOf_;
-    std::vector<std::vector<int>> uses_, preds_;
+    // Each node's uses and predecessors as rows of one array (row i: [start[i], start[i + 1])):
+    // a vector per node was two allocations a node, 100 MB and scattered reads at 10^6 nodes.
+    std::vector<int> uses_, usesStart_, preds_, predsStart_;
     int pipes_ = 1, memories_ = 0;
 };
 

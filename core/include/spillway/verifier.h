@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,15 @@ struct ResultClaims {
         std::size_t index = 0;
         std::int64_t from = 0, to = 0;
     };
+    // Each step's claimed time and wait, read where they are held (a Result's own timing:
+    // claimsInPlace) instead of copied into `timing` and `waits` (112 bytes a step).
+    class Steps {
+    public:
+        virtual ~Steps() = default;
+        virtual std::size_t size() const = 0;
+        virtual NodeTime time(std::size_t step) const = 0;
+        virtual NodeWait wait(std::size_t step) const = 0;
+    };
     std::vector<NodeId> inputOrder;
     std::int64_t spills = 0;
     Bytes extraBytes = 0;
@@ -69,6 +79,7 @@ struct ResultClaims {
     Cycles totalCycles = 0;
     std::vector<NodeTime> timing;      // per entry of plan.order
     std::optional<std::vector<NodeWait>> waits;  // per entry of plan.order; absent in older results
+    std::shared_ptr<const Steps> steps;  // when set, the timing and waits claimed (the two above unused)
     std::vector<ForeignEdge> foreignEdges;
 };
 
