@@ -169,8 +169,9 @@ void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Ord
     found.insert(found.begin(), {"", std::move(made.order)});
     const std::string label = "search, " + std::to_string(kDeeperSearchFactor) + " times the effort";
     for (auto& [start, order] : found) {
-        const bool known = order == p.order || std::any_of(p.others.begin(), p.others.end(),
-                                                           [&](const OrderStart& o) { return o.order == order; });
+        const Order& candidate = order;  // C++17 lambdas cannot capture a structured binding
+        const bool known = candidate == p.order || std::any_of(p.others.begin(), p.others.end(),
+                                                               [&](const OrderStart& o) { return o.order == candidate; });
         if (known) continue;
         Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
         p.others.push_back({"search", start.empty() ? label : label + " (runner-up from " + start + ")", std::move(order),
