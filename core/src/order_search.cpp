@@ -8,26 +8,11 @@
 
 #include "order_builder.h"
 #include "order_cost.h"
+#include "rng.h"
 #include "spillway/error.h"
 
 namespace spillway {
 namespace {
-
-// SplitMix64: the same numbers on every platform.
-class Rng {
-public:
-    explicit Rng(std::uint64_t seed) : state_(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    int below(int n) { return n <= 1 ? 0 : static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-
-private:
-    std::uint64_t state_;
-};
 
 // Lower is better: the objective, then a tie-breaker that rewards less pressure.
 struct Score {
@@ -366,18 +351,18 @@ private:
 
     // A position near i most of the time, anywhere sometimes.
     int near(int i, int n, Rng& rng) {
-        if (rng.below(4) == 0) return rng.below(n);
-        const int span = 1 + rng.below(16);
-        return std::clamp(i + rng.below(2 * span + 1) - span, 0, n - 1);
+        if (rng.choose(4) == 0) return rng.choose(n);
+        const int span = 1 + rng.choose(16);
+        return std::clamp(i + rng.choose(2 * span + 1) - span, 0, n - 1);
     }
 
     bool mutate(Slots& s, Rng& rng) {
         const int n = static_cast<int>(s.size());
         if (n < 2) return false;
-        const int i = rng.below(n);
-        switch (rng.below(6)) {
+        const int i = rng.choose(n);
+        switch (rng.choose(6)) {
             case 0: {  // move a run of slots
-                const int len = std::min(n - i, 1 + rng.below(kMaxRun));
+                const int len = std::min(n - i, 1 + rng.choose(kMaxRun));
                 std::vector<std::vector<int>> run(s.begin() + i, s.begin() + i + len);
                 s.erase(s.begin() + i, s.begin() + i + len);
                 const int j = near(i, static_cast<int>(s.size()) + 1, rng);
@@ -391,7 +376,7 @@ private:
                 return true;
             }
             case 2: {  // reverse a run
-                const int j = std::min(n - 1, i + 1 + rng.below(kMaxReverse));
+                const int j = std::min(n - 1, i + 1 + rng.choose(kMaxReverse));
                 std::reverse(s.begin() + i, s.begin() + j + 1);
                 return true;
             }
@@ -404,16 +389,16 @@ private:
             }
             case 4: {  // unpair: a unit leaves its slot, to run right before or after it
                 if (s[i].size() < 2) return false;
-                const int k = rng.below(static_cast<int>(s[i].size()));
+                const int k = rng.choose(static_cast<int>(s[i].size()));
                 const int u = s[i][k];
                 s[i].erase(s[i].begin() + k);
-                s.insert(s.begin() + i + rng.below(2), std::vector<int>{u});
+                s.insert(s.begin() + i + rng.choose(2), std::vector<int>{u});
                 return true;
             }
             default: {  // swap units between two slots
                 const int j = near(i, n, rng);
                 if (i == j) return false;
-                const int a = rng.below(static_cast<int>(s[i].size())), b = rng.below(static_cast<int>(s[j].size()));
+                const int a = rng.choose(static_cast<int>(s[i].size())), b = rng.choose(static_cast<int>(s[j].size()));
                 std::swap(s[i][a], s[j][b]);
                 return true;
             }

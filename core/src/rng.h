@@ -1,6 +1,6 @@
-// Internal: the seeded generators' PRNG (random graphs, packing instances). SplitMix64: tiny,
-// fast, and the same sequence everywhere (never <random>'s distributions, which differ between
-// standard libraries).
+// Internal: the seeded PRNG of the generators (random graphs, packing instances) and of the
+// order search. SplitMix64: tiny, fast, and the same sequence everywhere (never <random>'s
+// distributions, which differ between standard libraries).
 #pragma once
 #include <cstdint>
 
@@ -18,6 +18,9 @@ public:
     // Uniform enough in [0, n) for n far below 2^64.
     std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
     std::int64_t between(std::int64_t lo, std::int64_t hi) { return lo + below(hi - lo + 1); }
+    // In [0, n), drawing nothing when there is no choice (n <= 1 gives 0), so that a draw with
+    // one option does not move the sequence (the order search's moves rely on it).
+    int choose(int n) { return n <= 1 ? 0 : static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
 
 private:
     std::uint64_t state_;
