@@ -1,25 +1,11 @@
 // All page state in one place. Components read with get(), change with set(), and re-render in
 // subscribe() callbacks, comparing the slices they care about.
 import type { CompareRow, EngineInfo, PlanView, SearchProgress } from './engine/types';
+import type { ErrorWhere } from '../../wasm/spillway';
 import { defaultSettings, settingsKeys, type Settings } from './lib/settings';
 
-export type { Settings };
-
-/** Where an engine error is (docs/result-format.md, "Errors"): every member optional. */
-export interface ErrorWhere {
-  source?: 'graph' | 'options' | 'order' | 'result' | 'csv';
-  line?: number;
-  column?: number;
-  node?: number;
-  nodeIndex?: number;
-  field?: string;
-  buffer?: number;
-  edge?: number;
-  step?: number;
-  cycle?: number[];
-  memory?: string;
-  limit?: { name: string; max: number };
-}
+// ErrorWhere (where an engine error is, docs/result-format.md "Errors") is the bindings' own type.
+export type { ErrorWhere, Settings };
 
 export interface ErrorInfo {
   kind: 'input' | 'internal' | 'settings' | string;
