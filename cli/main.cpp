@@ -228,17 +228,19 @@ Args parseArgs(int argc, char** argv, int from, const std::vector<std::string>& 
 // A non-negative integer option in [min, max]; `limit` names the stated limit max is, if any.
 std::int64_t parseCount(const std::string& option, const std::string& value, std::int64_t min, std::int64_t max,
                         const char* limit = nullptr) {
-    bool ok = !value.empty() && value.size() <= 18 &&
-              std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
-    if (!ok) throw InputError("option " + option + " needs a non-negative integer, got \"" + excerpt(value) + "\"");
-    const std::int64_t n = std::stoll(value);
-    if (n < min || n > max) {
+    const bool digits =
+        !value.empty() && std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!digits) throw InputError("option " + option + " needs a non-negative integer, got \"" + excerpt(value) + "\"");
+    // More than 18 digits is above every max (and would overflow stoll): out of range like any other.
+    const bool tooLong = value.size() > 18;
+    const std::int64_t n = tooLong ? max : std::stoll(value);
+    if (tooLong || n < min || n > max) {
         ErrorPlace where;
         where.source = "options";
         where.field = option;
         if (limit) where.limit = LimitPlace{limit, max};
         throw InputError("option " + option + " must be between " + std::to_string(min) + " and " +
-                             std::to_string(max) + ", got " + value,
+                             std::to_string(max) + ", got " + excerpt(value),
                          std::move(where));
     }
     return n;
@@ -700,7 +702,7 @@ int commandPack(int argc, char** argv) {
     if (!a.options.count("--capacity")) throw InputError("pack needs --capacity N (the bytes of the memory)");
     if (a.options.count("--json") && a.options.at("--json") != "-") throw InputError("--json takes - (print JSON on stdout)");
     packing::CsvDocument doc = packing::parsePackingCsv(readFile(a.positional[0], "csv"));
-    doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"), 0, INT64_MAX);
+    doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxValue);
     const packing::Options options = packOptionsFrom(a);
     if (a.options.count("--graph")) writeFile(a.options.at("--graph"), graphToJson(packing::graphFromPacking(doc.problem)));
     auto t0 = std::chrono::steady_clock::now();
@@ -770,7 +772,7 @@ int commandPackBench(int argc, char** argv) {
     const packing::Options options = packOptionsFrom(a);
     // (set, instance name, problem): one set for files, one per generated family.
     std::vector<std::tuple<std::string, std::string, packing::Problem>> inputs;
-    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 0, INT64_MAX) : 1048576;
+    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxValue) : 1048576;
     for (const std::string& path : a.positional) {
         packing::CsvDocument doc = packing::parsePackingCsv(readFile(path, "csv"));
         doc.problem.capacity = capacity;

@@ -41,6 +41,15 @@ std::optional<std::int64_t> integer(const std::string& text) {
     return t[0] == '-' ? -v : v;
 }
 
+// Digits (with an optional sign and blanks) beyond the eighteen integer() reads: a number, but
+// larger than any limit, which deserves its own message.
+bool isLongInteger(const std::string& text) {
+    const std::string t = trim(text);
+    const size_t i = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
+    return t.size() - i > 18 && std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i), t.end(),
+                                           [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // The columns of the header row: canonical name -> field index.
 struct Header {
     std::map<std::string, size_t> column;
@@ -131,6 +140,9 @@ CsvDocument parsePackingCsv(const std::string& text) {
         };
         auto number = [&](const char* name) {
             std::optional<std::int64_t> v = integer(field(name));
+            if (!v && isLongInteger(field(name)))
+                throw InputError(where(name) + "\"" + excerpt(field(name)) + "\" has more digits than any allowed value (at most " +
+                                 std::to_string(kMaxValue) + ")");
             if (!v) throw InputError(where(name) + "\"" + excerpt(field(name)) + "\" is not an integer");
             return *v;
         };

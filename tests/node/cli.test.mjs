@@ -116,6 +116,7 @@ const badInputs = [
   ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, residency, seed, window$/],
   ['an unknown command', ['plan2'], 'unknown command "plan2" (see spillway --help)'],
   ['a bad effort', ['plan', small, '--order', 'search', '--effort', 'lots'], 'option --effort needs a non-negative integer, got "lots"'],
+  ['an effort of 25 digits', ['plan', small, '--order', 'search', '--effort', '9'.repeat(25)], /^option --effort must be between 0 and \d+, got 9{25}$/],
 ];
 for (const [what, args, message] of badInputs) {
   test(`bad input exits 2 with one line: ${what}`, () => {
