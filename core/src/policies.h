@@ -4,9 +4,15 @@
 
 namespace spillway {
 
+class PlanBuilder;
+
 // Policy "seed": the seed's online best-fit allocator, fixed (online_planner.cpp).
 Plan planSeed(const Graph& g, const Order& order, const PlanOptions& opts);
 Plan planWindow(const Graph& g, const Order& order, const PlanOptions& opts);
+// Policy "seed" recording into `builder`, which nothing has been recorded into yet: lifetime's and
+// residency's own when they fall back (building one again costs a tenth of a seed plan on a
+// huge graph).
+Plan planSeed(PlanBuilder&& builder, const Graph& g, const PlanOptions& opts);
 
 // Policy "lifetime": residency by furthest next use, then offline packing (lifetime_planner.cpp).
 Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts);
