@@ -94,14 +94,37 @@ public:
         : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost, opts.capacities), rule_(rule) {}
 
     std::optional<Plan> run() {
+        std::optional<std::map<std::string, MemoryPlan>> plans = planMemories();
+        if (!plans) return std::nullopt;
+        return replay(*plans);
+    }
+
+    // Phases 1 and 2 for every memory, or nothing when one of them finds no packing.
+    std::optional<std::map<std::string, MemoryPlan>> planMemories() {
         std::map<std::string, MemoryPlan> plans;
         for (const auto& [type, cap] : opts_.capacities) {
             std::optional<MemoryPlan> p = planMemory(type, cap);
             if (!p) return std::nullopt;
             plans.emplace(type, std::move(*p));
         }
-        return replay(plans);
+        // buffersIn's index of the last memory is not needed by the replay.
+        neededType_.reset();
+        std::vector<int>().swap(firstNeededAt_);
+        std::vector<int>().swap(neededAt_);
+        return plans;
     }
+
+    // The data the replay of `plans` moves: each write-out becomes one spill.
+    Bytes extraBytes(const std::map<std::string, MemoryPlan>& plans) const {
+        Bytes bytes = 0;
+        for (const auto& [type, p] : plans)
+            for (const auto& [step, evictions] : p.evictionsAt)
+                for (const Eviction& e : evictions) bytes += spillTrafficBytes(g_.buffers[e.buf]);
+        return bytes;
+    }
+
+    // Records the plan of planMemories()' choice.
+    Plan record(std::map<std::string, MemoryPlan>& plans) { return replay(plans); }
 
     // After run() found no plan, the builder: nothing was recorded into it (only replay records),
     // so the fallback records into it instead of building another.
@@ -537,6 +560,46 @@ private:
 };
 
 }  // namespace
+
+// A draft owns its order and options: the planner and its builder refer to them.
+struct LifetimeDraft::State {
+    State(const Graph& g, Order o, const PlanOptions& opts)
+        : order(std::move(o)), options(opts), planner(g, order, options, ResidencyRule::FurthestNextUse) {}
+    Order order;
+    PlanOptions options;
+    LifetimePlanner planner;
+    std::optional<std::map<std::string, MemoryPlan>> memories;  // when lifetime found a packing
+    std::optional<Plan> fallback;                               // else seed's plan
+    Bytes extraBytes = 0;
+};
+
+LifetimeDraft::LifetimeDraft(const Graph& g, Order order, const PlanOptions& opts)
+    : state_(std::make_unique<State>(g, std::move(order), opts)) {
+    State& s = *state_;
+    s.memories = s.planner.planMemories();
+    if (s.memories) {
+        s.extraBytes = s.planner.extraBytes(*s.memories);
+        return;
+    }
+    s.fallback = planSeed(s.planner.unusedBuilder(), g, s.options);
+    s.fallback->policy = "seed";  // as planLifetime says
+    for (const Spill& spill : s.fallback->spills) s.extraBytes += spillTrafficBytes(g.buffer(spill.buf));
+}
+LifetimeDraft::LifetimeDraft(LifetimeDraft&&) noexcept = default;
+LifetimeDraft& LifetimeDraft::operator=(LifetimeDraft&&) noexcept = default;
+LifetimeDraft::~LifetimeDraft() = default;
+
+Bytes LifetimeDraft::extraBytes() const { return state_->extraBytes; }
+
+Plan LifetimeDraft::plan() {
+    State& s = *state_;
+    if (s.fallback) return std::move(*s.fallback);
+    Plan p = s.planner.record(*s.memories);
+    s.memories.reset();
+    return p;
+}
+
+Order LifetimeDraft::releaseOrder() { return std::move(state_->order); }
 
 Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts) {
     LifetimePlanner planner(g, order, opts, ResidencyRule::FurthestNextUse);
