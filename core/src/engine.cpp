@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "policies.h"
 #include "spillway/error.h"
 #include "spillway/id_table.h"
 #include "spillway/scale.h"
@@ -179,6 +180,28 @@ void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Ord
     }
 }
 
+// The default on a huge graph (order best, policy best: lifetime alone there, no search): each
+// candidate order's lifetime plan is drafted (its residency and packing, which fix the data it
+// moves) and only the winner's is recorded, so the loser's plan is never built (docs/policies.md,
+// "The default on huge graphs"). Same choice and plan as recording both: ties to the first.
+void prepareHugeDefault(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
+    std::optional<LifetimeDraft> best;
+    for (const std::string& candidate : bestOrderCandidates()) {
+        if (candidate == "search") continue;
+        MadeOrder made = makeOrder(candidate, request);
+        LifetimeDraft draft(doc.graph, std::move(made.order), PlanOptions{p.capacities, opts.cost, opts.policy});
+        if (!best || draft.extraBytes() < best->extraBytes()) {
+            best = std::move(draft);
+            p.orderSource = candidate;
+            p.search = summaryOf(made.search);
+        }
+    }
+    Plan plan = best->plan();
+    if (plan.policy.empty()) plan.policy = kHugeGraphPolicy;  // as policy best names it there
+    p.plan = std::move(plan);
+    p.order = best->releaseOrder();
+}
+
 Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     Problem p;
     p.capacities = capacitiesFor(doc, opts);
@@ -223,6 +246,10 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     // The cycles objective's technique orders starts from the other candidates' plans and the
     // search's runners-up too; otherwise a losing plan is dropped as soon as it loses.
     const bool keepOthers = opts.objective == Objective::Cycles && opts.cycles.enabled(CyclesTechnique::Orders);
+    if (huge && !keepOthers && opts.policy == "best") {
+        prepareHugeDefault(doc, opts, request, p);
+        return p;
+    }
     if (keepOthers) withKnown.runnersUp = kSearchRunnersUp;
     // Technique search: the orders the search was given, and the effort to run it again with.
     std::optional<std::vector<std::pair<std::string, Order>>> deeperKnown;

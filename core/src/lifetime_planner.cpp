@@ -94,27 +94,61 @@ public:
         : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost, opts.capacities), rule_(rule) {}
 
     std::optional<Plan> run() {
+        std::optional<std::map<std::string, MemoryPlan>> plans = planMemories();
+        if (!plans) return std::nullopt;
+        return replay(*plans);
+    }
+
+    // Phases 1 and 2 for every memory, or nothing when one of them finds no packing.
+    std::optional<std::map<std::string, MemoryPlan>> planMemories() {
         std::map<std::string, MemoryPlan> plans;
         for (const auto& [type, cap] : opts_.capacities) {
             std::optional<MemoryPlan> p = planMemory(type, cap);
             if (!p) return std::nullopt;
             plans.emplace(type, std::move(*p));
         }
-        return replay(plans);
+        // buffersIn's index of the last memory is not needed by the replay.
+        neededType_.reset();
+        std::vector<int>().swap(firstNeededAt_);
+        std::vector<int>().swap(neededAt_);
+        return plans;
     }
+
+    // The data the replay of `plans` moves: each write-out becomes one spill.
+    Bytes extraBytes(const std::map<std::string, MemoryPlan>& plans) const {
+        Bytes bytes = 0;
+        for (const auto& [type, p] : plans)
+            for (const auto& [step, evictions] : p.evictionsAt)
+                for (const Eviction& e : evictions) bytes += spillTrafficBytes(g_.buffers[e.buf]);
+        return bytes;
+    }
+
+    // Records the plan of planMemories()' choice.
+    Plan record(std::map<std::string, MemoryPlan>& plans) { return replay(plans); }
+
+    // After run() found no plan, the builder: nothing was recorded into it (only replay records),
+    // so the fallback records into it instead of building another.
+    PlanBuilder&& unusedBuilder() { return std::move(builder_); }
 
 private:
     // The buffers of `type` the node at `step` uses. Types are compared once per buffer, here,
     // not per step: this runs for every step of every retry.
-    const std::vector<int>& buffersIn(const std::string& type, int step) {
+    BufferIndices buffersIn(const std::string& type, int step) {
         if (!neededType_ || type != *neededType_) {
             neededType_ = type;
-            neededAt_.assign(builder_.steps(), {});
-            for (int s = 0; s < builder_.steps(); ++s)
+            std::vector<char> inType(g_.buffers.size());
+            for (size_t b = 0; b < g_.buffers.size(); ++b) inType[b] = g_.buffers[b].type == type;
+            firstNeededAt_.assign(1, 0);
+            firstNeededAt_.reserve(builder_.steps() + 1);
+            neededAt_.clear();
+            for (int s = 0; s < builder_.steps(); ++s) {
                 for (int b : builder_.buffersAt(s))
-                    if (g_.buffers[b].type == type) neededAt_[s].push_back(b);
+                    if (inType[b]) neededAt_.push_back(b);
+                firstNeededAt_.push_back(static_cast<int>(neededAt_.size()));
+            }
         }
-        return neededAt_[step];
+        const int* flat = neededAt_.data();
+        return {flat + firstNeededAt_[step], flat + firstNeededAt_[step + 1]};
     }
 
     // Phase 1, then 2; where packing fails, phase 1 runs again with less room over the failed
@@ -161,7 +195,10 @@ private:
             relaxationWork += p.relaxationWork;
             PackingNotes notes;
             unplaced.clear();
-            std::optional<Stretch> failed = packStretches(p.stretches, capacity, &notes, countUnplaced ? &unplaced : nullptr);
+            // The gaps each stretch weighed are for the decisions' reasons: a huge graph, whose
+            // decisions are brief, does not pack a second time to note them.
+            std::optional<Stretch> failed = packStretches(p.stretches, capacity, builder_.keepsReasons() ? &notes : nullptr,
+                                                          countUnplaced ? &unplaced : nullptr);
             if (!failed) {
                 p.gaps = std::move(notes.gaps);
                 p.packOrder = notes.order;
@@ -208,7 +245,7 @@ private:
 
     // When the greedy packing fails: the exact packer (packing.h) within `nodes` search nodes and
     // at most `perBlock` a block. Sets every offset and returns true when it finds a packing.
-    static bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes, std::int64_t perBlock) {
+    bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes, std::int64_t perBlock) const {
         std::vector<Stretch>& stretches = plan.stretches;
         packing::Problem problem;
         problem.capacity = capacity;
@@ -221,7 +258,7 @@ private:
         const packing::Result r = packing::pack(problem, options);
         if (r.verdict != packing::Verdict::Fits) return false;
         for (size_t i = 0; i < stretches.size(); ++i) stretches[i].offset = r.offsets[i];
-        plan.gaps = gapsAround(stretches, capacity);
+        if (builder_.keepsReasons()) plan.gaps = gapsAround(stretches, capacity);
         plan.packOrder = kExactPacking;
         return true;
     }
@@ -327,6 +364,7 @@ private:
         std::vector<int> open(g_.buffers.size(), -1);   // index of the buffer's open stretch
         std::vector<size_t> cursor(g_.buffers.size(), 0);  // uses already run
         std::vector<int> resident;                       // ascending buffer index
+        std::vector<int> incoming;                       // of the step's buffers, those not resident
         Bytes used = 0;
         auto nextUse = [&](int b) { return builder_.uses(b)[cursor[b]]; };
         auto close = [&](int b, Time t) {
@@ -337,8 +375,8 @@ private:
         };
         for (int s = 0; s < builder_.steps(); ++s) {
             const Node& node = builder_.nodeAt(s);
-            const std::vector<int>& needed = buffersIn(type, s);
-            std::vector<int> incoming;
+            const BufferIndices needed = buffersIn(type, s);
+            incoming.clear();
             Bytes need = 0;
             for (int b : needed)
                 if (open[b] < 0) {
@@ -348,7 +386,7 @@ private:
             if (used + need > budget[s]) {
                 for (Eviction& e : chooseVictims(resident, needed, s, used + need - budget[s], nextUse)) {
                     close(e.buf, outTime(s));
-                    e.forBufs = incoming;
+                    if (builder_.keepsReasons()) e.forBufs = incoming;
                     e.need = need;
                     e.budget = budget[s];
                     plan.evictionsAt[s].push_back(std::move(e));
@@ -370,7 +408,7 @@ private:
     // Furthest next use first (COPY_IN buffers at double distance); then, least valuable victim
     // first, keep back those the room did not need.
     template <typename NextUse>
-    std::vector<Eviction> chooseVictims(const std::vector<int>& resident, const std::vector<int>& needed, int step,
+    std::vector<Eviction> chooseVictims(const std::vector<int>& resident, BufferIndices needed, int step,
                                         Bytes excess, NextUse&& nextUse) {
         struct Scored {
             int buf;
@@ -400,6 +438,15 @@ private:
                 victims.erase(victims.begin() + static_cast<long>(i));
             }
         }
+        std::vector<Eviction> out;
+        Bytes missing = excess;
+        if (!builder_.keepsReasons()) {  // a huge graph's brief decisions show no candidates
+            for (const Scored& v : victims) {
+                out.push_back({v.buf, {}, static_cast<int>(scored.size()), {}, 0, missing, 0});
+                missing -= g_.buffers[v.buf].size;
+            }
+            return out;
+        }
         // The decision log shows the strongest candidates, not all of a large memory's buffers:
         // the first few, the victims and the one used furthest away.
         std::vector<spillway::Scored> ranked;
@@ -412,8 +459,6 @@ private:
         keep.push_back(furthest);
         for (const Scored& v : victims) keep.push_back(v.buf);
         const std::vector<spillway::Scored> shown = PlanBuilder::shortlist(ranked, keep);
-        std::vector<Eviction> out;
-        Bytes missing = excess;
         for (const Scored& v : victims) {
             out.push_back({v.buf, shown, static_cast<int>(scored.size()), {}, 0, missing, 0});
             missing -= g_.buffers[v.buf].size;
@@ -422,12 +467,29 @@ private:
     }
 
     Plan replay(std::map<std::string, MemoryPlan>& plans) {
-        // (buffer, from) -> its stretch
-        std::map<std::pair<int, Time>, std::pair<MemoryPlan*, size_t>> stretchAt;
+        // Each buffer's stretches, in the order they are placed (ascending start: each memory's
+        // plan lists a buffer's stretches so), and how many of them are placed.
+        const size_t nb = g_.buffers.size();
+        std::vector<int> firstStretchOf(nb + 1, 0), placedOf(nb, 0);
+        int spills = 0;
+        for (auto& [type, p] : plans) {
+            for (const Stretch& st : p.stretches) ++firstStretchOf[st.buf + 1];
+            for (const auto& [step, evictions] : p.evictionsAt) spills += static_cast<int>(evictions.size());
+        }
+        for (size_t b = 0; b < nb; ++b) firstStretchOf[b + 1] += firstStretchOf[b];
+        std::vector<std::pair<MemoryPlan*, size_t>> stretchesOf(firstStretchOf[nb]);
         for (auto& [type, p] : plans)
-            for (size_t i = 0; i < p.stretches.size(); ++i) stretchAt[{p.stretches[i].buf, p.stretches[i].from}] = {&p, i};
+            for (size_t i = 0; i < p.stretches.size(); ++i) {
+                const int b = p.stretches[i].buf;
+                stretchesOf[firstStretchOf[b] + placedOf[b]++] = {&p, i};
+            }
+        std::fill(placedOf.begin(), placedOf.end(), 0);
         auto placeStretch = [&](int b, Time from, const std::string& what) {
-            auto [p, i] = stretchAt.at({b, from});
+            const int k = firstStretchOf[b] + placedOf[b]++;
+            if (k >= firstStretchOf[b + 1] || stretchesOf[k].first->stretches[stretchesOf[k].second].from != from)
+                throw InternalError("lifetime planner: buffer " + std::to_string(g_.buffers[b].id) +
+                                    " is placed where none of its stretches starts");
+            auto [p, i] = stretchesOf[k];
             const bool exact = p->packOrder == kExactPacking;
             if (!builder_.keepsReasons()) return builder_.place(b, p->stretches[i].offset, {});
             builder_.place(b, p->stretches[i].offset,
@@ -435,12 +497,18 @@ private:
                                          : ": offline packing (" + std::string(p->packOrder) + "), the smallest gap free over its whole stretch"),
                            std::move(p->gaps[i]));
         };
+        builder_.expectSpills(spills);
+        // Each memory's next step with write-outs: the steps are walked in order.
+        std::vector<std::map<int, std::vector<Eviction>>::iterator> nextEvictions;
+        for (auto& [type, p] : plans) nextEvictions.push_back(p.evictionsAt.begin());
         for (int s = 0; s < builder_.steps(); ++s) {
             builder_.beginStep(s);
+            size_t m = 0;
             for (auto& [type, p] : plans) {
-                auto at = p.evictionsAt.find(s);
-                if (at == p.evictionsAt.end()) continue;
+                auto& at = nextEvictions[m++];
+                if (at == p.evictionsAt.end() || at->first != s) continue;
                 for (Eviction& e : at->second) builder_.spill(e.buf, spillWhy(type, e));
+                ++at;
             }
             const Node& node = builder_.nodeAt(s);
             for (int b : builder_.buffersAt(s)) {
@@ -487,22 +555,64 @@ private:
     ResidencyRule rule_;
     std::vector<int> stepOf_;                 // node index -> step
     std::optional<std::string> neededType_;   // the memory buffersIn() has indexed, if any
-    std::vector<std::vector<int>> neededAt_;  // its buffers per step
+    // Its buffers per step: those of step s are neededAt_[firstNeededAt_[s] .. firstNeededAt_[s + 1]).
+    std::vector<int> firstNeededAt_, neededAt_;
 };
 
 }  // namespace
 
+// A draft owns its order and options: the planner and its builder refer to them.
+struct LifetimeDraft::State {
+    State(const Graph& g, Order o, const PlanOptions& opts)
+        : order(std::move(o)), options(opts), planner(g, order, options, ResidencyRule::FurthestNextUse) {}
+    Order order;
+    PlanOptions options;
+    LifetimePlanner planner;
+    std::optional<std::map<std::string, MemoryPlan>> memories;  // when lifetime found a packing
+    std::optional<Plan> fallback;                               // else seed's plan
+    Bytes extraBytes = 0;
+};
+
+LifetimeDraft::LifetimeDraft(const Graph& g, Order order, const PlanOptions& opts)
+    : state_(std::make_unique<State>(g, std::move(order), opts)) {
+    State& s = *state_;
+    s.memories = s.planner.planMemories();
+    if (s.memories) {
+        s.extraBytes = s.planner.extraBytes(*s.memories);
+        return;
+    }
+    s.fallback = planSeed(s.planner.unusedBuilder(), g, s.options);
+    s.fallback->policy = "seed";  // as planLifetime says
+    for (const Spill& spill : s.fallback->spills) s.extraBytes += spillTrafficBytes(g.buffer(spill.buf));
+}
+LifetimeDraft::LifetimeDraft(LifetimeDraft&&) noexcept = default;
+LifetimeDraft& LifetimeDraft::operator=(LifetimeDraft&&) noexcept = default;
+LifetimeDraft::~LifetimeDraft() = default;
+
+Bytes LifetimeDraft::extraBytes() const { return state_->extraBytes; }
+
+Plan LifetimeDraft::plan() {
+    State& s = *state_;
+    if (s.fallback) return std::move(*s.fallback);
+    Plan p = s.planner.record(*s.memories);
+    s.memories.reset();
+    return p;
+}
+
+Order LifetimeDraft::releaseOrder() { return std::move(state_->order); }
+
 Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts) {
-    if (std::optional<Plan> p = LifetimePlanner(g, order, opts, ResidencyRule::FurthestNextUse).run())
-        return std::move(*p);
-    Plan fallback = planSeed(g, order, opts);
+    LifetimePlanner planner(g, order, opts, ResidencyRule::FurthestNextUse);
+    if (std::optional<Plan> p = planner.run()) return std::move(*p);
+    Plan fallback = planSeed(planner.unusedBuilder(), g, opts);
     fallback.policy = "seed";  // packing kept failing: say so in the result
     return fallback;
 }
 
 Plan planResidency(const Graph& g, const Order& order, const PlanOptions& opts) {
-    if (std::optional<Plan> p = LifetimePlanner(g, order, opts, ResidencyRule::Optimal).run()) return std::move(*p);
-    Plan fallback = planSeed(g, order, opts);
+    LifetimePlanner planner(g, order, opts, ResidencyRule::Optimal);
+    if (std::optional<Plan> p = planner.run()) return std::move(*p);
+    Plan fallback = planSeed(planner.unusedBuilder(), g, opts);
     fallback.policy = "seed";  // no packing even with nothing but each node's own buffers
     return fallback;
 }

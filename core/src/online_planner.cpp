@@ -45,8 +45,8 @@ constexpr const char* kRelocation =
 
 class OnlinePlanner {
 public:
-    OnlinePlanner(const Graph& g, const Order& order, const PlanOptions& opts, VictimRule rule = VictimRule::Seed)
-        : g_(g), builder_(g, order, opts.cost, opts.capacities), protected_(g.buffers.size(), false), rule_(rule) {
+    OnlinePlanner(PlanBuilder&& builder, const Graph& g, const PlanOptions& opts, VictimRule rule = VictimRule::Seed)
+        : g_(g), builder_(std::move(builder)), protected_(g.buffers.size(), false), rule_(rule) {
         for (const auto& [type, cap] : opts.capacities) memories_.emplace(type, MemoryState{FreeList(cap), {}});
     }
 
@@ -262,11 +262,15 @@ private:
 }  // namespace
 
 Plan planSeed(const Graph& g, const Order& order, const PlanOptions& opts) {
-    return OnlinePlanner(g, order, opts).run();
+    return OnlinePlanner(PlanBuilder(g, order, opts.cost, opts.capacities), g, opts).run();
+}
+
+Plan planSeed(PlanBuilder&& builder, const Graph& g, const PlanOptions& opts) {
+    return OnlinePlanner(std::move(builder), g, opts).run();
 }
 
 Plan planWindow(const Graph& g, const Order& order, const PlanOptions& opts) {
-    return OnlinePlanner(g, order, opts, VictimRule::Window).run();
+    return OnlinePlanner(PlanBuilder(g, order, opts.cost, opts.capacities), g, opts, VictimRule::Window).run();
 }
 
 }  // namespace spillway

@@ -29,17 +29,26 @@ PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& co
         plan_.briefDecisions.reserve(2 * g.buffers.size());
     else
         plan_.decisions.reserve(2 * g.buffers.size());
+    plan_.allocations.reserve(g.buffers.size());
+    plan_.order.reserve(order.size());
     std::vector<int> stepOf(g.nodes.size());
+    nodeAt_.resize(order.size());
     firstBufferAt_.reserve(order.size() + 1);
     for (int s = 0; s < static_cast<int>(order.size()); ++s) {
-        stepOf[g.nodeIndex.at(order[s])] = s;
+        const int v = g.nodeIndex.at(order[s]);
+        stepOf[v] = s;
+        nodeAt_[s] = v;
         const auto first = static_cast<std::ptrdiff_t>(bufferIndicesAt_.size());
         firstBufferAt_.push_back(static_cast<int>(first));
-        for (BufferId id : g.buffersOf(g.node(order[s]))) {
-            int b = g.bufferIndex.at(id);
+        auto add = [&](BufferId id) {
+            const int b = g.bufferIndex.at(id);
             if (std::find(bufferIndicesAt_.begin() + first, bufferIndicesAt_.end(), b) == bufferIndicesAt_.end())
                 bufferIndicesAt_.push_back(b);
-        }
+        };
+        const Node& node = g.nodes[v];  // its buffers as Graph::buffersOf lists them, without a copy
+        if (node.isBufferNode()) add(node.buf);
+        else
+            for (BufferId id : node.bufs) add(id);
     }
     firstBufferAt_.push_back(static_cast<int>(bufferIndicesAt_.size()));
     for (size_t b = 0; b < g.buffers.size(); ++b) {
@@ -48,6 +57,18 @@ PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& co
         std::sort(uses.begin(), uses.end());
         uses.push_back(stepOf[g.buffers[b].freeNode]);  // the FREE is the last use
     }
+}
+
+void PlanBuilder::expectSpills(int spills) {
+    const size_t k = static_cast<size_t>(spills);
+    plan_.spills.reserve(k);
+    plan_.addedNodes.reserve(2 * k);
+    plan_.order.reserve(order_.size() + 2 * k);
+    // A placement and a FREE per buffer, a spill and a reload per spill.
+    if (brief_)
+        plan_.briefDecisions.reserve(2 * g_.buffers.size() + 2 * k);
+    else
+        plan_.decisions.reserve(2 * g_.buffers.size() + 2 * k);
 }
 
 std::vector<Scored> PlanBuilder::shortlist(const std::vector<Scored>& ranked, const std::vector<int>& keep) {

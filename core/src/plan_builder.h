@@ -54,6 +54,7 @@ public:
     const int* begin() const { return first_; }
     const int* end() const { return last_; }
     size_t size() const { return static_cast<size_t>(last_ - first_); }
+    bool empty() const { return first_ == last_; }
     int front() const { return *first_; }
 
 private:
@@ -71,7 +72,7 @@ public:
 
     int steps() const { return static_cast<int>(order_.size()); }
     int step() const { return step_; }
-    const Node& nodeAt(int step) const { return g_.node(order_[step]); }
+    const Node& nodeAt(int step) const { return g_.nodes[nodeAt_[step]]; }
     // Buffer indices (into Graph::buffers) the node at `step` touches, without repeats.
     BufferIndices buffersAt(int step) const {
         const int* flat = bufferIndicesAt_.data();
@@ -88,6 +89,11 @@ public:
     // Whether decisions keep their reason, holes and candidates: not on a huge graph (scale.h),
     // whose decisions are brief. A policy builds none of them when they would be dropped.
     bool keepsReasons() const { return !brief_; }
+
+    // A policy that knows how many spills its plan makes (lifetime, before replaying them) says so,
+    // so that the plan's arrays are allocated once at their final size: grown by doubling, a
+    // million-node graph's plan copied each of them about 20 times, into fresh pages each time.
+    void expectSpills(int spills);
 
     void beginStep(int step) { step_ = step; }
     // Places b at `offset`: its initial placement at ALLOC, or its reload (SPILL_IN) if spilled.
@@ -123,6 +129,7 @@ private:
     const Order& order_;
     const CostModel& cost_;
     const bool brief_;  // a huge graph (scale.h): decisions without texts and choices (BriefDecision)
+    std::vector<int> nodeAt_;  // node index per step: nodeAt() without a hash lookup
     // The buffers of step s are bufferIndicesAt_[firstBufferAt_[s] .. firstBufferAt_[s + 1]): flat,
     // as a vector per step cost about 56 bytes a node (a million-node graph's plan keeps these).
     std::vector<int> firstBufferAt_;

@@ -7,21 +7,77 @@
 // they run next.
 #pragma once
 #include <algorithm>
-#include <set>
+#include <cstdint>
+#include <utility>
 
 #include "spillway/error.h"
 #include "spillway/schedule.h"
 
 namespace spillway {
 
+// A set of positions in [0, n): a bit per position, a bit per word of them above, and so on up to
+// one word (four levels at a million), so that the first position from p on is found in a few
+// word reads, and inserting or erasing allocates nothing. (The eligible operations were a
+// std::set: a 40-byte node each and several cache misses a step on a million-node graph.)
+class PositionSet {
+public:
+    explicit PositionSet(int n) {
+        size_t words = static_cast<size_t>(std::max(n, 1));
+        do {
+            words = (words + 63) / 64;
+            levels_.emplace_back(words, 0);
+        } while (words > 1);
+    }
+    bool empty() const { return levels_.back()[0] == 0; }
+    void insert(int p) {
+        for (auto& level : levels_) {
+            std::uint64_t& word = level[static_cast<size_t>(p) >> 6];
+            const bool wasEmpty = word == 0;
+            word |= std::uint64_t{1} << (p & 63);
+            if (!wasEmpty) return;
+            p >>= 6;
+        }
+    }
+    void erase(int p) {
+        for (auto& level : levels_) {
+            std::uint64_t& word = level[static_cast<size_t>(p) >> 6];
+            word &= ~(std::uint64_t{1} << (p & 63));
+            if (word != 0) return;
+            p >>= 6;
+        }
+    }
+    // The first position from p on in the set, or -1.
+    int next(int p) const { return nextAt(0, static_cast<size_t>(p)); }
+
+private:
+    int nextAt(size_t level, size_t p) const {
+        const std::vector<std::uint64_t>& words = levels_[level];
+        const size_t w = p >> 6;
+        if (w >= words.size()) return -1;
+        const std::uint64_t here = words[w] & (~std::uint64_t{0} << (p & 63));
+        if (here != 0) return static_cast<int>(w << 6 | static_cast<size_t>(__builtin_ctzll(here)));
+        if (level + 1 == levels_.size()) return -1;  // the top level is one word
+        const int up = nextAt(level + 1, w + 1);     // the next word holding a position
+        if (up < 0) return -1;
+        const size_t u = static_cast<size_t>(up);
+        return static_cast<int>(u << 6 | static_cast<size_t>(__builtin_ctzll(words[u])));
+    }
+
+    std::vector<std::vector<std::uint64_t>> levels_;  // levels_[0]: a bit per position
+};
+
 class ReadySet {
 public:
     ReadySet(const Graph& g, const Order& hint)
         : g_(g), n_(static_cast<int>(g.nodes.size())), position_(n_), remaining_(n_, 0),
-          readyAllocPreds_(n_, 0), done_(n_, false), kind_(n_) {
+          readyAllocPreds_(n_, 0), done_(n_, false), kind_(n_), atPosition_(n_, -1), eligible_(n_) {
         for (int v = 0; v < n_; ++v)
             kind_[v] = g.nodes[v].isAlloc() ? Kind::Alloc : g.nodes[v].isFree() ? Kind::Free : Kind::Operation;
-        for (int i = 0; i < static_cast<int>(hint.size()); ++i) position_[g.nodeIndex.at(hint[i])] = i;
+        for (int i = 0; i < static_cast<int>(hint.size()); ++i) {
+            const int v = g.nodeIndex.at(hint[i]);
+            position_[v] = i;
+            atPosition_[i] = v;
+        }
         succ_ = Adjacency::fromArcs(g.nodes.size(), [&](auto&& add) {
             for (int v = 0; v < n_; ++v)
                 for (int s : g.successors[v]) add(v, s);
@@ -55,7 +111,36 @@ public:
     Adjacency::Range successors(int v) const { return succ_[v]; }    // ascending position
     Adjacency::Range predecessors(int v) const { return pred_[v]; }  // ascending node index
     // Eligible operations as (position in the hint, node index), earliest first.
-    const std::set<std::pair<int, int>>& eligible() const { return eligible_; }
+    class Eligible {
+    public:
+        class Iterator {
+        public:
+            Iterator(const ReadySet& r, int pos) : r_(&r), pos_(pos) {}
+            std::pair<int, int> operator*() const { return {pos_, r_->atPosition_[static_cast<size_t>(pos_)]}; }
+            struct Arrow {
+                std::pair<int, int> p;
+                const std::pair<int, int>* operator->() const { return &p; }
+            };
+            Arrow operator->() const { return {**this}; }
+            Iterator& operator++() {
+                pos_ = r_->eligible_.next(pos_ + 1);
+                return *this;
+            }
+            bool operator!=(const Iterator& o) const { return pos_ != o.pos_; }
+
+        private:
+            const ReadySet* r_;
+            int pos_;  // -1 past the last
+        };
+        explicit Eligible(const ReadySet& r) : r_(r) {}
+        Iterator begin() const { return {r_, r_.eligible_.next(0)}; }
+        Iterator end() const { return {r_, -1}; }
+        bool empty() const { return r_.eligible_.empty(); }
+
+    private:
+        const ReadySet& r_;
+    };
+    Eligible eligible() const { return Eligible(*this); }
 
     bool isOperation(int v) const { return kind_[v] == Kind::Operation; }
     bool isAlloc(int v) const { return kind_[v] == Kind::Alloc; }
@@ -85,7 +170,7 @@ public:
         }
         for (int p : pred_[v])
             if (!done_[p] && isAlloc(p)) emit(p);
-        eligible_.erase({position_[v], v});
+        eligible_.erase(position_[v]);
         emit(v);
         runPending(onFree);
     }
@@ -105,7 +190,7 @@ private:
     }
 
     void checkEligible(int v) {
-        if (isEligible(v)) eligible_.emplace(position_[v], v);
+        if (isEligible(v)) eligible_.insert(position_[v]);
     }
 
     void emit(int v) {
@@ -139,7 +224,8 @@ private:
     std::vector<Kind> kind_;            // by node, so that the hot loops need not read the Node
     std::vector<char> pulled_;          // by node: an ALLOC pulled by its first user
     Adjacency succ_, pred_;
-    std::set<std::pair<int, int>> eligible_;
+    std::vector<int> atPosition_;       // node index by position in the hint
+    PositionSet eligible_;              // positions of the eligible operations
     std::vector<int> pending_;          // FREEs and unused ALLOCs ready to run
     Order order_;
 };

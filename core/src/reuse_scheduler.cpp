@@ -39,10 +39,12 @@ enum class State : char { Fresh, Resident, Evicted, Freed };
 class ReuseScheduler {
 public:
     ReuseScheduler(const Graph& g, const Order& hint, const Capacities& caps)
-        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(g, hint), opSucc_(n_) {
-        for (int v = 0; v < n_; ++v)
-            for (int s : ready_.successors(v))
-                if (ready_.isOperation(s)) opSucc_[v].push_back(s);
+        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(g, hint) {
+        opSucc_ = Adjacency::fromArcs(n_, [&](auto&& add) {
+            for (int v = 0; v < n_; ++v)
+                for (int s : ready_.successors(v))
+                    if (ready_.isOperation(s)) add(v, s);
+        });
         buildBuffers(caps);
         triedStep_.assign(n_, 0);
         closureStep_.assign(n_, 0);
@@ -66,7 +68,6 @@ private:
         size_.resize(nb);
         copyIn_.resize(nb);
         unrun_.resize(nb);
-        users_.resize(nb);
         next_.assign(nb, 0);
         slot_.assign(nb, -1);
         std::map<std::string, int> memIndex;
@@ -81,20 +82,24 @@ private:
             memOf_[b] = it->second;
             size_[b] = buf.size;
             copyIn_[b] = buf.hasCopyIn;
-            users_[b] = buf.users;
-            std::sort(users_[b].begin(), users_[b].end(),
-                      [&](int a, int c) { return ready_.position(a) < ready_.position(c); });
             unrun_[b] = static_cast<int>(buf.users.size());
         }
+        users_ = Adjacency::fromArcs(nb, [&](auto&& add) {
+            for (int b = 0; b < nb; ++b)
+                for (int u : g_.buffers[b].users) add(b, u);
+        });
+        users_.sortEachUnique([&](int a, int c) { return ready_.position(a) < ready_.position(c); });
         used_.assign(capacity_.size(), 0);
         resident_.resize(capacity_.size());
-        opBufs_.resize(n_);
-        for (int v = 0; v < n_; ++v)
-            if (ready_.isOperation(v))
-                for (BufferId id : g_.nodes[v].bufs) {
-                    int b = g_.bufferIndex.at(id);
-                    if (std::find(opBufs_[v].begin(), opBufs_[v].end(), b) == opBufs_[v].end()) opBufs_[v].push_back(b);
-                }
+        // Each operation's buffer indices, without repeats, in the order of its Bufs.
+        opBufs_ = Adjacency::fromArcs(n_, [&](auto&& add) {
+            for (int v = 0; v < n_; ++v) {
+                if (!ready_.isOperation(v)) continue;
+                const auto& ids = g_.nodes[v].bufs;
+                for (auto id = ids.begin(); id != ids.end(); ++id)
+                    if (std::find(ids.begin(), id, *id) == id) add(v, g_.bufferIndex.at(*id));
+            }
+        });
     }
 
     // ---- the simulated caches ----
@@ -135,7 +140,7 @@ private:
         return copyIn_[b] ? 2 * d : d;
     }
 
-    int victim(int mem, const std::vector<int>& protect) {
+    int victim(int mem, Adjacency::Range protect) {
         int best = -1;
         std::int64_t bestKey = -1;
         const int base = ready_.eligible().empty() ? 0 : ready_.eligible().begin()->first;
@@ -148,7 +153,7 @@ private:
     }
 
     void runOperation(int v) {
-        const auto& bufs = opBufs_[v];
+        const Adjacency::Range bufs = opBufs_[v];
         for (int b : bufs)
             if (state_[b] == State::Fresh || state_[b] == State::Evicted) addResident(b);
         for (int b : bufs) {
@@ -245,7 +250,7 @@ private:
     // Traffic per byte of what a memory would evict next (1 for a COPY_IN buffer, else 2).
     double factor(int m) {
         if (factor_[m] < 0) {
-            int x = victim(m, {});
+            int x = victim(m, {nullptr, nullptr});
             factor_[m] = x < 0 ? 2.0 : (copyIn_[x] ? 1.0 : 2.0);
         }
         return factor_[m];
@@ -355,14 +360,15 @@ private:
     const Graph& g_;
     int n_;
     ReadySet ready_;
-    std::vector<std::vector<int>> opSucc_, opBufs_;
+    Adjacency opSucc_;  // each node's successors that are operations, ascending position
+    Adjacency opBufs_;  // each operation's buffer indices
     std::function<void(int)> release_ = [this](int b) { release(b); };
 
     std::vector<State> state_;
     std::vector<int> memOf_, unrun_, next_, slot_;
     std::vector<Bytes> size_;   // by buffer, so that the hot loops need not read the Buffer
     std::vector<char> copyIn_;
-    std::vector<std::vector<int>> users_;
+    Adjacency users_;   // each buffer's users, ascending position
     std::vector<Bytes> capacity_, used_;
     std::vector<std::vector<int>> resident_;
     std::vector<double> factor_;

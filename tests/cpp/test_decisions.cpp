@@ -349,6 +349,46 @@ TEST_CASE("decisions: a huge graph's are brief, in the plan and in a result that
     CHECK(verifyResult(doc.graph, r.capacities, back.cost, back.plan, back.claims).empty());
 }
 
+TEST_CASE("the default on a huge graph records the winning order's plan only: the same plan as recording both" * doctest::test_suite("long")) {
+    MatmulParams m;
+    m.m = m.n = m.k = 24;
+    m.freesAtEnd = true;
+    const GraphDocument doc = parseGraphDocument(generateTiledMatmul(m));
+    REQUIRE(isHugeGraph(doc.graph.nodes.size()));
+    const Result chosen = planVerified(doc);
+    // Each candidate order with lifetime, recorded in full, as the default did before.
+    std::map<std::string, Result> each;
+    for (const char* source : {"schedule", "reuse"}) {
+        RunOptions o;
+        o.orderSource = source;
+        o.policy = "lifetime";
+        each.emplace(source, planVerified(doc, o));
+    }
+    const Result& schedule = each.at("schedule");
+    const Result& reuse = each.at("reuse");
+    CHECK(schedule.metrics.extraBytes == 1674240);
+    CHECK(reuse.metrics.extraBytes == 1673216);
+    CHECK(chosen.orderSource == "reuse");
+    CHECK(chosen.plan.policy == "lifetime");
+    CHECK(chosen.metrics.extraBytes == 1673216);
+    CHECK(chosen.metrics.spills == 13057);
+    CHECK(chosen.inputOrder == reuse.inputOrder);
+    const Plan& p = chosen.plan;
+    const Plan& q = reuse.plan;
+    CHECK(p.order == q.order);
+    CHECK(p.addedEdges == q.addedEdges);
+    REQUIRE(p.spills.size() == q.spills.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < p.spills.size(); ++i)
+        differ += p.spills[i].buf != q.spills[i].buf || p.spills[i].oldOffset != q.spills[i].oldOffset ||
+                  p.spills[i].newOffset != q.spills[i].newOffset || p.spills[i].outStep != q.spills[i].outStep;
+    CHECK(differ == 0);
+    REQUIRE(p.allocations.size() == q.allocations.size());
+    for (size_t i = 0; i < p.allocations.size(); ++i) differ += p.allocations[i].offset != q.allocations[i].offset;
+    CHECK(differ == 0);
+    CHECK(p.briefDecisions.size() == q.briefDecisions.size());
+}
+
 TEST_CASE("decisions: below the huge-graph threshold they are whole, and the result says nothing of brief ones") {
     MatmulParams m;
     m.m = m.n = m.k = 4;

@@ -1,5 +1,8 @@
 #include <algorithm>
+#include <set>
 
+#include "../../core/src/ready_set.h"
+#include "../../core/src/rng.h"
 #include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/schedule.h"
@@ -110,4 +113,40 @@ TEST_CASE("property: reuse orders of random graphs are valid topological orders 
         ++checked;
     }
     CHECK(checked == 300);
+}
+
+TEST_CASE("the schedulers' eligible set: positions in order across its levels, as a std::set keeps them") {
+    // 300,000 positions: four levels (4,688 words, 74, 2, 1), so that next() climbs and descends.
+    const int n = 300000;
+    PositionSet set(n);
+    std::set<int> same;
+    CHECK(set.empty());
+    CHECK(set.next(0) == -1);
+    Rng rng(12);
+    for (int i = 0; i < 20000; ++i) {
+        // Clusters and strays: inserts near the ends and the middle of the range, erases anywhere.
+        const int p = static_cast<int>(rng.next() % 3 == 0 ? rng.next() % n : (rng.next() % 64) + (n - 64) * (i % 2));
+        if (rng.next() % 3 == 0) {
+            set.erase(p);
+            same.erase(p);
+        } else {
+            set.insert(p);
+            same.insert(p);
+        }
+    }
+    REQUIRE_FALSE(same.empty());
+    CHECK_FALSE(set.empty());
+    int walked = 0;
+    for (int p = set.next(0); p >= 0; p = set.next(p + 1), ++walked) REQUIRE(same.count(p) == 1);
+    CHECK(walked == static_cast<int>(same.size()));
+    for (int probe : {0, 1, 63, 64, 4095, 4096, 150000, 262143, 262144, n - 65, n - 1}) {
+        auto it = same.lower_bound(probe);
+        CHECK(set.next(probe) == (it == same.end() ? -1 : *it));
+    }
+    for (int p : std::vector<int>(same.begin(), same.end())) set.erase(p);
+    CHECK(set.empty());
+    CHECK(set.next(0) == -1);
+    set.insert(n - 1);
+    CHECK(set.next(0) == n - 1);
+    CHECK(set.next(n - 1) == n - 1);
 }
