@@ -25,7 +25,7 @@ function plan(file, args) {
   return { bytes: r.metrics.extraBytes, cycles: r.metrics.totalCycles, result: r };
 }
 
-const techniques = ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search'];
+const techniques = ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search', 'retime'];
 // Each technique alone, then added one by one (schedule before hoist: hoisting needs it).
 const configs = [
   ['bytes plan', []],
@@ -39,7 +39,8 @@ const configs = [
   ['  +fit', ['placement', 'fit', 'schedule', 'hoist']],
   ['  +swaps', ['placement', 'fit', 'schedule', 'hoist', 'swaps']],
   ['  +policies', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies']],
-  ['  +reserve (all)', techniques],
+  ['  +reserve', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve']],
+  ['  +retime (all)', techniques],
 ];
 const disableFor = (on) => {
   const off = techniques.filter((t) => !on.includes(t));

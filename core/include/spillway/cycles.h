@@ -23,6 +23,9 @@
 //              as starts too, when they move no more data than the margin allows
 //   search     with orders: the order search run again with 4 times its effort (a count), its
 //              order and last runners-up planned as starts too, within the margin
+//   retime     windows of the best plan's input order (32 positions) put in the order of their
+//              simulated starts, each planned again and improved like a start; kept when within
+//              the margin and sooner (an order search scored by cycles; windows counted)
 // Every step keeps the plan valid and the result is verified like any other; budgets are counts
 // (rounds), never time, so the plan is the same natively and in WebAssembly.
 #pragma once
@@ -42,7 +45,7 @@ enum class Objective { Bytes, Cycles };
 Objective parseObjective(const std::string& name);
 const char* objectiveName(Objective o);
 
-enum class CyclesTechnique { Placement, Fit, Schedule, Hoist, Swaps, Policies, Reserve, Orders, Search };
+enum class CyclesTechnique { Placement, Fit, Schedule, Hoist, Swaps, Policies, Reserve, Orders, Search, Retime };
 struct CyclesTechniqueInfo {
     CyclesTechnique technique;
     const char* name;  // as `--disable` and the bindings' "disable" spell it
@@ -59,6 +62,7 @@ struct CyclesOptions {
     // and plan nodes those schedules handle in all (each schedules the whole plan: a plan of n
     // nodes tries at most swapsWork / n pairs, so the technique's work does not grow with n^2)
     std::int64_t swapsWork = 5'000'000;
+    int retimes = 96;          // windows technique retime plans at most (a count)
     int rounds = 4;            // placement + schedule rounds from each start (a count, not a time)
     int marginPercent = 10;    // data moved may exceed the bytes plan's by this much (reserve)
     bool enabled(CyclesTechnique t) const;
