@@ -62,24 +62,28 @@ struct Buffer {
 
 using Capacities = std::map<std::string, Bytes>;
 
+// A run of ints in a flat array, read-only (C++17 has no span): one node's neighbours in an
+// Adjacency, one step's buffer indices in a PlanBuilder.
+class IndexRange {
+public:
+    IndexRange(const int* first, const int* last) : first_(first), last_(last) {}
+    const int* begin() const { return first_; }
+    const int* end() const { return last_; }
+    size_t size() const { return static_cast<size_t>(last_ - first_); }
+    bool empty() const { return first_ == last_; }
+    int front() const { return *first_; }
+    int operator[](size_t i) const { return first_[i]; }
+
+private:
+    const int* first_;
+    const int* last_;
+};
+
 // Each node's neighbours (node indices) in one flat array with offsets (CSR): a vector per node
 // cost about 56 bytes a node, and a million-node graph has several such tables at once.
 class Adjacency {
 public:
-    // One node's neighbours: a view into the flat array (C++17 has no span).
-    class Range {
-    public:
-        Range(const int* first, const int* last) : first_(first), last_(last) {}
-        const int* begin() const { return first_; }
-        const int* end() const { return last_; }
-        size_t size() const { return static_cast<size_t>(last_ - first_); }
-        bool empty() const { return first_ == last_; }
-        int operator[](size_t i) const { return first_[i]; }
-
-    private:
-        const int* first_;
-        const int* last_;
-    };
+    using Range = IndexRange;  // one node's neighbours: a view into the flat array
 
     Adjacency() = default;
     // The arcs `arcs(add)` gives by calling add(from, to); it is called twice (once to count,
