@@ -228,7 +228,7 @@ Order inputOrderOf(const Graph& g, const Plan& plan) {
     Order order;
     order.reserve(g.nodes.size());
     for (NodeId id : plan.order)
-        if (g.nodeIndex.count(id)) order.push_back(id);
+        if (g.nodeIndex.contains(id)) order.push_back(id);
     return order;
 }
 

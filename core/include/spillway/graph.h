@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "error.h"
+#include "id_table.h"
 #include "name.h"
 
 namespace spillway {
@@ -141,8 +141,8 @@ struct Graph {
     std::vector<Node> nodes;                   // as in the file
     std::vector<std::pair<int, int>> edges;    // node indices, as in the file
     std::vector<Buffer> buffers;               // ascending BufId
-    std::unordered_map<NodeId, int> nodeIndex;
-    std::unordered_map<BufferId, int> bufferIndex;
+    IdTable nodeIndex;    // node id -> index in nodes
+    IdTable bufferIndex;  // buffer id -> index in buffers
     Adjacency successors;    // node index -> node indices, in the order of Edges
     Adjacency predecessors;  // node index -> node indices, in the order of Edges
 
