@@ -244,7 +244,7 @@ Order inputOrderOf(const Graph& g, const Plan& plan) {
     Order order;
     order.reserve(g.nodes.size());
     for (NodeId id : plan.order)
-        if (g.nodeIndex.count(id)) order.push_back(id);
+        if (g.nodeIndex.contains(id)) order.push_back(id);
     return order;
 }
 
@@ -367,8 +367,8 @@ std::vector<Cycles> startsOf(const Graph& g, const Attempt& a) {
     const Timing timing = timingOf(nodes, g, a.layout);
     std::vector<Cycles> start(g.nodes.size(), 0);
     for (size_t p = 0; p < a.layout.order.size(); ++p) {
-        auto it = g.nodeIndex.find(nodes.id(a.layout.order[p]));
-        if (it != g.nodeIndex.end()) start[it->second] = timing.nodes[p].start;
+        const int v = g.nodeIndex.find(nodes.id(a.layout.order[p]));  // spill nodes are not the graph's
+        if (v != IdTable::kAbsent) start[v] = timing.nodes[p].start;
     }
     return start;
 }

@@ -139,7 +139,7 @@ Chains chainsOf(const PlanNodes& nodes) {
         c.criticalPath = std::max(c.criticalPath, head[i] + node.cycles + tail[i]);
         if (const int p = nodes.pipe(i); p > 0) {
             pipeWorks[p].push_back({head[i], node.cycles, tail[i]});
-            pipeName[p] = &node.pipe;
+            pipeName[p] = &node.pipe.str();
         }
     }
     for (size_t p = 1; p < pipeWorks.size(); ++p)

@@ -78,7 +78,7 @@ void collectBuffers(Graph& g) {
         slot = i;
     }
     g.buffers.clear();
-    g.bufferIndex.clear();
+    g.bufferIndex = byId.empty() ? IdTable() : IdTable(byId.begin()->first, byId.rbegin()->first, byId.size());
     for (auto& [id, b] : byId) {
         if (b.allocNode < 0)
             throw InputError("buffer " + std::to_string(id) + " has a FREE (" + nodeName(g.nodes[b.freeNode]) +
@@ -97,14 +97,14 @@ void collectBuffers(Graph& g) {
         std::vector<BufferId> seen;
         for (std::size_t k = 0; k < n.bufs.size(); ++k) {
             const BufferId id = n.bufs[k];
-            auto it = g.bufferIndex.find(id);
-            if (it == g.bufferIndex.end())
+            const int index = g.bufferIndex.find(id);
+            if (index == IdTable::kAbsent)
                 throw InputError(nodeName(n) + ": field \"Bufs\" names buffer " + std::to_string(id) +
                                      ", which has no ALLOC/FREE",
                                  atBuffer(g, i, id, "Bufs[" + std::to_string(k) + "]"));
             if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
             seen.push_back(id);
-            Buffer& b = g.buffers[it->second];
+            Buffer& b = g.buffers[index];
             b.users.push_back(i);
             if (n.op == kCopyIn) b.hasCopyIn = true;
         }
@@ -235,16 +235,20 @@ void rejectCycles(const Graph& g) {
 }  // namespace
 
 void indexNodes(Graph& g) {
-    g.nodeIndex.clear();
-    g.nodeIndex.reserve(g.nodes.size());
+    g.nodeIndex = IdTable();
+    if (!g.nodes.empty()) {
+        auto [least, largest] = std::minmax_element(g.nodes.begin(), g.nodes.end(),
+                                                    [](const Node& a, const Node& b) { return a.id < b.id; });
+        g.nodeIndex = IdTable(least->id, largest->id, g.nodes.size());
+    }
     for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
         const Node& n = g.nodes[i];
         if (n.isSpillOut() || n.isSpillIn())
             throw InputError(nodeName(n) + ": Op " + n.op + " is reserved for the spill nodes the planner inserts",
                              atNode(g, i, "Op"));
-        if (!g.nodeIndex.emplace(n.id, i).second)
-            throw InputError("duplicate node Id " + std::to_string(n.id) + " (Nodes[" +
-                                 std::to_string(g.nodeIndex[n.id]) + "] and Nodes[" + std::to_string(i) + "])",
+        if (const int first = g.nodeIndex.emplace(n.id, i); first != i)
+            throw InputError("duplicate node Id " + std::to_string(n.id) + " (Nodes[" + std::to_string(first) +
+                                 "] and Nodes[" + std::to_string(i) + "])",
                              atNode(g, i, "Id"));
     }
 }

@@ -231,8 +231,8 @@ void GraphReader::addEdge(std::size_t index, std::int64_t src, std::int64_t dst)
     int ends[2];
     for (int k = 0; k < 2; ++k) {
         const std::int64_t id = k == 0 ? src : dst;
-        auto it = id >= 0 && id <= limits::kMaxNodeId ? g.nodeIndex.find(static_cast<NodeId>(id)) : g.nodeIndex.end();
-        if (it == g.nodeIndex.end()) {
+        const int found = g.nodeIndex.find(id);
+        if (found == IdTable::kAbsent) {
             ErrorPlace where = atField("Edges[" + std::to_string(index) + "][" + std::to_string(k) + "]");
             where.source = "graph";
             where.edge = static_cast<std::int64_t>(index);
@@ -243,7 +243,7 @@ void GraphReader::addEdge(std::size_t index, std::int64_t src, std::int64_t dst)
                                           std::move(where)),
                                p.line, p.column);
         }
-        ends[k] = it->second;
+        ends[k] = found;
     }
     doc_.graph.edges.emplace_back(ends[0], ends[1]);
 }

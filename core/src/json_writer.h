@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "spillway/name.h"
+
 namespace spillway {
 
 class JsonWriter {
@@ -66,6 +68,7 @@ public:
     }
     JsonWriter& value(const char* s) { return value(std::string_view(s)); }
     JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+    JsonWriter& value(const Name& s) { return value(s.view()); }
     // An array of the elements of `items` (numbers or strings).
     template <typename T>
     JsonWriter& value(const std::vector<T>& items) {

@@ -133,7 +133,7 @@ public:
 private:
     // The buffers of `type` the node at `step` uses. Types are compared once per buffer, here,
     // not per step: this runs for every step of every retry.
-    BufferIndices buffersIn(const std::string& type, int step) {
+    IndexRange buffersIn(const std::string& type, int step) {
         if (!neededType_ || type != *neededType_) {
             neededType_ = type;
             std::vector<char> inType(g_.buffers.size());
@@ -375,7 +375,7 @@ private:
         };
         for (int s = 0; s < builder_.steps(); ++s) {
             const Node& node = builder_.nodeAt(s);
-            const BufferIndices needed = buffersIn(type, s);
+            const IndexRange needed = buffersIn(type, s);
             incoming.clear();
             Bytes need = 0;
             for (int b : needed)
@@ -408,7 +408,7 @@ private:
     // Furthest next use first (COPY_IN buffers at double distance); then, least valuable victim
     // first, keep back those the room did not need.
     template <typename NextUse>
-    std::vector<Eviction> chooseVictims(const std::vector<int>& resident, BufferIndices needed, int step,
+    std::vector<Eviction> chooseVictims(const std::vector<int>& resident, IndexRange needed, int step,
                                         Bytes excess, NextUse&& nextUse) {
         struct Scored {
             int buf;

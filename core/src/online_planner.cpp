@@ -63,7 +63,7 @@ private:
 
     void runStep(int s) {
         const Node& node = builder_.nodeAt(s);
-        const BufferIndices needed = builder_.buffersAt(s);
+        const IndexRange needed = builder_.buffersAt(s);
         for (int b : needed) protected_[b] = true;
         std::vector<int> toPlace;
         for (int b : needed)

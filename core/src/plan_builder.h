@@ -47,21 +47,6 @@ struct SpillWhy {
     int windowsWeighed = -1;             // how many, when `windows` is a shortlist already
 };
 
-// A run of buffer indices in a flat array (C++17 has no span): what buffersAt() returns.
-class BufferIndices {
-public:
-    BufferIndices(const int* first, const int* last) : first_(first), last_(last) {}
-    const int* begin() const { return first_; }
-    const int* end() const { return last_; }
-    size_t size() const { return static_cast<size_t>(last_ - first_); }
-    bool empty() const { return first_ == last_; }
-    int front() const { return *first_; }
-
-private:
-    const int* first_;
-    const int* last_;
-};
-
 class PlanBuilder {
 public:
     PlanBuilder(const Graph& g, const Order& order, const CostModel& cost, const Capacities& capacities);
@@ -74,7 +59,7 @@ public:
     int step() const { return step_; }
     const Node& nodeAt(int step) const { return g_.nodes[nodeAt_[step]]; }
     // Buffer indices (into Graph::buffers) the node at `step` touches, without repeats.
-    BufferIndices buffersAt(int step) const {
+    IndexRange buffersAt(int step) const {
         const int* flat = bufferIndicesAt_.data();
         return {flat + firstBufferAt_[step], flat + firstBufferAt_[step + 1]};
     }

@@ -108,8 +108,8 @@ public:
     int remaining(int v) const { return remaining_[v]; }
     bool finished() const { return static_cast<int>(order_.size()) == n_; }
     const Order& order() const { return order_; }
-    Adjacency::Range successors(int v) const { return succ_[v]; }    // ascending position
-    Adjacency::Range predecessors(int v) const { return pred_[v]; }  // ascending node index
+    IndexRange successors(int v) const { return succ_[v]; }    // ascending position
+    IndexRange predecessors(int v) const { return pred_[v]; }  // ascending node index
     // Eligible operations as (position in the hint, node index), earliest first.
     class Eligible {
     public:

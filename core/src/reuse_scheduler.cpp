@@ -140,7 +140,7 @@ private:
         return copyIn_[b] ? 2 * d : d;
     }
 
-    int victim(int mem, Adjacency::Range protect) {
+    int victim(int mem, IndexRange protect) {
         int best = -1;
         std::int64_t bestKey = -1;
         const int base = ready_.eligible().empty() ? 0 : ready_.eligible().begin()->first;
@@ -153,7 +153,7 @@ private:
     }
 
     void runOperation(int v) {
-        const Adjacency::Range bufs = opBufs_[v];
+        const IndexRange bufs = opBufs_[v];
         for (int b : bufs)
             if (state_[b] == State::Fresh || state_[b] == State::Evicted) addResident(b);
         for (int b : bufs) {

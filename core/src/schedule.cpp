@@ -31,16 +31,16 @@ void validateOrder(const Graph& g, const Order& order, const std::string& what, 
     };
     std::vector<int> position(n, -1);
     for (int i = 0; i < static_cast<int>(order.size()); ++i) {
-        auto it = g.nodeIndex.find(order[i]);
-        if (it == g.nodeIndex.end())
+        const int v = g.nodeIndex.find(order[i]);
+        if (v == IdTable::kAbsent)
             throw InputError(what + ", position " + std::to_string(i) + ": node " + std::to_string(order[i]) +
                                  " is not in the graph",
                              at(i));
-        if (position[it->second] >= 0)
+        if (position[v] >= 0)
             throw InputError(what + ", position " + std::to_string(i) + ": node " + std::to_string(order[i]) +
-                                 " already appears at position " + std::to_string(position[it->second]),
-                             at(i, it->second));
-        position[it->second] = i;
+                                 " already appears at position " + std::to_string(position[v]),
+                             at(i, v));
+        position[v] = i;
     }
     for (int v = 0; v < n; ++v)
         if (position[v] < 0)

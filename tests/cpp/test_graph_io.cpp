@@ -42,7 +42,7 @@ TEST_CASE("adjacency: each node's successors and predecessors in the order of Ed
     const std::string nodes = kAlloc0 + "," + kUse1 + "," + kFree2 +
                               R"(,{"Id":3,"Op":"MUL","Pipe":"VECTOR","Cycles":1,"Bufs":[0]})";
     GraphDocument doc = parse(graph(nodes, "[[0,2],[0,1],[1,2],[3,2]]"));
-    auto list = [](Adjacency::Range r) { return std::vector<int>(r.begin(), r.end()); };
+    auto list = [](IndexRange r) { return std::vector<int>(r.begin(), r.end()); };
     CHECK(list(doc.graph.successors[0]) == std::vector<int>{2, 1});
     CHECK(list(doc.graph.successors[1]) == std::vector<int>{2});
     CHECK(doc.graph.successors[2].empty());
@@ -56,7 +56,7 @@ TEST_CASE("adjacency: sorting each list drops repeats and keeps the others' list
     Adjacency a = Adjacency::fromArcs(4, [&](auto&& add) {
         for (auto [from, to] : arcs) add(from, to);
     });
-    auto list = [](Adjacency::Range r) { return std::vector<int>(r.begin(), r.end()); };
+    auto list = [](IndexRange r) { return std::vector<int>(r.begin(), r.end()); };
     CHECK(list(a[0]) == std::vector<int>{3, 1, 3, 2});
     CHECK(list(a[2]) == std::vector<int>{0, 0});
     a.sortEachUnique([](int x, int y) { return x > y; });

@@ -860,9 +860,9 @@ void checkMutationsCaught(const GraphDocument& doc, const Result& r) {
         int dropped = 0;
         for (std::size_t i = 0; i < good.addedEdges.size() && dropped < 20; ++i) {
             const auto e = good.addedEdges[i];
-            auto a = g.nodeIndex.find(e.first), b = g.nodeIndex.find(e.second);
-            const bool userEdge = (a != g.nodeIndex.end() && !g.nodes[a->second].isBufferNode()) ||
-                                  (b != g.nodeIndex.end() && !g.nodes[b->second].isBufferNode());
+            const int a = g.nodeIndex.find(e.first), b = g.nodeIndex.find(e.second);
+            const bool userEdge = (a != IdTable::kAbsent && !g.nodes[a].isBufferNode()) ||
+                                  (b != IdTable::kAbsent && !g.nodes[b].isBufferNode());
             if (!userEdge) continue;
             ++dropped;
             CAPTURE(str(e.first, e.second));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -49,7 +51,7 @@ public:
     int emplace(std::int64_t id, int value) {
         if (!flat_) return hashed_.emplace(id, value).first->second;
         int& slot = table_[static_cast<std::size_t>(id - base_)];  // ids outside the range: a caller's bug
-        if (slot == kAbsent) slot = value;
+        if (slot == kAbsent) slot = value, ++flatCount_;
         return slot;
     }
     int find(std::int64_t id) const {
@@ -61,11 +63,21 @@ public:
         return table_[static_cast<std::size_t>(id - base_)];
     }
     bool contains(std::int64_t id) const { return find(id) != kAbsent; }
+    // The value of an id that must be there; throws std::out_of_range if not (as
+    // std::unordered_map::at, which Graph::node(id) used before).
+    int at(std::int64_t id) const {
+        const int value = find(id);
+        if (value == kAbsent) throw std::out_of_range("no id " + std::to_string(id) + " in the table");
+        return value;
+    }
+    // How many ids are mapped.
+    std::size_t size() const { return flat_ ? flatCount_ : hashed_.size(); }
 
 private:
     bool flat_ = false;
     std::int64_t base_ = 0;
     std::vector<int> table_;
+    std::size_t flatCount_ = 0;
     std::unordered_map<std::int64_t, int> hashed_;
 };
 
