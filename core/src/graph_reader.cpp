@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "field_reader.h"
+#include "spillway/id_table.h"
 #include "spillway/json_io.h"
 #include "spillway/limits.h"
 
@@ -81,6 +82,9 @@ private:
     json::NodeFields node_;
     std::int64_t uses_ = 0;
     bool indexed_ = false;
+    // Node ids -> indices for the edges' ends, once Nodes is read: a flat table where the ids
+    // are dense (id_table.h), where the graph's hash map took a cache miss or two an end.
+    IdTable nodeAt_;
     // The edge being read, and edges read before Nodes was complete (resolved at the end).
     std::size_t edgeStart_ = 0;
     std::int64_t edgeEnds_[2] = {0, 0};
@@ -227,12 +231,11 @@ void GraphReader::endEdge() {
 }
 
 void GraphReader::addEdge(std::size_t index, std::int64_t src, std::int64_t dst) {
-    const Graph& g = doc_.graph;
     int ends[2];
     for (int k = 0; k < 2; ++k) {
         const std::int64_t id = k == 0 ? src : dst;
-        auto it = id >= 0 && id <= limits::kMaxNodeId ? g.nodeIndex.find(static_cast<NodeId>(id)) : g.nodeIndex.end();
-        if (it == g.nodeIndex.end()) {
+        const int at = id >= 0 && id <= limits::kMaxNodeId ? nodeAt_.find(id) : IdTable::kAbsent;
+        if (at == IdTable::kAbsent) {
             ErrorPlace where = atField("Edges[" + std::to_string(index) + "][" + std::to_string(k) + "]");
             where.source = "graph";
             where.edge = static_cast<std::int64_t>(index);
@@ -243,7 +246,7 @@ void GraphReader::addEdge(std::size_t index, std::int64_t src, std::int64_t dst)
                                           std::move(where)),
                                p.line, p.column);
         }
-        ends[k] = it->second;
+        ends[k] = at;
     }
     doc_.graph.edges.emplace_back(ends[0], ends[1]);
 }
@@ -288,6 +291,10 @@ void GraphReader::indexNodes() {
         throw locateInDocument(doc_, e);
     }
     indexed_ = true;
+    std::vector<NodeId> ids;
+    ids.reserve(doc_.graph.nodes.size());
+    for (const Node& n : doc_.graph.nodes) ids.push_back(n.id);
+    nodeAt_ = IdTable::positions(ids);
     for (std::size_t i = 0; i < pendingEdges_.size(); ++i) addEdge(i, pendingEdges_[i].first, pendingEdges_[i].second);
     pendingEdges_.clear();
     pendingEdges_.shrink_to_fit();
