@@ -21,7 +21,8 @@ echo "== speed: policy seed on ascending id (the seed's setting)"
 build/native/spillway bench "${graphs[@]}" --policy seed --order id
 echo
 echo "== scale: the default plan of generated graphs of 10^4, 10^5 and 10^6 nodes, CPU seconds per"
-echo "   stage (one run each) and each stage's fitted growth exponent (issue 12: each <= 1.15,"
+echo "   stage (the order once; parse and the stages after the plan the mean of runs adding up to
+   0.05 s) and each stage's fitted growth exponent (issue 12: each <= 1.15,"
 echo "   whole run < 10 s; peak memory: /usr/bin/time around the 10^6 run)"
 for kind in matmul random; do
   /usr/bin/time -f "peak memory %M KB" build/native/spillway scale "$kind"

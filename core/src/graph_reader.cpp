@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "field_reader.h"
+#include "spillway/id_table.h"
 #include "spillway/json_io.h"
 #include "spillway/limits.h"
 
@@ -227,7 +228,6 @@ void GraphReader::endEdge() {
 }
 
 void GraphReader::addEdge(std::size_t index, std::int64_t src, std::int64_t dst) {
-    const Graph& g = doc_.graph;
     int ends[2];
     for (int k = 0; k < 2; ++k) {
         const std::int64_t id = k == 0 ? src : dst;

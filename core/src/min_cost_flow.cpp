@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <limits>
-#include <queue>
+#include <functional>
 
 #include "spillway/error.h"
 
@@ -12,17 +12,25 @@ constexpr MinCostFlow::Amount kInfinity = std::numeric_limits<MinCostFlow::Amoun
 }
 
 MinCostFlow::MinCostFlow(int nodes)
-    : n_(nodes), out_(nodes), potential_(nodes, 0), dist_(nodes, kInfinity), current_(nodes), state_(nodes),
-      visited_(nodes, -1) {}
+    : n_(nodes), potential_(nodes, 0), dist_(nodes, kInfinity), current_(nodes), state_(nodes), visited_(nodes, -1) {}
 
 int MinCostFlow::addArc(int from, int to, Amount capacity, Amount cost) {
     if (from >= to || from < 0 || to >= n_) throw InternalError("min-cost flow: arcs must go forward in node order");
     const int index = static_cast<int>(arcs_.size() / 2);
-    out_[from].push_back(static_cast<int>(arcs_.size()));
     arcs_.push_back({to, capacity, cost});
-    out_[to].push_back(static_cast<int>(arcs_.size()));
     arcs_.push_back({from, 0, -cost});
     return index;
+}
+
+// Arc 2i leaves its tail (the head of 2i + 1) and 2i + 1 leaves its head: rows by counting, each
+// in the order the arcs were added.
+void MinCostFlow::buildRows() {
+    rowStart_.assign(static_cast<std::size_t>(n_) + 1, 0);
+    for (const Arc& a : arcs_) ++rowStart_[static_cast<std::size_t>(a.to) + 1];
+    for (int v = 0; v < n_; ++v) rowStart_[v + 1] += rowStart_[v];
+    rowArcs_.resize(arcs_.size());
+    std::vector<int> next(rowStart_.begin(), rowStart_.end() - 1);
+    for (std::size_t a = 0; a < arcs_.size(); ++a) rowArcs_[next[arcs_[a ^ 1].to]++] = static_cast<int>(a);
 }
 
 // Arcs go forward in index order, so one pass in that order gives exact distances from the
@@ -32,8 +40,8 @@ void MinCostFlow::initialPotentials(int source) {
     potential_[source] = 0;
     for (int v = source; v < n_; ++v) {
         if (potential_[v] == kInfinity) continue;
-        for (int a : out_[v])
-            if (a % 2 == 0 && arcs_[a].residual > 0)
+        for (const int* it = rowBegin(v); it != rowEnd(v); ++it)
+            if (const int a = *it; a % 2 == 0 && arcs_[a].residual > 0)
                 potential_[arcs_[a].to] = std::min(potential_[arcs_[a].to], potential_[v] + arcs_[a].cost);
     }
     for (Amount& p : potential_)
@@ -44,26 +52,32 @@ void MinCostFlow::initialPotentials(int source) {
 bool MinCostFlow::shortestDistances(int source, int sink) {
     for (int v : reached_) dist_[v] = kInfinity;
     reached_.clear();
+    // A binary heap by (distance, node), as std::priority_queue keeps it, in storage kept
+    // between phases. No two entries are equal, so the pops come in one order whatever the heap.
     using Key = std::pair<Amount, int>;
-    std::priority_queue<Key, std::vector<Key>, std::greater<Key>> heap;
+    const std::greater<Key> later;
+    heap_.clear();
     dist_[source] = 0;
     reached_.push_back(source);
-    heap.push({0, source});
-    while (!heap.empty()) {
-        auto [d0, v] = heap.top();
-        heap.pop();
+    heap_.push_back({0, source});
+    while (!heap_.empty()) {
+        std::pop_heap(heap_.begin(), heap_.end(), later);
+        const auto [d0, v] = heap_.back();
+        heap_.pop_back();
         ++work_;
         if (d0 != dist_[v]) continue;
         if (v == sink) break;  // farther nodes lie on no shortest path to the sink
-        work_ += static_cast<std::int64_t>(out_[v].size());
-        for (int a : out_[v]) {
-            const Arc& arc = arcs_[a];
+        work_ += rowEnd(v) - rowBegin(v);
+        const Amount pv = potential_[v];
+        for (const int* it = rowBegin(v); it != rowEnd(v); ++it) {
+            const Arc& arc = arcs_[*it];
             if (arc.residual <= 0) continue;
-            const Amount d = d0 + arc.cost + potential_[v] - potential_[arc.to];
+            const Amount d = d0 + arc.cost + pv - potential_[arc.to];
             if (d < dist_[arc.to]) {
                 if (dist_[arc.to] == kInfinity) reached_.push_back(arc.to);
                 dist_[arc.to] = d;
-                heap.push({d, arc.to});
+                heap_.push_back({d, arc.to});
+                std::push_heap(heap_.begin(), heap_.end(), later);
             }
         }
     }
@@ -79,6 +93,7 @@ bool MinCostFlow::shortestDistances(int source, int sink) {
 }
 
 MinCostFlow::Amount MinCostFlow::run(int source, int sink, Amount limit, std::int64_t workBudget) {
+    buildRows();
     initialPotentials(source);
     Amount sent = 0;
     while (sent < limit && shortestDistances(source, sink)) {
@@ -107,7 +122,7 @@ void MinCostFlow::visit(int v) {
     if (visited_[v] == phase_) return;
     visited_[v] = phase_;
     state_[v] = kOpen;
-    current_[v] = 0;
+    current_[v] = rowStart_[v];
 }
 
 MinCostFlow::Amount MinCostFlow::blockingFlow(int source, int sink, Amount limit) {
@@ -137,8 +152,8 @@ MinCostFlow::Amount MinCostFlow::blockingFlow(int source, int sink, Amount limit
             continue;
         }
         bool advanced = false;
-        for (; current_[v] < out_[v].size(); ++current_[v], ++work_) {
-            const int a = out_[v][current_[v]];
+        for (; current_[v] < rowStart_[v + 1]; ++current_[v], ++work_) {
+            const int a = rowArcs_[current_[v]];
             if (admissible(v, arcs_[a])) {
                 path.push_back(a);
                 v = arcs_[a].to;

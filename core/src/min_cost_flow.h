@@ -46,6 +46,10 @@ private:
         Amount residual;
         Amount cost;
     };
+    void buildRows();
+    // Node v's arcs (indices into arcs_), in the order they were added.
+    const int* rowBegin(int v) const { return rowArcs_.data() + rowStart_[v]; }
+    const int* rowEnd(int v) const { return rowArcs_.data() + rowStart_[v + 1]; }
     void initialPotentials(int source);
     bool shortestDistances(int source, int sink);
     Amount blockingFlow(int v, int sink, Amount pushed);
@@ -55,7 +59,10 @@ private:
 
     int n_;
     std::vector<Arc> arcs_;                 // arc 2i forward, 2i+1 its reverse
-    std::vector<std::vector<int>> out_;     // node -> arc indices
+    // Each node's arcs as rows of one array (built by run()): a vector per node was an
+    // allocation a node, and the bound solves thousands of small flows.
+    std::vector<int> rowStart_, rowArcs_;
+    std::vector<std::pair<Amount, int>> heap_;  // Dijkstra's (distance, node), kept between phases
     // A phase touches only the nodes its Dijkstra reaches and its blocking flow visits, not all
     // n_ (a phase may reach a handful of the time line's 10^6 points): the potentials of the rest
     // all rise by the same amount, kept once in potentialShift_; distances are reset through
@@ -63,7 +70,7 @@ private:
     std::vector<Amount> potential_, dist_;  // dist_: kInfinity outside reached_
     Amount potentialShift_ = 0;             // added to every potential_
     std::vector<int> reached_;              // nodes given a distance by the last Dijkstra
-    std::vector<std::size_t> current_;      // Dinic's current-arc pointers
+    std::vector<int> current_;              // Dinic's current-arc pointers (positions in rowArcs_)
     enum : char { kOpen, kOnPath, kDead };
     std::vector<char> state_;               // per node, during a blocking flow
     std::vector<std::int64_t> visited_;     // the phase that last set a node's state_ and current_

@@ -7,6 +7,7 @@
 #include "min_cost_flow.h"
 #include "spillway/cost.h"
 #include "spillway/error.h"
+#include "spillway/id_table.h"
 #include "spillway/scale.h"
 
 namespace spillway {
@@ -352,8 +353,18 @@ private:
 }  // namespace
 
 std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& order, const Capacities& caps) {
+    // Ids by a flat table where they are dense (id_table.h): the graph's hash map was a cache
+    // miss or two a step.
+    std::vector<NodeId> ids;
+    ids.reserve(g.nodes.size());
+    for (const Node& n : g.nodes) ids.push_back(n.id);
+    const IdTable index = IdTable::positions(ids);
     std::vector<int> stepOf(g.nodes.size(), -1);
-    for (size_t s = 0; s < order.size(); ++s) stepOf[g.nodeIndex.at(order[s])] = static_cast<int>(s);
+    for (size_t s = 0; s < order.size(); ++s) {
+        const int i = index.find(order[s]);
+        if (i < 0) throw InternalError("residency: the order names unknown node " + std::to_string(order[s]));
+        stepOf[i] = static_cast<int>(s);
+    }
     return residencyProblemsAt(g, stepOf, caps);
 }
 

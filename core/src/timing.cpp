@@ -39,6 +39,22 @@ void ByteLeaves::leave(Bytes start, Bytes end, const Left& left) {
     }
     if (at < end) uncovered.push_back({at, Segment{end, left}});
     for (const auto& [from, segment] : uncovered) segments_.emplace(from, segment);
+    if (merged_) mergeAround(start, end);
+}
+
+// Joins touching ranges over [start, end] (and the one ending at start) that hold the same leave.
+void ByteLeaves::mergeAround(Bytes start, Bytes end) {
+    auto it = segments_.lower_bound(start);
+    if (it != segments_.begin()) --it;
+    while (it != segments_.end() && it->first < end) {
+        const auto next = std::next(it);
+        if (next != segments_.end() && next->first == it->second.end && next->second.left == it->second.left) {
+            it->second.end = next->second.end;
+            segments_.erase(next);
+        } else {
+            it = next;
+        }
+    }
 }
 
 void ByteLeaves::split(Bytes at) {
@@ -52,7 +68,7 @@ void ByteLeaves::split(Bytes at) {
     }
 }
 
-PlanNodes::PlanNodes(const Graph& g, const Plan& plan) {
+PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
     nodes_.reserve(g.nodes.size() + plan.addedNodes.size());
     for (const Node& n : g.nodes) nodes_.push_back(&n);
     for (const Node& n : plan.addedNodes) nodes_.push_back(&n);
@@ -60,6 +76,28 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan) {
     ids.reserve(nodes_.size());
     for (const Node* n : nodes_) ids.push_back(n->id);
     index_ = IdTable::positions(ids);
+    // renumbered[i]: the index of the node the graph's numbering gives i (empty: the same).
+    std::vector<int> renumbered;
+    if (numbering == Numbering::InPlanOrder) {
+        renumbered.assign(nodes_.size(), -1);
+        std::vector<const Node*> inOrder;
+        inOrder.reserve(nodes_.size());
+        for (NodeId id : plan.order) {
+            const int i = indexOf(id);
+            if (renumbered[i] >= 0) continue;
+            renumbered[i] = static_cast<int>(inOrder.size());
+            inOrder.push_back(nodes_[i]);
+        }
+        for (size_t i = 0; i < nodes_.size(); ++i)
+            if (renumbered[i] < 0) {
+                renumbered[i] = static_cast<int>(inOrder.size());
+                inOrder.push_back(nodes_[i]);
+            }
+        nodes_.swap(inOrder);
+        for (size_t i = 0; i < nodes_.size(); ++i) ids[i] = nodes_[i]->id;
+        index_ = IdTable::positions(ids);
+    }
+    auto renumber = [&](int i) { return renumbered.empty() ? i : renumbered[i]; };
     moved_.assign(nodes_.size(), -1);
     pipe_.assign(nodes_.size(), 0);
     usesStart_.assign(nodes_.size() + 1, 0);
@@ -67,9 +105,15 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan) {
     ids.clear();
     for (const Buffer& b : g.buffers) ids.push_back(b.id);
     bufferIndex_ = IdTable::positions(ids);
+    const std::string* lastPipe = nullptr;  // runs of nodes share a pipe: one compare instead of a map lookup
+    int lastPipeIndex = 0;
     for (size_t i = 0; i < nodes_.size(); ++i) {
         const Node& n = *nodes_[i];
-        pipe_[i] = pipes.emplace(n.pipe, static_cast<int>(pipes.size())).first->second;
+        if (!lastPipe || *lastPipe != n.pipe) {
+            lastPipe = &n.pipe;
+            lastPipeIndex = pipes.emplace(n.pipe, static_cast<int>(pipes.size())).first->second;
+        }
+        pipe_[i] = lastPipeIndex;
         auto buffer = [&](BufferId b) {
             const int index = bufferIndex_.find(b);
             if (index < 0) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
@@ -96,12 +140,12 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan) {
     added.reserve(plan.addedEdges.size());
     for (auto [s, d] : plan.addedEdges) added.emplace_back(indexOf(d), indexOf(s));
     predsStart_.assign(nodes_.size() + 1, 0);
-    for (auto [s, d] : g.edges) ++predsStart_[d + 1];
+    for (auto [s, d] : g.edges) ++predsStart_[renumber(d) + 1];
     for (auto [d, s] : added) ++predsStart_[d + 1];
     for (size_t i = 0; i < nodes_.size(); ++i) predsStart_[i + 1] += predsStart_[i];
     preds_.resize(static_cast<size_t>(predsStart_.back()));
     std::vector<int> next(predsStart_.begin(), predsStart_.end() - 1);
-    for (auto [s, d] : g.edges) preds_[next[d]++] = s;
+    for (auto [s, d] : g.edges) preds_[next[renumber(d)]++] = renumber(s);
     for (auto [d, s] : added) preds_[next[d]++] = s;
 }
 
@@ -117,9 +161,9 @@ int PlanNodes::indexOf(NodeId id) const {
     return i;
 }
 
-PipeModel::PipeModel(const Graph& g, const PlanNodes& nodes)
+PipeModel::PipeModel(const Graph& g, const PlanNodes& nodes, bool mergedLeaves)
     : g_(g), nodes_(nodes), end_(nodes.size(), 0), step_(nodes.size(), -1), pipeFree_(nodes.pipes(), {0, -1}),
-      leaves_(nodes.memories()), placed_(g.buffers.size()) {}
+      leaves_(nodes.memories(), ByteLeaves(mergedLeaves)), placed_(g.buffers.size()) {}
 
 NodeTiming PipeModel::peek(int i, Bytes offset) const { return timingOf(i, offset); }
 
@@ -200,7 +244,7 @@ NodeTiming PipeModel::run(int i, Bytes offset) {
 }
 
 Timing simulateTiming(const Graph& g, const Plan& plan) {
-    const PlanNodes nodes(g, plan);
+    const PlanNodes nodes(g, plan, PlanNodes::Numbering::InPlanOrder);
     // Offsets by dense index (a node's, a buffer's): hash maps here were cache misses a step.
     constexpr Bytes kUnplaced = std::numeric_limits<Bytes>::min();
     std::vector<Bytes> initialOffset(g.buffers.size(), kUnplaced);
@@ -208,7 +252,7 @@ Timing simulateTiming(const Graph& g, const Plan& plan) {
     std::vector<Bytes> reloadOffset(nodes.size(), kUnplaced);
     for (const Spill& s : plan.spills) reloadOffset[nodes.indexOf(s.inNode)] = s.newOffset;
 
-    PipeModel model(g, nodes);
+    PipeModel model(g, nodes, true);
     Timing timing;
     timing.nodes.reserve(plan.order.size());
     for (NodeId id : plan.order) {

@@ -254,6 +254,14 @@ public:
         ids.clear();
         for (const Buffer& b : g.buffers) ids.push_back(b.id);
         bufferIndex_ = IdTable::positions(ids);
+        std::map<std::string, int> memories;
+        for (const Buffer& b : g.buffers) memories.emplace(b.type, 0);
+        for (auto& [type, index] : memories) {
+            index = static_cast<int>(memoryNames_.size());
+            memoryNames_.push_back(type);
+        }
+        memoryOf_.reserve(g.buffers.size());
+        for (const Buffer& b : g.buffers) memoryOf_.push_back(memories.at(b.type));
     }
 
     std::vector<Violation> run() {
@@ -290,6 +298,10 @@ private:
     IdTable spillOfNode_;   // spill node id (not a graph id) -> spill k
     std::vector<int> spillBufIndex_;                 // spill k -> buffer index, -1 if unknown
     std::vector<const Allocation*> allocOf_;         // buffer index -> its allocation
+    // The memories the buffers name, by name, and each buffer's as an index among them: a map
+    // from names a step was string compares growing with the steps.
+    std::vector<std::string> memoryNames_;
+    std::vector<int> memoryOf_;                      // buffer index -> memory index
 
     bool isGraphNode(NodeId id) const { return graphIndex_.contains(id); }
     bool known(NodeId id) const { return isGraphNode(id) || addedIndex_.contains(id); }
@@ -889,21 +901,23 @@ private:
             }
         claim("metrics.extraBytes", claims_->extraBytes, extra);
 
-        std::map<std::string, Bytes> demand, now, resident, current;
-        for (const Buffer& b : g_.buffers) demand.emplace(b.type, 0), resident.emplace(b.type, 0);
+        const std::size_t memories = memoryNames_.size();
+        std::vector<Bytes> demand(memories, 0), now(memories, 0), resident(memories, 0), current(memories, 0);
         Bytes total = 0, totalPeak = 0;
         for (NodeId id : claims_->inputOrder) {
             const Node* graphed = graphNode(id);
             if (!graphed || !graphed->isBufferNode()) continue;
             const Node& n = *graphed;
+            const int bi = bufferIndex_.find(n.buf);  // a graph's ALLOC and FREE have its buffer's type and size
+            if (bi < 0) continue;
+            const int m = memoryOf_[bi];
             const Bytes delta = n.isAlloc() ? n.size : -n.size;
-            Bytes& t = now[n.type];
-            t = addSat(t, delta);
+            now[m] = addSat(now[m], delta);
             total = addSat(total, delta);
-            demand[n.type] = std::max(demand[n.type], t);
+            demand[m] = std::max(demand[m], now[m]);
             totalPeak = std::max(totalPeak, total);
         }
-        claimMap("metrics.demandPeak.byType", claims_->demandPeakByType, demand);
+        claimMap("metrics.demandPeak.byType", claims_->demandPeakByType, byMemory(demand));
         claim("metrics.demandPeak.total", claims_->demandPeakTotal, totalPeak);
 
         for (NodeId id : plan_.order) {
@@ -920,12 +934,17 @@ private:
                 arrives = plan_.spills[k].inNode == id;
             }
             if (bi < 0) continue;
-            const Buffer& b = g_.buffers[bi];
-            Bytes& t = current[b.type];
-            t = addSat(t, arrives ? b.size : -b.size);
-            resident[b.type] = std::max(resident[b.type], t);
+            const Bytes size = g_.buffers[bi].size;
+            const int m = memoryOf_[bi];
+            current[m] = addSat(current[m], arrives ? size : -size);
+            resident[m] = std::max(resident[m], current[m]);
         }
-        claimMap("metrics.residentPeak", claims_->residentPeak, resident);
+        claimMap("metrics.residentPeak", claims_->residentPeak, byMemory(resident));
+    }
+    std::map<std::string, Bytes> byMemory(const std::vector<Bytes>& values) const {
+        std::map<std::string, Bytes> named;
+        for (std::size_t m = 0; m < values.size(); ++m) named.emplace(memoryNames_[m], values[m]);
+        return named;
     }
 
     // 10. Timing under the pipe model, computed here from its definition: each pipe runs its
@@ -939,11 +958,23 @@ private:
     // such user), the buffer that left (address), and the cycles beyond the other two rules.
     void checkTiming() {
         const std::size_t L = plan_.order.size();
+        // Each step's node, and its pipe as an index (-1: none), read once in order.
         std::vector<const Node*> node(L);
+        std::vector<int> pipeOf(L, -1);
+        std::map<std::string, int> pipes;
+        const std::string* lastPipe = nullptr;  // consecutive nodes often share a pipe: one compare
+        int lastPipeIndex = -1;
         for (std::size_t i = 0; i < L; ++i) {
             const NodeId id = plan_.order[i];
             const Node* graphed = graphNode(id);
             node[i] = graphed ? graphed : addedNode(id);
+            const std::string& pipe = node[i]->pipe;
+            if (pipe.empty()) continue;
+            if (!lastPipe || *lastPipe != pipe) {
+                lastPipe = &pipe;
+                lastPipeIndex = pipes.emplace(pipe, static_cast<int>(pipes.size())).first->second;
+            }
+            pipeOf[i] = lastPipeIndex;
         }
         // Predecessors of each step, as steps, ascending: (to, from) pairs in order.
         std::vector<std::pair<int, int>> arcs;
@@ -954,22 +985,23 @@ private:
         arcs = countingSorted(countingSorted(arcs, L, &std::pair<int, int>::second), L, &std::pair<int, int>::first);
 
         // The memories and the offsets anything is placed at in each.
-        std::map<std::string, std::vector<Bytes>> coords;
+        std::vector<std::vector<Bytes>> coords(memoryNames_.size());
         std::vector<Bytes> reloadAt(L, 0);
         for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
             const Buffer& b = g_.buffers[bi];
-            coords[b.type].push_back(allocOf_[bi]->offset);
-            coords[b.type].push_back(endOf(allocOf_[bi]->offset, b.size));
+            coords[memoryOf_[bi]].push_back(allocOf_[bi]->offset);
+            coords[memoryOf_[bi]].push_back(endOf(allocOf_[bi]->offset, b.size));
         }
         for (std::size_t k = 0; k < plan_.spills.size(); ++k) {
             const Spill& s = plan_.spills[k];
-            const Buffer& b = g_.buffers[spillBufIndex_[k]];
-            coords[b.type].push_back(s.newOffset);
-            coords[b.type].push_back(endOf(s.newOffset, b.size));
+            const int bi = spillBufIndex_[k];
+            coords[memoryOf_[bi]].push_back(s.newOffset);
+            coords[memoryOf_[bi]].push_back(endOf(s.newOffset, g_.buffers[bi].size));
             reloadAt[posOf(s.inNode)] = s.newOffset;
         }
-        std::map<std::string, LeaveTimes> leaves;
-        for (auto& [type, c] : coords) leaves.emplace(type, LeaveTimes(std::move(c)));
+        std::vector<LeaveTimes> leaves;  // per memory index
+        leaves.reserve(coords.size());
+        for (std::vector<Bytes>& c : coords) leaves.emplace_back(std::move(c));
         struct Here {
             Bytes offset = 0;
             Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
@@ -981,7 +1013,7 @@ private:
         };
         std::vector<Here> here(g_.buffers.size());
         std::vector<Left> leftBy(L);  // per step of a FREE / SPILL_OUT: what it left
-        std::unordered_map<std::string, int> pipeLast;  // pipe -> step of its last node
+        std::vector<int> pipeLast(pipes.size(), -1);  // pipe index -> step of its last node
         std::vector<Cycles> end(L, 0);
         // The steps whose claimed wait differs, with the actual one (every step's would be 88 bytes a
         // step, a hundred megabytes at 10^6 nodes).
@@ -998,11 +1030,10 @@ private:
                     edge = end[arc->second];
                     edgeStep = arc->second;
                 }
-            if (!n.pipe.empty())
-                if (auto p = pipeLast.find(n.pipe); p != pipeLast.end()) {
-                    pipeStep = p->second;
-                    pipe = end[pipeStep];
-                }
+            if (pipeOf[i] >= 0 && pipeLast[pipeOf[i]] >= 0) {
+                pipeStep = pipeLast[pipeOf[i]];
+                pipe = end[pipeStep];
+            }
             const bool spillNode = !isGraphNode(n.id);
             const int placedBuf = bufferOf(n, spillNode);
             LeaveTimes::Leave latest{0, -1};
@@ -1010,7 +1041,7 @@ private:
                 const Buffer& b = g_.buffers[placedBuf];
                 const Bytes offset = n.isAlloc() ? allocOf_[placedBuf]->offset : reloadAt[i];
                 here[placedBuf] = {offset, 0, -1};
-                latest = leaves.at(b.type).latest(offset, endOf(offset, b.size));
+                latest = leaves[memoryOf_[placedBuf]].latest(offset, endOf(offset, b.size));
                 address = latest.first;
             }
             const Cycles start = std::max({Cycles{0}, edge, pipe, address});
@@ -1028,7 +1059,7 @@ private:
             end[i] = addSat(start, n.cycles);
             overflow |= end[i] == kMax;
             total = std::max(total, end[i]);
-            if (!n.pipe.empty()) pipeLast[n.pipe] = static_cast<int>(i);
+            if (pipeOf[i] >= 0) pipeLast[pipeOf[i]] = static_cast<int>(i);
             if (!n.isBufferNode())
                 for (BufferId id : n.bufs)
                     if (const int b = bufferIndex_.find(id); b >= 0 && end[i] > here[b].lastUse) {
@@ -1040,7 +1071,7 @@ private:
                 const Here& h = here[placedBuf];
                 const bool last = end[i] >= h.lastUse;
                 leftBy[i] = {placedBuf, last ? static_cast<int>(i) : h.lastUser};
-                leaves.at(b.type).leave(h.offset, endOf(h.offset, b.size),
+                leaves[memoryOf_[placedBuf]].leave(h.offset, endOf(h.offset, b.size),
                                         {last ? end[i] : h.lastUse, static_cast<std::int64_t>(i)});
             }
         }

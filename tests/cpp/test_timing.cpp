@@ -165,3 +165,47 @@ TEST_CASE("id tables: flat for dense ids, hashed for sparse ones, the same answe
     IdTable empty = IdTable::positions(std::vector<std::int64_t>{});
     CHECK(empty.find(0) == IdTable::kAbsent);
 }
+
+TEST_CASE("byte leaves: merged ranges answer as the unmerged ones, with fewer boundaries") {
+    using Left = ByteLeaves::Left;
+    auto ranges = [](const ByteLeaves& l) {
+        std::vector<std::pair<Bytes, Bytes>> out;
+        l.forEachIn(0, 1000, [&](Bytes from, Bytes to, const Left&) { out.emplace_back(from, to); });
+        return out;
+    };
+    SUBCASE("one buffer's bytes, left at once, are one range when merged") {
+        ByteLeaves plain, merged(true);
+        for (ByteLeaves* l : {&plain, &merged}) {
+            l->leave(0, 10, {5, 1, 7, 3});
+            l->leave(20, 30, {6, 2, 8, 4});
+            l->leave(10, 20, {9, 3, 9, 5});  // placed over the hole, then over both: raised alike
+            l->leave(0, 30, {12, 4, 10, 6});
+        }
+        CHECK(ranges(plain) == std::vector<std::pair<Bytes, Bytes>>{{0, 10}, {10, 20}, {20, 30}});
+        CHECK(ranges(merged) == std::vector<std::pair<Bytes, Bytes>>{{0, 30}});
+        CHECK(merged.latest(5, 25).time == 12);
+        CHECK(merged.latest(5, 25).node == 6);
+        merged.leave(10, 15, {20, 5, 11, 7});  // splits the merged range again
+        CHECK(ranges(merged) == std::vector<std::pair<Bytes, Bytes>>{{0, 10}, {10, 15}, {15, 30}});
+        CHECK(merged.latest(0, 10).time == 12);
+        CHECK(merged.latest(12, 13).buffer == 11);
+    }
+    SUBCASE("random leaves: every query the same") {
+        ByteLeaves plain, merged(true);
+        std::uint64_t s = 12345;
+        auto below = [&](std::uint64_t n) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            return static_cast<Bytes>((s >> 33) % n);
+        };
+        for (int step = 0; step < 2000; ++step) {
+            const Bytes start = below(900), end = start + 1 + below(100);
+            const Left left{below(400), step, static_cast<BufferId>(below(50)), static_cast<NodeId>(step)};
+            plain.leave(start, end, left);
+            merged.leave(start, end, left);
+            const Bytes from = below(990), to = from + 1 + below(10);
+            const Left a = plain.latest(from, to), b = merged.latest(from, to);
+            REQUIRE(a == b);
+        }
+        CHECK(ranges(merged).size() < ranges(plain).size());
+    }
+}

@@ -60,7 +60,16 @@ public:
         BufferId buffer = -1;
         NodeId node = -1;      // whose end `time` is
         bool before(const Left& o) const { return time != o.time ? time < o.time : step < o.step; }
+        bool operator==(const Left& o) const {
+            return time == o.time && step == o.step && buffer == o.buffer && node == o.node;
+        }
     };
+    // `merged`: neighbouring ranges left alike become one range. latest() and leave() answer the
+    // same either way; forEachIn() then sees fewer boundaries. Without it every offset a buffer
+    // ever started or ended at stays a boundary, and on a long plan a placement walked hundreds of
+    // them (simulateTiming's time grew faster than n); the planners take the boundaries as
+    // candidate offsets, so they keep them all.
+    explicit ByteLeaves(bool merged = false) : merged_(merged) {}
     // The latest leave over [start, end): largest time, then largest step.
     Left latest(Bytes start, Bytes end) const;
     // Records `left` over [start, end) where it is later than what the bytes hold.
@@ -81,7 +90,9 @@ private:
         Left left;
     };
     void split(Bytes at);
+    void mergeAround(Bytes start, Bytes end);
     std::map<Bytes, Segment> segments_;
+    bool merged_ = false;
 };
 
 // Consecutive ints in an array (a row of PlanNodes' flat lists), for range-for.
@@ -95,10 +106,16 @@ struct IntRange {
 };
 
 // The nodes of a plan (graph nodes and spill nodes) by dense index: the graph's nodes as in
-// Graph::nodes, then the plan's added nodes; with what the pipe model and the planners ask of them.
+// Graph::nodes, then the plan's added nodes; or (InPlanOrder) each node at its first step in
+// plan.order, nodes missing from it after them. With what the pipe model and the planners ask of
+// them.
 class PlanNodes {
 public:
-    PlanNodes(const Graph& g, const Plan& plan);
+    enum class Numbering { GraphThenAdded, InPlanOrder };
+    // InPlanOrder keeps a walk of the order sequential in every per-node array, and a node's
+    // predecessors close to it: at 10^6 nodes the graph's numbering made each step's reads cache
+    // misses scattered over the whole graph (simulateTiming grew faster than n).
+    PlanNodes(const Graph& g, const Plan& plan, Numbering numbering = Numbering::GraphThenAdded);
 
     int size() const { return static_cast<int>(nodes_.size()); }
     int indexOf(NodeId id) const;  // InternalError for an id that is no node of the plan
@@ -138,7 +155,8 @@ class PipeModel {
 public:
     using Left = ByteLeaves::Left;
 
-    PipeModel(const Graph& g, const PlanNodes& nodes);
+    // `mergedLeaves`: see ByteLeaves (for a model whose leaves() nobody walks).
+    PipeModel(const Graph& g, const PlanNodes& nodes, bool mergedLeaves = false);
 
     const PlanNodes& nodes() const { return nodes_; }
     // The latest leave over [offset, offset + size) of a memory (PlanNodes::memoryOf), latest
