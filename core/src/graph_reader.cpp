@@ -231,7 +231,7 @@ void GraphReader::addEdge(std::size_t index, std::int64_t src, std::int64_t dst)
     int ends[2];
     for (int k = 0; k < 2; ++k) {
         const std::int64_t id = k == 0 ? src : dst;
-        const int found = g.nodeIndex.find(id);
+        const int found = doc_.graph.nodeIndex.find(id);
         if (found == IdTable::kAbsent) {
             ErrorPlace where = atField("Edges[" + std::to_string(index) + "][" + std::to_string(k) + "]");
             where.source = "graph";

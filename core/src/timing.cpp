@@ -105,7 +105,7 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
     ids.clear();
     for (const Buffer& b : g.buffers) ids.push_back(b.id);
     bufferIndex_ = IdTable::positions(ids);
-    const std::string* lastPipe = nullptr;  // runs of nodes share a pipe: one compare instead of a map lookup
+    const Name* lastPipe = nullptr;  // runs of nodes share a pipe: one compare instead of a map lookup
     int lastPipeIndex = 0;
     for (size_t i = 0; i < nodes_.size(); ++i) {
         const Node& n = *nodes_[i];
