@@ -43,9 +43,12 @@ namespace {
 constexpr std::int64_t kExactNodesWithoutSpills = 200000;
 constexpr std::int64_t kExactNodesLastTry = 20000;
 constexpr std::int64_t kExactNodesPerBlock = 100;
-// Policy residency retries until its relaxations have spent this many times the bound's flow work
-// (boundFlowWork), then falls back like lifetime.
-constexpr std::int64_t kRetryFlows = 4;
+// Policy residency retries until its relaxations, over all the plan's memories, have spent this
+// many times the bound's flow work (boundFlowWork), then falls back like lifetime. Four times per
+// memory let the default spend 28.7 CPU s on a random graph of 10^4 nodes, mostly in retries that
+// fell back to seed; the contest cases' retries spend at most 27,000,000 (Conv_Case0's L1), under
+// one bound's 60,000,000 (docs/benchmarks.md).
+constexpr std::int64_t kRetryFlows = 1;
 // Where nothing is written out a packing means no spill at all: ten times the nodes a block.
 // minimalloc's challenging instances as graphs need up to 532 a block (A: 81,929 for 154);
 // residency's first stretches keep 100 (1,000 made Conv_Case0's default plan 73% slower in
@@ -170,9 +173,9 @@ private:
         // lifetime: each retry replans and repacks the memory, so bound the work on large graphs;
         // its cut is even for the first evenRetries, then doubles at each repeat on a step, so
         // that the loop ends before `retries` instead of falling back to seed. residency cuts
-        // evenly and widens instead, until nothing is left to give or its relaxations have spent
-        // kRetryFlows times the bound's flow work (each retry solves one: a random graph of 10^4
-        // nodes took 815 retries of 0.13 s each). On huge graphs 2 (8 tries):
+        // evenly and widens instead, until nothing is left to give or its relaxations, over all
+        // the plan's memories, have spent kRetryFlows times the bound's flow work (each retry
+        // solves one: a random graph of 10^4 nodes took 815 retries of 0.13 s each). On huge graphs 2 (8 tries):
         // a random graph of 10^5 nodes failed all 33 tries and fell back to seed anyway, 3.6 of
         // its 6 CPU seconds of planning; the matmuls pack within 2 (docs/benchmarks.md).
         const bool optimal = rule_ == ResidencyRule::Optimal;
@@ -184,11 +187,12 @@ private:
         const Bytes shrink = std::max(capacity / 64, smallest);
         std::vector<Bytes> budget(builder_.steps(), capacity);
         std::vector<int> repeats(builder_.steps(), 0);  // cuts past the even ones, per step
-        // lifetime on huge graphs: every stretch the first packing order leaves out (see below).
-        const bool countUnplaced = !optimal && isHugeGraph(g_.nodes.size());
+        // residency, and lifetime on huge graphs: every stretch the first packing order leaves out
+        // (see below).
+        const bool countUnplaced = optimal || isHugeGraph(g_.nodes.size());
         std::vector<Stretch> unplaced;
         const std::int64_t retryWork = kRetryFlows * boundFlowWork(builder_.steps());
-        std::int64_t relaxationWork = 0;
+        std::int64_t& relaxationWork = relaxationWork_;  // shared by the plan's memories
         for (int attempt = 0;; ++attempt) {
             // Branch and bound on the first attempt only: a retry is about fragmentation anyway.
             MemoryPlan p = problem ? optimalResidency(*problem, budget, attempt == 0) : chooseResidency(type, budget);
@@ -214,13 +218,20 @@ private:
             // fixed, and lifetime gives up at once (a random graph of 10^5 nodes left 837 to 843 of
             // L0A's 13,579 stretches out at each of its 9 tries, then failed its exact packing too:
             // docs/policies.md). Not when nothing was written out: that exact packing means no spill.
-            if (countUnplaced && attempt == 0 && !noSpill && unplaced.size() > static_cast<size_t>(retries))
+            if (!optimal && countUnplaced && attempt == 0 && !noSpill && unplaced.size() > static_cast<size_t>(retries))
                 return std::nullopt;
             const bool lastTry = attempt == retries || relaxationWork >= retryWork, exact = longSearch || lastTry;
             if (exact && packExactly(p, capacity, longSearch ? kExactNodesWithoutSpills : kExactNodesLastTry,
                                      noSpill ? kExactNodesPerBlockWithoutSpills : kExactNodesPerBlock))
                 return p;
             if (lastTry) return std::nullopt;
+            // residency likewise, with the retries its work budget affords at the first relaxation's
+            // work: on a random graph of 10^4 nodes (`spillway generate random 3572`) the schedule
+            // order's first packing left 38 of L0A's 1,239 stretches out, its 24 retries still 31 to
+            // 38 each, and it fell back to seed (docs/benchmarks.md). After its exact packing failed,
+            // so the plan is the one the last try would have made.
+            if (optimal && attempt == 0 && !noSpill && unplaced.size() > affordableRetries(relaxationWork, p.relaxationWork, retryWork))
+                return std::nullopt;
             // Tighten the failed stretch's steps; where they have nothing left to give, widen.
             bool tightened = false;
             for (int margin = 0; !tightened && margin <= 2 * builder_.steps(); margin = 2 * margin + 1) {
@@ -241,6 +252,12 @@ private:
                 return std::nullopt;
             }
         }
+    }
+
+    // Policy residency's retries left once its relaxations have spent `spent` of `retryWork`, each
+    // assumed to cost as much as the first try's (`firstWork`).
+    static size_t affordableRetries(std::int64_t spent, std::int64_t firstWork, std::int64_t retryWork) {
+        return static_cast<size_t>(std::max<std::int64_t>(0, retryWork - spent) / std::max<std::int64_t>(1, firstWork));
     }
 
     // When the greedy packing fails: the exact packer (packing.h) within `nodes` search nodes and
@@ -553,6 +570,7 @@ private:
     const PlanOptions& opts_;
     PlanBuilder builder_;
     ResidencyRule rule_;
+    std::int64_t relaxationWork_ = 0;  // policy residency: its relaxations' work over every memory so far
     std::vector<int> stepOf_;                 // node index -> step
     std::optional<std::string> neededType_;   // the memory buffersIn() has indexed, if any
     // Its buffers per step: those of step s are neededAt_[firstNeededAt_[s] .. firstNeededAt_[s + 1]).
