@@ -216,7 +216,7 @@ TEST_CASE("residency: its retries stop when their relaxations have spent their w
     CHECK(r.metrics.extraBytes == 287707);
 }
 
-TEST_CASE("residency: one retry budget over the plan's memories, and no retries its budget cannot afford") {
+TEST_CASE("residency: one retry budget over the plan's memories, and no retries its budget cannot afford" * doctest::test_suite("long")) {
     // `spillway generate random 3572` (9,998 nodes). On the schedule order the first packing of L0A
     // left 38 stretches out, more than the budget's retries at the first relaxation's work: residency
     // gives up at once (it used to retry 24 times, 4.5 CPU s, and fall back to the same seed plan).
