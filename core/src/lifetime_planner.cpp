@@ -619,20 +619,34 @@ Plan LifetimeDraft::plan() {
 
 Order LifetimeDraft::releaseOrder() { return std::move(state_->order); }
 
-Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts) {
-    LifetimePlanner planner(g, order, opts, ResidencyRule::FurthestNextUse);
+namespace {
+
+// The packed plan, or seed's when packing kept failing (lifetime), or failed even with nothing
+// but each node's own buffers (residency); the result says "seed" then.
+Plan planPackedOrSeed(const Graph& g, const Order& order, const PlanOptions& opts, ResidencyRule rule) {
+    LifetimePlanner planner(g, order, opts, rule);
     if (std::optional<Plan> p = planner.run()) return std::move(*p);
     Plan fallback = planSeed(planner.unusedBuilder(), g, opts);
-    fallback.policy = "seed";  // packing kept failing: say so in the result
+    fallback.policy = "seed";
     return fallback;
 }
 
+}  // namespace
+
+Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts) {
+    return planPackedOrSeed(g, order, opts, ResidencyRule::FurthestNextUse);
+}
+
 Plan planResidency(const Graph& g, const Order& order, const PlanOptions& opts) {
-    LifetimePlanner planner(g, order, opts, ResidencyRule::Optimal);
-    if (std::optional<Plan> p = planner.run()) return std::move(*p);
-    Plan fallback = planSeed(planner.unusedBuilder(), g, opts);
-    fallback.policy = "seed";  // no packing even with nothing but each node's own buffers
-    return fallback;
+    return planPackedOrSeed(g, order, opts, ResidencyRule::Optimal);
+}
+
+std::optional<Plan> planLifetimePacked(const Graph& g, const Order& order, const PlanOptions& opts) {
+    return LifetimePlanner(g, order, opts, ResidencyRule::FurthestNextUse).run();
+}
+
+std::optional<Plan> planResidencyPacked(const Graph& g, const Order& order, const PlanOptions& opts) {
+    return LifetimePlanner(g, order, opts, ResidencyRule::Optimal).run();
 }
 
 }  // namespace spillway

@@ -9,17 +9,21 @@
 namespace spillway {
 namespace {
 
+using PlanFunction = Plan (*)(const Graph&, const Order&, const PlanOptions&);
+
 struct Policy {
     const char* name;
-    Plan (*plan)(const Graph&, const Order&, const PlanOptions&);
+    PlanFunction plan;
+    // For policies that fall back on seed's plan: the plan without the fallback (policy best).
+    std::optional<Plan> (*packed)(const Graph&, const Order&, const PlanOptions&) = nullptr;
 };
 
 Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts);
 
 const Policy kPolicies[] = {
     {"best", planBest},
-    {"lifetime", planLifetime},
-    {"residency", planResidency},
+    {"lifetime", planLifetime, planLifetimePacked},
+    {"residency", planResidency, planResidencyPacked},
     {"seed", planSeed},
     {"window", planWindow},
 };
@@ -38,11 +42,25 @@ Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts) {
         if (plan.policy.empty()) plan.policy = kHugeGraphPolicy;
         return plan;
     }
+    std::optional<Plan> seed;  // made once, though lifetime and residency may both fall back on it
+    auto seedPlan = [&] {
+        if (!seed) {
+            seed = planSeed(g, order, opts);
+            seed->policy = "seed";
+        }
+        return *seed;
+    };
+    auto planOf = [&](const Policy& p) -> Plan {
+        if (p.plan == static_cast<PlanFunction>(planSeed)) return seedPlan();
+        if (!p.packed) return p.plan(g, order, opts);
+        std::optional<Plan> packed = p.packed(g, order, opts);
+        return packed ? std::move(*packed) : seedPlan();
+    };
     std::optional<Plan> best;
     Bytes bestBytes = 0;
     for (const Policy& p : kPolicies) {
         if (p.plan == planBest) continue;
-        Plan plan = p.plan(g, order, opts);
+        Plan plan = planOf(p);
         if (plan.policy.empty()) plan.policy = p.name;
         const Bytes bytes = extraBytes(g, plan);
         if (!best || bytes < bestBytes || (bytes == bestBytes && plan.spills.size() < best->spills.size())) {

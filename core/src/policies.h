@@ -1,6 +1,7 @@
 // Internal to the planners: one entry point per policy, dispatched by planner.cpp.
 #pragma once
 #include <memory>
+#include <optional>
 
 #include "spillway/planner.h"
 
@@ -42,5 +43,10 @@ private:
 // Policy "residency": the optimal residency for the order (spillway/residency.h), then the same
 // offline packing (lifetime_planner.cpp).
 Plan planResidency(const Graph& g, const Order& order, const PlanOptions& opts);
+
+// Lifetime and residency without their fall back on seed: nothing when packing failed. Policy
+// "best" runs these and makes seed's plan once, instead of once per policy that falls back.
+std::optional<Plan> planLifetimePacked(const Graph& g, const Order& order, const PlanOptions& opts);
+std::optional<Plan> planResidencyPacked(const Graph& g, const Order& order, const PlanOptions& opts);
 
 }  // namespace spillway
