@@ -7,6 +7,7 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -62,6 +63,17 @@ inline Capacities tightCapacities(const Graph& g, std::uint64_t seed) {
     }
     for (auto& [type, cap] : caps) cap = cap * (3 + seed % 3) / 2;
     return caps;
+}
+
+// Where two long texts (result files) first differ, with what each holds there; empty when they
+// are equal. A failing CHECK on it prints a line instead of megabytes.
+inline std::string firstDifference(const std::string& a, const std::string& b) {
+    const size_t common = std::min(a.size(), b.size());
+    size_t at = 0;
+    while (at < common && a[at] == b[at]) ++at;
+    if (at == common && a.size() == b.size()) return "";
+    const size_t from = at < 40 ? 0 : at - 40;
+    return "at character " + std::to_string(at) + ": \"" + a.substr(from, 100) + "\" against \"" + b.substr(from, 100) + "\"";
 }
 
 // The message of the InputError that `f` throws; fails the test if it throws none.
