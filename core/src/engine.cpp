@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "policies.h"
+#include "ready_set.h"
 #include "spillway/error.h"
 #include "spillway/id_table.h"
 #include "spillway/scale.h"
@@ -30,7 +31,7 @@ auto locatingErrors(const GraphDocument& doc, F&& f) {
 }
 
 OrderRequest requestFor(const GraphDocument& doc, const RunOptions& opts, const Capacities& caps) {
-    return {doc, caps, opts.effort, opts.progress, {}};
+    return {doc, caps, opts.effort, opts.progress, {}, 0, nullptr};
 }
 
 std::optional<SearchSummary> summaryOf(const std::optional<SearchResult>& s) {
@@ -183,12 +184,19 @@ void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Ord
 // The default on a huge graph (order best, policy best: lifetime alone there, no search): each
 // candidate order's lifetime plan is drafted (its residency and packing, which fix the data it
 // moves) and only the winner's is recorded, so the loser's plan is never built (docs/policies.md,
-// "The default on huge graphs"). Same choice and plan as recording both: ties to the first.
+// "The default on huge graphs"). Same choice and plan as recording both: ties to the first. The
+// candidate orders are made first, from one set of dependency lists (both schedulers follow the
+// same), which is freed before the drafts.
 void prepareHugeDefault(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
+    std::vector<std::pair<std::string, MadeOrder>> candidates;
+    {
+        OrderRequest shared = request;
+        shared.dependencies = std::make_shared<const ScheduleDependencies>(doc.graph, orderById(doc.graph));
+        for (const std::string& candidate : bestOrderCandidates())
+            if (candidate != "search") candidates.emplace_back(candidate, makeOrder(candidate, shared));
+    }
     std::optional<LifetimeDraft> best;
-    for (const std::string& candidate : bestOrderCandidates()) {
-        if (candidate == "search") continue;
-        MadeOrder made = makeOrder(candidate, request);
+    for (auto& [candidate, made] : candidates) {
         LifetimeDraft draft(doc.graph, std::move(made.order), PlanOptions{p.capacities, opts.cost, opts.policy});
         if (!best || draft.extraBytes() < best->extraBytes()) {
             best = std::move(draft);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <functional>
+#include <optional>
 
 #include "spillway/error.h"
 
@@ -48,22 +49,53 @@ void MinCostFlow::initialPotentials(int source) {
         if (p == kInfinity) p = 0;  // unreachable from the source: never touched again
 }
 
-// Dijkstra on reduced costs.
+// Dijkstra's heap entries, (distance, node), smallest first: a pair, or one word (distance
+// above the node's bits) when the network has at most 2^20 nodes and the distance fits, as in
+// the bound's windows (a few hundred nodes): a word moves and compares in one instruction, which
+// made the bound's flows about a fifth faster. The same entries pop in the same order either way.
+struct MinCostFlow::PairEntries {
+    using Entry = std::pair<Amount, int>;
+    static bool fits(Amount) { return true; }
+    static Entry entry(Amount d, int v) { return {d, v}; }
+    static Amount distance(const Entry& e) { return e.first; }
+    static int node(const Entry& e) { return e.second; }
+};
+struct MinCostFlow::WordEntries {
+    using Entry = std::uint64_t;
+    static constexpr int kNodeBits = 20;
+    static bool fits(Amount d) { return 0 <= d && d < (Amount(1) << (63 - kNodeBits)); }
+    static Entry entry(Amount d, int v) { return static_cast<Entry>(d) << kNodeBits | static_cast<Entry>(v); }
+    static Amount distance(Entry e) { return static_cast<Amount>(e >> kNodeBits); }
+    static int node(Entry e) { return static_cast<int>(e & ((Entry(1) << kNodeBits) - 1)); }
+};
+
 bool MinCostFlow::shortestDistances(int source, int sink) {
+    const std::int64_t workBefore = work_;
+    if (n_ <= (1 << WordEntries::kNodeBits)) {
+        if (const std::optional<bool> reached = dijkstra<WordEntries>(source, sink, wordHeap_)) return *reached;
+        work_ = workBefore;  // a distance did not fit in a word: again with pairs, from the start
+    }
+    return *dijkstra<PairEntries>(source, sink, pairHeap_);
+}
+
+// Dijkstra on reduced costs (all non-negative), then the new potentials. Nothing when a distance
+// does not fit the entries (then nothing but dist_, reached_ and work_ was changed).
+template <typename Entries>
+std::optional<bool> MinCostFlow::dijkstra(int source, int sink, std::vector<typename Entries::Entry>& heap) {
     for (int v : reached_) dist_[v] = kInfinity;
     reached_.clear();
-    // A binary heap by (distance, node), as std::priority_queue keeps it, in storage kept
-    // between phases. No two entries are equal, so the pops come in one order whatever the heap.
-    using Key = std::pair<Amount, int>;
-    const std::greater<Key> later;
-    heap_.clear();
+    // A binary heap, as std::priority_queue keeps it, in storage kept between phases. No two
+    // entries are equal, so the pops come in one order whatever the heap.
+    const std::greater<typename Entries::Entry> later;
+    heap.clear();
     dist_[source] = 0;
     reached_.push_back(source);
-    heap_.push_back({0, source});
-    while (!heap_.empty()) {
-        std::pop_heap(heap_.begin(), heap_.end(), later);
-        const auto [d0, v] = heap_.back();
-        heap_.pop_back();
+    heap.push_back(Entries::entry(0, source));
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const Amount d0 = Entries::distance(heap.back());
+        const int v = Entries::node(heap.back());
+        heap.pop_back();
         ++work_;
         if (d0 != dist_[v]) continue;
         if (v == sink) break;  // farther nodes lie on no shortest path to the sink
@@ -74,10 +106,11 @@ bool MinCostFlow::shortestDistances(int source, int sink) {
             if (arc.residual <= 0) continue;
             const Amount d = d0 + arc.cost + pv - potential_[arc.to];
             if (d < dist_[arc.to]) {
+                if (!Entries::fits(d)) return std::nullopt;
                 if (dist_[arc.to] == kInfinity) reached_.push_back(arc.to);
                 dist_[arc.to] = d;
-                heap_.push_back({d, arc.to});
-                std::push_heap(heap_.begin(), heap_.end(), later);
+                heap.push_back(Entries::entry(d, arc.to));
+                std::push_heap(heap.begin(), heap.end(), later);
             }
         }
     }

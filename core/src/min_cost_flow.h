@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace spillway {
@@ -51,7 +52,11 @@ private:
     const int* rowBegin(int v) const { return rowArcs_.data() + rowStart_[v]; }
     const int* rowEnd(int v) const { return rowArcs_.data() + rowStart_[v + 1]; }
     void initialPotentials(int source);
+    struct PairEntries;
+    struct WordEntries;
     bool shortestDistances(int source, int sink);
+    template <typename Entries>
+    std::optional<bool> dijkstra(int source, int sink, std::vector<typename Entries::Entry>& heap);
     Amount blockingFlow(int v, int sink, Amount pushed);
     // Opens `v` for this phase's blocking flow (open, first arc current) on its first visit.
     void visit(int v);
@@ -62,7 +67,9 @@ private:
     // Each node's arcs as rows of one array (built by run()): a vector per node was an
     // allocation a node, and the bound solves thousands of small flows.
     std::vector<int> rowStart_, rowArcs_;
-    std::vector<std::pair<Amount, int>> heap_;  // Dijkstra's (distance, node), kept between phases
+    // Dijkstra's heap of (distance, node), kept between phases: as words, else as pairs.
+    std::vector<std::uint64_t> wordHeap_;
+    std::vector<std::pair<Amount, int>> pairHeap_;
     // A phase touches only the nodes its Dijkstra reaches and its blocking flow visits, not all
     // n_ (a phase may reach a handful of the time line's 10^6 points): the potentials of the rest
     // all rise by the same amount, kept once in potentialShift_; distances are reset through

@@ -1,5 +1,6 @@
 #include "spillway/order_sources.h"
 
+#include "ready_set.h"
 #include "spillway/error.h"
 
 namespace spillway {
@@ -12,9 +13,14 @@ enum Role : unsigned {
 };
 
 MadeOrder byId(const OrderRequest& r) { return {orderById(r.doc.graph), std::nullopt}; }
-MadeOrder bySchedule(const OrderRequest& r) { return {scheduleForMemory(r.doc.graph, orderById(r.doc.graph)), std::nullopt}; }
+MadeOrder bySchedule(const OrderRequest& r) {
+    const Graph& g = r.doc.graph;
+    return {r.dependencies ? scheduleForMemory(g, *r.dependencies) : scheduleForMemory(g, orderById(g)), std::nullopt};
+}
 MadeOrder byReuse(const OrderRequest& r) {
-    return {scheduleForReuse(r.doc.graph, orderById(r.doc.graph), r.capacities), std::nullopt};
+    const Graph& g = r.doc.graph;
+    return {r.dependencies ? scheduleForReuse(g, *r.dependencies, r.capacities) : scheduleForReuse(g, orderById(g), r.capacities),
+            std::nullopt};
 }
 MadeOrder bySearch(const OrderRequest& r, SearchOptions::Objective objective) {
     SearchOptions o;

@@ -66,11 +66,15 @@ private:
     std::vector<std::vector<std::uint64_t>> levels_;  // levels_[0]: a bit per position
 };
 
-class ReadySet {
+// What the schedulers follow, by node index, for one graph and hint: each node's kind, its
+// position in the hint, its successors (ascending position) and predecessors (ascending index)
+// with the implicit arcs, and which ALLOCs are pulled. It depends on the graph and the hint alone,
+// so the default on huge graphs builds it once for both schedulers (engine.cpp), which built the
+// same lists each (a fifth of the schedule order's time on a tiled matmul).
+class ScheduleDependencies {
 public:
-    ReadySet(const Graph& g, const Order& hint)
-        : g_(g), n_(static_cast<int>(g.nodes.size())), position_(n_), remaining_(n_, 0),
-          readyAllocPreds_(n_, 0), done_(n_, false), kind_(n_), atPosition_(n_, -1), eligible_(n_) {
+    ScheduleDependencies(const Graph& g, const Order& hint)
+        : n_(static_cast<int>(g.nodes.size())), position_(n_), atPosition_(n_, -1), kind_(n_) {
         for (int v = 0; v < n_; ++v)
             kind_[v] = g.nodes[v].isAlloc() ? Kind::Alloc : g.nodes[v].isFree() ? Kind::Free : Kind::Operation;
         for (int i = 0; i < static_cast<int>(hint.size()); ++i) {
@@ -91,7 +95,6 @@ public:
         });
         succ_.sortEachUnique([&](int a, int b) { return position_[a] < position_[b]; });
         pred_ = succ_.reversed();
-        for (int v = 0; v < n_; ++v) remaining_[v] = static_cast<int>(pred_[v].size());
         // Whether an ALLOC is pulled depends on the graph alone; computed once, as closures ask
         // it for every ALLOC they meet (a buffer's users can be many).
         pulled_.assign(n_, 0);
@@ -103,20 +106,51 @@ public:
         }
     }
 
+    int nodes() const { return n_; }
     int position(int v) const { return position_[v]; }
+    int atPosition(int i) const { return atPosition_[i]; }
+    IndexRange successors(int v) const { return succ_[v]; }    // ascending position
+    IndexRange predecessors(int v) const { return pred_[v]; }  // ascending node index
+    bool isOperation(int v) const { return kind_[v] == Kind::Operation; }
+    bool isAlloc(int v) const { return kind_[v] == Kind::Alloc; }
+    bool isFree(int v) const { return kind_[v] == Kind::Free; }
+    // An ALLOC waits to be pulled by an operation when some operation and nothing but operations
+    // wait for it (its own FREE aside): a buffer node after it could not pull it, so then it runs
+    // when ready.
+    bool pulled(int alloc) const { return pulled_[alloc] != 0; }
+
+private:
+    int n_;
+    std::vector<int> position_;
+    std::vector<int> atPosition_;  // node index by position in the hint
+    enum class Kind : char { Operation, Alloc, Free };
+    std::vector<Kind> kind_;    // by node, so that the hot loops need not read the Node
+    std::vector<char> pulled_;  // by node: an ALLOC pulled by its first user
+    Adjacency succ_, pred_;
+};
+
+class ReadySet {
+public:
+    // `deps` (of g) must outlive the set.
+    ReadySet(const Graph& g, const ScheduleDependencies& deps)
+        : g_(g), deps_(deps), n_(deps.nodes()), remaining_(n_, 0), readyAllocPreds_(n_, 0), done_(n_, false), eligible_(n_) {
+        for (int v = 0; v < n_; ++v) remaining_[v] = static_cast<int>(deps.predecessors(v).size());
+    }
+
+    int position(int v) const { return deps_.position(v); }
     bool done(int v) const { return done_[v]; }
     int remaining(int v) const { return remaining_[v]; }
     bool finished() const { return static_cast<int>(order_.size()) == n_; }
     const Order& order() const { return order_; }
-    IndexRange successors(int v) const { return succ_[v]; }    // ascending position
-    IndexRange predecessors(int v) const { return pred_[v]; }  // ascending node index
+    IndexRange successors(int v) const { return deps_.successors(v); }    // ascending position
+    IndexRange predecessors(int v) const { return deps_.predecessors(v); }  // ascending node index
     // Eligible operations as (position in the hint, node index), earliest first.
     class Eligible {
     public:
         class Iterator {
         public:
             Iterator(const ReadySet& r, int pos) : r_(&r), pos_(pos) {}
-            std::pair<int, int> operator*() const { return {pos_, r_->atPosition_[static_cast<size_t>(pos_)]}; }
+            std::pair<int, int> operator*() const { return {pos_, r_->deps_.atPosition(pos_)}; }
             struct Arrow {
                 std::pair<int, int> p;
                 const std::pair<int, int>* operator->() const { return &p; }
@@ -142,14 +176,11 @@ public:
     };
     Eligible eligible() const { return Eligible(*this); }
 
-    bool isOperation(int v) const { return kind_[v] == Kind::Operation; }
-    bool isAlloc(int v) const { return kind_[v] == Kind::Alloc; }
-    bool isFree(int v) const { return kind_[v] == Kind::Free; }
+    bool isOperation(int v) const { return deps_.isOperation(v); }
+    bool isAlloc(int v) const { return deps_.isAlloc(v); }
+    bool isFree(int v) const { return deps_.isFree(v); }
     bool isEligible(int v) const { return isOperation(v) && !done_[v] && remaining_[v] == readyAllocPreds_[v]; }
-    // An ALLOC waits to be pulled by an operation when some operation and nothing but operations
-    // wait for it (its own FREE aside): a buffer node after it could not pull it, so then it runs
-    // when ready.
-    bool pulled(int alloc) const { return pulled_[alloc] != 0; }
+    bool pulled(int alloc) const { return deps_.pulled(alloc); }
 
     // Runs what is ready before any operation. onFree(buffer index) is told of every FREE run.
     template <typename OnFree>
@@ -168,9 +199,9 @@ public:
             const int a = g_.buffers[g_.bufferIndex.at(id)].allocNode;
             if (!done_[a]) emit(a);
         }
-        for (int p : pred_[v])
+        for (int p : deps_.predecessors(v))
             if (!done_[p] && isAlloc(p)) emit(p);
-        eligible_.erase(position_[v]);
+        eligible_.erase(deps_.position(v));
         emit(v);
         runPending(onFree);
     }
@@ -178,7 +209,7 @@ public:
 private:
     void becameReady(int v) {
         if (isAlloc(v) && pulled(v)) {
-            for (int s : succ_[v]) {
+            for (int s : deps_.successors(v)) {
                 ++readyAllocPreds_[s];
                 checkEligible(s);
             }
@@ -190,14 +221,14 @@ private:
     }
 
     void checkEligible(int v) {
-        if (isEligible(v)) eligible_.insert(position_[v]);
+        if (isEligible(v)) eligible_.insert(deps_.position(v));
     }
 
     void emit(int v) {
         done_[v] = true;
         order_.push_back(g_.nodes[v].id);
         const bool pulledAlloc = isAlloc(v) && pulled(v);
-        for (int s : succ_[v]) {
+        for (int s : deps_.successors(v)) {
             if (pulledAlloc) --readyAllocPreds_[s];
             if (--remaining_[s] == 0) becameReady(s);
             else checkEligible(s);
@@ -215,19 +246,18 @@ private:
     }
 
     const Graph& g_;
+    const ScheduleDependencies& deps_;
     int n_;
-    std::vector<int> position_;
     std::vector<int> remaining_;        // predecessors not yet run
     std::vector<int> readyAllocPreds_;  // of those, ALLOCs ready to be pulled
     std::vector<char> done_;
-    enum class Kind : char { Operation, Alloc, Free };
-    std::vector<Kind> kind_;            // by node, so that the hot loops need not read the Node
-    std::vector<char> pulled_;          // by node: an ALLOC pulled by its first user
-    Adjacency succ_, pred_;
-    std::vector<int> atPosition_;       // node index by position in the hint
     PositionSet eligible_;              // positions of the eligible operations
     std::vector<int> pending_;          // FREEs and unused ALLOCs ready to run
     Order order_;
 };
+
+// The schedulers on dependencies already built (schedule.h has them from a graph and hint).
+Order scheduleForMemory(const Graph& g, const ScheduleDependencies& deps);
+Order scheduleForReuse(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps);
 
 }  // namespace spillway

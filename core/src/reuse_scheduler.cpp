@@ -38,8 +38,8 @@ enum class State : char { Fresh, Resident, Evicted, Freed };
 
 class ReuseScheduler {
 public:
-    ReuseScheduler(const Graph& g, const Order& hint, const Capacities& caps)
-        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(g, hint) {
+    ReuseScheduler(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps)
+        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(g, deps) {
         opSucc_ = Adjacency::fromArcs(n_, [&](auto&& add) {
             for (int v = 0; v < n_; ++v)
                 for (int s : ready_.successors(v))
@@ -388,7 +388,11 @@ private:
 }  // namespace
 
 Order scheduleForReuse(const Graph& g, const Order& hint, const Capacities& caps) {
-    return ReuseScheduler(g, hint, caps).run();
+    return scheduleForReuse(g, ScheduleDependencies(g, hint), caps);
+}
+
+Order scheduleForReuse(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps) {
+    return ReuseScheduler(g, deps, caps).run();
 }
 
 }  // namespace spillway

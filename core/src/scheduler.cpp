@@ -5,8 +5,10 @@ namespace spillway {
 // The earliest ready operation in hint order. (Choosing by memory growth instead was measured
 // worse on every contest case: it runs MOVEs early for work far ahead, filling the small L0
 // memories; see docs/policies.md.)
-Order scheduleForMemory(const Graph& g, const Order& hint) {
-    ReadySet ready(g, hint);
+Order scheduleForMemory(const Graph& g, const Order& hint) { return scheduleForMemory(g, ScheduleDependencies(g, hint)); }
+
+Order scheduleForMemory(const Graph& g, const ScheduleDependencies& deps) {
+    ReadySet ready(g, deps);
     auto noop = [](int) {};
     ready.start(noop);
     while (!ready.finished()) {

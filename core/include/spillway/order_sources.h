@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ bool isOrderSource(const std::string& name);
 // "graph, id, schedule, ..." for messages and help.
 std::string orderSourceNames();
 
+class ScheduleDependencies;  // internal to the schedulers (core/src/ready_set.h)
+
 // What making an order needs and returns (used by the engine).
 struct OrderRequest {
     const GraphDocument& doc;
@@ -33,6 +36,8 @@ struct OrderRequest {
     std::function<bool(const SearchProgress&)> progress;     // search sources: may stop early
     std::vector<std::pair<std::string, Order>> known;        // orders already made (the search scores them)
     int runnersUp = 0;                                       // search sources: runners-up to keep
+    // schedule and reuse: their dependency lists of the graph by ascending id, when already built
+    std::shared_ptr<const ScheduleDependencies> dependencies;
 };
 struct MadeOrder {
     Order order;
