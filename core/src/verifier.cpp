@@ -37,7 +37,11 @@
 // IN_j reaches a later user through the same chain. So it is linear in the uses.
 //
 // At most 100 violations are listed (shared fairly between kinds), then "... and N more".
-// Cost: O((nodes + edges + added edges + uses) log).
+// Cost: O((nodes + edges + added edges + uses) log). The log factors are in the per-memory maps
+// and segment trees (over the memory's offsets), the sorts of each spilled buffer's users and
+// spills, and each required edge's lookup in addedEdges; the passes over the plan are linear
+// (arcs placed by counting, each step's node record read once in the timing check), and the
+// required edges are sorted only when addedEdges differ from them, to report the differences.
 #include "spillway/verifier.h"
 
 #include "spillway/id_table.h"
