@@ -298,6 +298,9 @@ private:
     IdTable graphIndex_;    // graph node id -> index in g.nodes
     IdTable bufferIndex_;   // buffer id -> index in g.buffers
     IdTable pos_;           // node id -> first position in plan.order
+    // Graph node index -> first position in plan.order (-1: absent), filled in one pass over the
+    // nodes: the edges' checks read it instead of two scattered node records an edge.
+    std::vector<int> stepOfGraphNode_;
     IdTable addedIndex_;    // added node id -> index in plan.addedNodes
     IdTable spillOfNode_;   // spill node id (not a graph id) -> spill k
     std::vector<int> spillBufIndex_;                 // spill k -> buffer index, -1 if unknown
@@ -375,8 +378,11 @@ private:
                             at);
             }
         }
-        for (const Node& n : g_.nodes)
-            if (!pos_.contains(n.id)) report_.add(Kind::Order, cat(nodeName(n.id), " is missing from the order"), atNode(n.id));
+        stepOfGraphNode_.reserve(g_.nodes.size());
+        for (const Node& n : g_.nodes) {
+            stepOfGraphNode_.push_back(posOf(n.id));
+            if (stepOfGraphNode_.back() < 0) report_.add(Kind::Order, cat(nodeName(n.id), " is missing from the order"), atNode(n.id));
+        }
         for (const Node& n : plan_.addedNodes)
             if (!pos_.contains(n.id))
                 report_.add(Kind::Order, cat("added node ", n.id, " (", n.op, ") is missing from the order"),
@@ -726,7 +732,10 @@ private:
                             atNode(b));
             }
         };
-        for (const auto& [a, b] : g_.edges) check(g_.nodes[a].id, g_.nodes[b].id, "graph");
+        for (const auto& [a, b] : g_.edges) {
+            const int pa = stepOfGraphNode_[a], pb = stepOfGraphNode_[b];
+            if (pa >= 0 && pb >= 0 && pa >= pb) check(g_.nodes[a].id, g_.nodes[b].id, "graph");
+        }
         for (const auto& [a, b] : plan_.addedEdges) check(a, b, "added");
     }
 
@@ -1024,11 +1033,9 @@ private:
         int lastPipeIndex = -1;
         // Predecessors of each step, as steps: row i is predStep[predStart[i] .. predStart[i + 1]),
         // placed by counting (sorting the millions of arcs of a 10^6-node plan grew faster than n).
-        std::vector<int> stepOfGraphNode(g_.nodes.size());
-        for (std::size_t v = 0; v < g_.nodes.size(); ++v) stepOfGraphNode[v] = posOf(g_.nodes[v].id);
         std::vector<int> predStart(L + 1, 0), predStep;
         auto forEachArc = [&](auto&& arc) {  // arc(to, from), as steps
-            for (const auto& [a, b] : g_.edges) arc(stepOfGraphNode[b], stepOfGraphNode[a]);
+            for (const auto& [a, b] : g_.edges) arc(stepOfGraphNode_[b], stepOfGraphNode_[a]);
             for (const auto& [a, b] : plan_.addedEdges)
                 if (posOf(a) >= 0 && posOf(b) >= 0) arc(posOf(b), posOf(a));
         };
