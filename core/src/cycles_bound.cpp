@@ -104,7 +104,7 @@ Chains chainsOf(const PlanNodes& nodes) {
         for (int i = 0; i < n; ++i)
             for (int p : nodes.preds(i)) succList[next[p]++] = i;
     }
-    auto succ = [&](int i) { return IntRange{succList.data() + succStart[i], succList.data() + succStart[i + 1]}; };
+    auto succ = [&](int i) { return IndexRange{succList.data() + succStart[i], succList.data() + succStart[i + 1]}; };
     std::vector<int> topo;
     topo.reserve(n);
     for (int i = 0; i < n; ++i)

@@ -69,51 +69,77 @@ void ByteLeaves::split(Bytes at) {
 }
 
 PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
-    nodes_.reserve(g.nodes.size() + plan.addedNodes.size());
+    const size_t count = g.nodes.size() + plan.addedNodes.size();
+    nodes_.reserve(count);
     for (const Node& n : g.nodes) nodes_.push_back(&n);
     for (const Node& n : plan.addedNodes) nodes_.push_back(&n);
-    std::vector<NodeId> ids;
-    ids.reserve(nodes_.size());
-    for (const Node* n : nodes_) ids.push_back(n->id);
-    index_ = IdTable::positions(ids);
+    ids_.reserve(count);
+    for (const Node* n : nodes_) ids_.push_back(n->id);
+    index_ = IdTable::positions(ids_);
     // renumbered[i]: the index of the node the graph's numbering gives i (empty: the same).
     std::vector<int> renumbered;
     if (numbering == Numbering::InPlanOrder) {
-        renumbered.assign(nodes_.size(), -1);
+        renumbered.assign(count, -1);
         std::vector<const Node*> inOrder;
-        inOrder.reserve(nodes_.size());
+        inOrder.reserve(count);
         for (NodeId id : plan.order) {
             const int i = indexOf(id);
             if (renumbered[i] >= 0) continue;
             renumbered[i] = static_cast<int>(inOrder.size());
             inOrder.push_back(nodes_[i]);
         }
-        for (size_t i = 0; i < nodes_.size(); ++i)
+        for (size_t i = 0; i < count; ++i)
             if (renumbered[i] < 0) {
                 renumbered[i] = static_cast<int>(inOrder.size());
                 inOrder.push_back(nodes_[i]);
             }
         nodes_.swap(inOrder);
-        for (size_t i = 0; i < nodes_.size(); ++i) ids[i] = nodes_[i]->id;
-        index_ = IdTable::positions(ids);
+        std::vector<NodeId> ids(count);
+        for (size_t i = 0; i < count; ++i) ids[renumbered[i]] = ids_[i];
+        ids_.swap(ids);
+        index_.renumber(renumbered);
     }
     auto renumber = [&](int i) { return renumbered.empty() ? i : renumbered[i]; };
-    moved_.assign(nodes_.size(), -1);
-    pipe_.assign(nodes_.size(), 0);
-    usesStart_.assign(nodes_.size() + 1, 0);
-    std::map<std::string, int> pipes{{"", 0}}, memories;
-    ids.clear();
-    for (const Buffer& b : g.buffers) ids.push_back(b.id);
-    bufferIndex_ = IdTable::positions(ids);
+
+    std::vector<NodeId> bufferIds;
+    bufferIds.reserve(g.buffers.size());
+    for (const Buffer& b : g.buffers) bufferIds.push_back(b.id);
+    bufferIndex_ = IdTable::positions(bufferIds);
+    // Memories and pipes numbered as they first appear, looked up by name only where a run of
+    // buffers or nodes changes it.
+    std::map<Name, int> memories;
+    buffers_.reserve(g.buffers.size());
+    size_t uses = 0;
+    for (const Buffer& b : g.buffers) {
+        const int memory = memories.emplace(b.type, static_cast<int>(memories.size())).first->second;
+        buffers_.push_back({b.size, b.id, memory});
+        uses += b.users.size();
+    }
+    memories_ = static_cast<int>(memories.size());
+
+    moved_.assign(count, -1);
+    pipe_.assign(count, 0);
+    cycles_.resize(count);
+    kinds_.assign(count, 0);
+    usesStart_.assign(count + 1, 0);
+    uses_.reserve(uses);
+    std::map<Name, int> pipes{{Name(), 0}};
+    pipeNames_.assign(1, Name());
     const Name* lastPipe = nullptr;  // runs of nodes share a pipe: one compare instead of a map lookup
     int lastPipeIndex = 0;
-    for (size_t i = 0; i < nodes_.size(); ++i) {
+    for (size_t i = 0; i < count; ++i) {
         const Node& n = *nodes_[i];
         if (!lastPipe || *lastPipe != n.pipe) {
             lastPipe = &n.pipe;
-            lastPipeIndex = pipes.emplace(n.pipe, static_cast<int>(pipes.size())).first->second;
+            const auto [at, added] = pipes.emplace(n.pipe, static_cast<int>(pipes.size()));
+            if (added) pipeNames_.push_back(n.pipe);
+            lastPipeIndex = at->second;
         }
         pipe_[i] = lastPipeIndex;
+        cycles_[i] = n.cycles;
+        const bool spill = n.isSpillIn() || n.isSpillOut();
+        kinds_[i] = static_cast<std::uint8_t>((n.isAlloc() || n.isSpillIn() ? kPlaces : 0) |
+                                              (n.isFree() || n.isSpillOut() ? kReleases : 0) | (spill ? kSpill : 0));
         auto buffer = [&](BufferId b) {
             const int index = bufferIndex_.find(b);
             if (index < 0) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
@@ -121,7 +147,7 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
         };
         if (n.isBufferNode()) {
             moved_[i] = buffer(n.buf);
-        } else if ((n.isSpillIn() || n.isSpillOut()) && !n.bufs.empty()) {
+        } else if (spill && !n.bufs.empty()) {
             moved_[i] = buffer(n.bufs.front());
         } else {
             for (BufferId b : n.bufs) {
@@ -131,18 +157,14 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
         }
         usesStart_[i + 1] = static_cast<int>(uses_.size());
     }
-    pipes_ = static_cast<int>(pipes.size());
-    memoryOf_.reserve(g.buffers.size());
-    for (const Buffer& b : g.buffers) memoryOf_.push_back(memories.emplace(b.type, static_cast<int>(memories.size())).first->second);
-    memories_ = static_cast<int>(memories.size());
     // Rows by counting: each row lists the graph's edges, then the added ones, in their order.
     std::vector<std::pair<int, int>> added;  // (to, from) as indices
     added.reserve(plan.addedEdges.size());
     for (auto [s, d] : plan.addedEdges) added.emplace_back(indexOf(d), indexOf(s));
-    predsStart_.assign(nodes_.size() + 1, 0);
+    predsStart_.assign(count + 1, 0);
     for (auto [s, d] : g.edges) ++predsStart_[renumber(d) + 1];
     for (auto [d, s] : added) ++predsStart_[d + 1];
-    for (size_t i = 0; i < nodes_.size(); ++i) predsStart_[i + 1] += predsStart_[i];
+    for (size_t i = 0; i < count; ++i) predsStart_[i + 1] += predsStart_[i];
     preds_.resize(static_cast<size_t>(predsStart_.back()));
     std::vector<int> next(predsStart_.begin(), predsStart_.end() - 1);
     for (auto [s, d] : g.edges) preds_[next[renumber(d)]++] = renumber(s);
@@ -162,7 +184,7 @@ int PlanNodes::indexOf(NodeId id) const {
 }
 
 PipeModel::PipeModel(const Graph& g, const PlanNodes& nodes, bool mergedLeaves)
-    : g_(g), nodes_(nodes), end_(nodes.size(), 0), step_(nodes.size(), -1), pipeFree_(nodes.pipes(), {0, -1}),
+    : nodes_(nodes), ran_(nodes.size()), pipeFree_(nodes.pipes(), {0, -1}),
       leaves_(nodes.memories(), ByteLeaves(mergedLeaves)), placed_(g.buffers.size()) {}
 
 NodeTiming PipeModel::peek(int i, Bytes offset) const { return timingOf(i, offset); }
@@ -175,19 +197,22 @@ PipeModel::Ready PipeModel::readyOf(int i, Bytes offset) const {
 // The three rules' times, each with the node (and buffer) that sets it.
 PipeModel::Rules PipeModel::rulesOf(int i, Bytes offset) const {
     Rules r;
+    int edgeStep = -1;
     for (int pred : nodes_.preds(i)) {
-        if (step_[pred] < 0)
+        const Ran& p = ran_[pred];
+        if (p.step < 0)
             throw InternalError("timing: node " + std::to_string(nodes_.id(i)) + " runs before its predecessor " +
                                 std::to_string(nodes_.id(pred)));
-        if (r.edgeNode < 0 || end_[pred] > r.edge || (end_[pred] == r.edge && step_[pred] < step_[r.edgeNode])) {
-            r.edge = end_[pred];
+        if (r.edgeNode < 0 || p.end > r.edge || (p.end == r.edge && p.step < edgeStep)) {
+            r.edge = p.end;
             r.edgeNode = pred;
+            edgeStep = p.step;
         }
     }
     if (nodes_.pipe(i) > 0) std::tie(r.pipe, r.pipeNode) = pipeFree_[nodes_.pipe(i)];
     if (nodes_.places(i)) {
         const int b = nodes_.moved(i);
-        r.left = leftAt(nodes_.memoryOf(b), offset, g_.buffers[b].size);
+        r.left = leftAt(nodes_.memoryOf(b), offset, nodes_.bufferSize(b));
     }
     return r;
 }
@@ -198,7 +223,7 @@ NodeTiming PipeModel::timingOf(int i, Bytes offset) const {
     NodeTiming t;
     t.id = nodes_.id(i);
     t.start = std::max({Cycles{0}, r.edge, r.pipe, address});
-    t.end = t.start + nodes_.node(i).cycles;
+    t.end = t.start + nodes_.cycles(i);
     Wait& w = t.wait;
     if (t.start == 0) return t;
     if (r.edgeNode >= 0 && r.edge == t.start) {
@@ -212,14 +237,12 @@ NodeTiming PipeModel::timingOf(int i, Bytes offset) const {
 }
 
 NodeTiming PipeModel::run(int i, Bytes offset) {
-    const Node& n = nodes_.node(i);
     NodeTiming t = timingOf(i, offset);
-    t.pipe = n.pipe;
+    t.pipe = nodes_.pipeName(nodes_.pipe(i));
     const int step = steps_++;
     const int moved = nodes_.moved(i);
     if (nodes_.places(i)) placed_[moved] = {offset, 0, -1, true};
-    end_[i] = t.end;
-    step_[i] = step;
+    ran_[i] = {t.end, step};
     if (nodes_.pipe(i) > 0) pipeFree_[nodes_.pipe(i)] = {t.end, i};
     total_ = std::max(total_, t.end);
     // A spill node uses its buffer too (its end counts towards when the bytes are left).
@@ -230,15 +253,15 @@ NodeTiming PipeModel::run(int i, Bytes offset) {
             p.lastUser = i;
         }
     };
-    if (n.isSpillIn() || n.isSpillOut()) used(moved);
+    if (nodes_.isSpill(i)) used(moved);
     for (int b : nodes_.uses(i)) used(b);
     if (nodes_.releases(i)) {
         const Placement& at = placed_[moved];
-        if (!at.placed) throw InternalError("timing: node " + std::to_string(n.id) + " releases an unplaced buffer");
+        if (!at.placed) throw InternalError("timing: node " + std::to_string(nodes_.id(i)) + " releases an unplaced buffer");
         const bool last = t.end >= at.lastUseEnd;
-        const Buffer& b = g_.buffers[moved];
-        leaves_[nodes_.memoryOf(moved)].leave(at.offset, at.offset + b.size,
-                                              {last ? t.end : at.lastUseEnd, step, b.id, nodes_.id(last ? i : at.lastUser)});
+        leaves_[nodes_.memoryOf(moved)].leave(at.offset, at.offset + nodes_.bufferSize(moved),
+                                              {last ? t.end : at.lastUseEnd, step, nodes_.bufferId(moved),
+                                               nodes_.id(last ? i : at.lastUser)});
     }
     return t;
 }
@@ -255,12 +278,14 @@ Timing simulateTiming(const Graph& g, const Plan& plan) {
     PipeModel model(g, nodes, true);
     Timing timing;
     timing.nodes.reserve(plan.order.size());
-    for (NodeId id : plan.order) {
-        const int i = nodes.indexOf(id);
-        const Node& n = nodes.node(i);
+    for (size_t step = 0; step < plan.order.size(); ++step) {
+        const NodeId id = plan.order[step];
+        // Numbered in plan order, the node at a step is that step's index unless a node repeats.
+        const int i = static_cast<int>(step) < nodes.size() && nodes.id(static_cast<int>(step)) == id
+                          ? static_cast<int>(step)
+                          : nodes.indexOf(id);
         Bytes offset = 0;
-        if (n.isAlloc()) offset = initialOffset[nodes.moved(i)];
-        if (n.isSpillIn()) offset = reloadOffset[i];
+        if (nodes.places(i)) offset = nodes.isSpill(i) ? reloadOffset[i] : initialOffset[nodes.moved(i)];
         if (offset == kUnplaced) throw InternalError("timing: node " + std::to_string(id) + " places a buffer at no offset");
         timing.nodes.push_back(model.run(i, offset));
     }

@@ -1,3 +1,4 @@
+#include "spillway/examples.h"
 #include "spillway/timing.h"
 #include "support.h"
 
@@ -164,6 +165,45 @@ TEST_CASE("id tables: flat for dense ids, hashed for sparse ones, the same answe
     }
     IdTable empty = IdTable::positions(std::vector<std::int64_t>{});
     CHECK(empty.find(0) == IdTable::kAbsent);
+}
+
+TEST_CASE("id tables: renumbered in place, flat or hashed, absent ids stay absent") {
+    const std::vector<std::int64_t> dense = {5, 3, 4, 9};
+    const std::vector<std::int64_t> sparse = {5, 3, 2'000'000'000, -7};
+    const std::vector<int> to = {2, 0, 3, 1};
+    for (const auto* ids : {&dense, &sparse}) {
+        IdTable t = IdTable::positions(*ids);
+        t.renumber(to);
+        for (size_t i = 0; i < ids->size(); ++i) CHECK(t.find((*ids)[i]) == to[i]);
+        CHECK(!t.contains(6));
+        CHECK(t.size() == 4);
+    }
+}
+
+TEST_CASE("plan nodes: each node's facts by index, in plan order, as its record and its buffer say") {
+    GraphDocument doc = parseGraphDocument(exampleGraphJson("one-spill"));
+    const Result r = test::planVerified(doc);
+    REQUIRE(!r.plan.spills.empty());  // spill nodes among them
+    for (auto numbering : {PlanNodes::Numbering::GraphThenAdded, PlanNodes::Numbering::InPlanOrder}) {
+        const PlanNodes nodes(doc.graph, r.plan, numbering);
+        REQUIRE(nodes.size() == static_cast<int>(r.plan.order.size()));
+        for (size_t step = 0; step < r.plan.order.size(); ++step) {
+            const int i = nodes.indexOf(r.plan.order[step]);
+            if (numbering == PlanNodes::Numbering::InPlanOrder) CHECK(i == static_cast<int>(step));
+            const Node& n = nodes.node(i);
+            CHECK(nodes.id(i) == n.id);
+            CHECK(nodes.cycles(i) == n.cycles);
+            CHECK(nodes.pipeName(nodes.pipe(i)) == n.pipe);
+            CHECK(nodes.places(i) == (n.isAlloc() || n.isSpillIn()));
+            CHECK(nodes.releases(i) == (n.isFree() || n.isSpillOut()));
+            CHECK(nodes.isSpill(i) == (n.isSpillIn() || n.isSpillOut()));
+            if (nodes.moved(i) < 0) continue;
+            const Buffer& b = doc.graph.buffers[nodes.moved(i)];
+            CHECK(nodes.bufferId(nodes.moved(i)) == (n.isBufferNode() ? n.buf : n.bufs.front()));
+            CHECK(nodes.bufferId(nodes.moved(i)) == b.id);
+            CHECK(nodes.bufferSize(nodes.moved(i)) == b.size);
+        }
+    }
 }
 
 TEST_CASE("byte leaves: merged ranges answer as the unmerged ones, with fewer boundaries") {

@@ -63,6 +63,12 @@ public:
         return table_[static_cast<std::size_t>(id - base_)];
     }
     bool contains(std::int64_t id) const { return find(id) != kAbsent; }
+    // Maps each id to to[the value it maps to]: a new numbering without a second table.
+    void renumber(const std::vector<int>& to) {
+        for (int& v : table_)
+            if (v != kAbsent) v = to[static_cast<std::size_t>(v)];
+        for (auto& entry : hashed_) entry.second = to[static_cast<std::size_t>(entry.second)];
+    }
     // The value of an id that must be there; throws std::out_of_range if not (as
     // std::unordered_map::at, which Graph::node(id) used before).
     int at(std::int64_t id) const {

@@ -14,6 +14,7 @@
 // node starts than the other two rules alone would let it: what this cause cost it.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -39,7 +40,7 @@ struct NodeTiming {
     Cycles start = 0;
     Cycles end = 0;
     Wait wait;
-    std::string pipe;  // the node's pipe ("" for ALLOC/FREE)
+    Name pipe;  // the node's pipe (empty for ALLOC/FREE); 8 bytes where a string took 32
 };
 
 struct Timing {
@@ -95,20 +96,10 @@ private:
     bool merged_ = false;
 };
 
-// Consecutive ints in an array (a row of PlanNodes' flat lists), for range-for.
-struct IntRange {
-    const int* first;
-    const int* last;
-    const int* begin() const { return first; }
-    const int* end() const { return last; }
-    std::size_t size() const { return static_cast<std::size_t>(last - first); }
-    bool empty() const { return first == last; }
-};
-
 // The nodes of a plan (graph nodes and spill nodes) by dense index: the graph's nodes as in
 // Graph::nodes, then the plan's added nodes; or (InPlanOrder) each node at its first step in
 // plan.order, nodes missing from it after them. With what the pipe model and the planners ask of
-// them.
+// them, each fact in its own flat array (read without the node's `Node` record).
 class PlanNodes {
 public:
     enum class Numbering { GraphThenAdded, InPlanOrder };
@@ -121,31 +112,48 @@ public:
     int indexOf(NodeId id) const;  // InternalError for an id that is no node of the plan
     int bufferIndexOf(BufferId id) const;  // the index in Graph::buffers; InternalError if none
     const Node& node(int i) const { return *nodes_[i]; }
-    NodeId id(int i) const { return nodes_[i]->id; }
+    NodeId id(int i) const { return ids_[i]; }
+    Cycles cycles(int i) const { return cycles_[i]; }
     // ALLOC and SPILL_IN place a buffer; FREE and SPILL_OUT release it.
-    bool places(int i) const { return nodes_[i]->isAlloc() || nodes_[i]->isSpillIn(); }
-    bool releases(int i) const { return nodes_[i]->isFree() || nodes_[i]->isSpillOut(); }
+    bool places(int i) const { return (kinds_[i] & kPlaces) != 0; }
+    bool releases(int i) const { return (kinds_[i] & kReleases) != 0; }
+    bool isSpill(int i) const { return (kinds_[i] & kSpill) != 0; }  // SPILL_OUT or SPILL_IN
     // The buffer (index into Graph::buffers) a placing or releasing node moves, else -1.
     int moved(int i) const { return moved_[i]; }
     // The buffers (indices) an operation node (not ALLOC/FREE/SPILL_*) uses, without repeats.
-    IntRange uses(int i) const { return {uses_.data() + usesStart_[i], uses_.data() + usesStart_[i + 1]}; }
+    IndexRange uses(int i) const { return {uses_.data() + usesStart_[i], uses_.data() + usesStart_[i + 1]}; }
     // Predecessors by the graph's and the plan's added edges (what timing waits for).
-    IntRange preds(int i) const { return {preds_.data() + predsStart_[i], preds_.data() + predsStart_[i + 1]}; }
-    // The node's pipe as a small index (0: none) and the pipes' count (with none).
+    IndexRange preds(int i) const { return {preds_.data() + predsStart_[i], preds_.data() + predsStart_[i + 1]}; }
+    // The node's pipe as a small index (0: none), the pipes' count (with none), a pipe's name.
     int pipe(int i) const { return pipe_[i]; }
-    int pipes() const { return pipes_; }
-    // A buffer's memory as a small index, and the memories' count.
-    int memoryOf(int buffer) const { return memoryOf_[buffer]; }
+    int pipes() const { return static_cast<int>(pipeNames_.size()); }
+    const Name& pipeName(int pipe) const { return pipeNames_[pipe]; }
+    // A buffer's (index into Graph::buffers) memory as a small index, the memories' count, and
+    // the buffer's size and id.
+    int memoryOf(int buffer) const { return buffers_[buffer].memory; }
     int memories() const { return memories_; }
+    Bytes bufferSize(int buffer) const { return buffers_[buffer].size; }
+    BufferId bufferId(int buffer) const { return buffers_[buffer].id; }
 
 private:
+    enum : std::uint8_t { kPlaces = 1, kReleases = 2, kSpill = 4 };
+    struct BufferFacts {
+        Bytes size;
+        BufferId id;
+        int memory;
+    };
     std::vector<const Node*> nodes_;
+    std::vector<NodeId> ids_;
+    std::vector<Cycles> cycles_;
+    std::vector<std::uint8_t> kinds_;
     IdTable index_, bufferIndex_;  // node ids, buffer ids -> dense indices
-    std::vector<int> moved_, pipe_, memoryOf_;
+    std::vector<int> moved_, pipe_;
+    std::vector<Name> pipeNames_;        // by pipe index; 0: none
+    std::vector<BufferFacts> buffers_;   // by buffer index
     // Each node's uses and predecessors as rows of one array (row i: [start[i], start[i + 1])):
     // a vector per node was two allocations a node, 100 MB and scattered reads at 10^6 nodes.
     std::vector<int> uses_, usesStart_, preds_, predsStart_;
-    int pipes_ = 1, memories_ = 0;
+    int memories_ = 0;
 };
 
 // The pipe model run node by node: simulateTiming's engine, and the clock of the planners that
@@ -191,10 +199,14 @@ private:
     Rules rulesOf(int i, Bytes offset) const;
     NodeTiming timingOf(int i, Bytes offset) const;
 
-    const Graph& g_;
+    // A node's end and step, side by side: a predecessor's are read together.
+    struct Ran {
+        Cycles end = 0;
+        int step = -1;  // -1: has not run
+    };
+
     const PlanNodes& nodes_;
-    std::vector<Cycles> end_;
-    std::vector<int> step_;                              // -1: has not run
+    std::vector<Ran> ran_;
     std::vector<std::pair<Cycles, int>> pipeFree_;       // per pipe: (end, node) of its last node
     std::vector<ByteLeaves> leaves_;                     // per memory
     std::vector<Placement> placed_;                      // per buffer
