@@ -34,6 +34,25 @@ test('without a graph it plans the built-in example and prints the summary', () 
   assert.match(r.stdout, /^verified: yes/m);
 });
 
+test('the CLI starting itself again for huge pages keeps its arguments, and a user\'s GLIBC_TUNABLES', () => {
+  // cli/main.cpp adds glibc.malloc.hugetlb=1 and starts again, unless the variable names it.
+  const run = (tunables) => {
+    const env = { ...process.env };
+    delete env.GLIBC_TUNABLES;
+    if (tunables !== undefined) env.GLIBC_TUNABLES = tunables;
+    const out = join(work, 'huge-pages.json');
+    const r = spawnSync(cli, ['plan', small, '--caps', 'L1=100', '-o', out], { encoding: 'utf8', env, timeout: 20000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^verified: yes/m);
+    return readFileSync(out, 'utf8');
+  };
+  const plain = run(undefined);
+  assert.match(plain, /"capacities":\{"L1":100\}/);
+  assert.equal(run('glibc.malloc.hugetlb=0'), plain);
+  assert.equal(run('glibc.malloc.check=0'), plain);
+  assert.equal(run(''), plain);
+});
+
 test('the summary names the order search and how far the plan is from its lower bound', () => {
   const graph = file('matmul-small.json', spillway('example', 'tiled-matmul-small').stdout);
   const r = spillway('plan', graph, '--order', 'search', '--effort', '80');
