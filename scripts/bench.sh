@@ -4,7 +4,7 @@
 # quote them with the machine's load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x build/native/spillway ] || bash scripts/setup.sh
+[ -x build/native/spillway ] && [ -f web/src/engine/generated/spillway.wasm ] || bash scripts/setup.sh
 cases=../shared/cases
 graphs=()
 [ -d "$cases" ] && graphs=("$cases"/*.json)
@@ -27,6 +27,9 @@ echo "   whole run < 10 s; peak memory: /usr/bin/time around the 10^6 run)"
 for kind in matmul random; do
   /usr/bin/time -f "peak memory %M KB" build/native/spillway scale "$kind"
 done
+echo
+echo "== WebAssembly against native: the default plan, CPU seconds (issue 12: within 1.6x), results byte-identical"
+node scripts/wasm-ratio.mjs --repeat 3
 echo
 echo "== quality"
 node scripts/quality.mjs

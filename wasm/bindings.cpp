@@ -20,6 +20,31 @@ using namespace spillway;
 namespace {
 
 using Json = nlohmann::ordered_json;
+using emscripten::val;
+
+// Text crosses the boundary through the host's own UTF-8 codec (TextEncoder, TextDecoder): one
+// native pass each way. embind's std::string conversion walks every byte in JavaScript, a
+// fifth of plan() on a 100K-node graph (docs/benchmarks.md, "WebAssembly against native").
+std::string textOf(const val& js, const char* parameter, const char* source) {
+    if (!js.isString()) {
+        ErrorPlace where;
+        where.source = source;
+        where.field = parameter;
+        throw InputError(std::string(parameter) + ": expected text (a string), got " + js.typeOf().as<std::string>(),
+                         std::move(where));
+    }
+    static const val encoder = val::global("TextEncoder").new_();
+    const val bytes = encoder.call<val>("encode", js);
+    std::string text(bytes["length"].as<std::size_t>(), '\0');
+    // No allocation between the view's making and its use: a growing heap would detach it.
+    val(emscripten::typed_memory_view(text.size(), reinterpret_cast<unsigned char*>(text.data()))).call<void>("set", bytes);
+    return text;
+}
+
+val jsText(const std::string& text) {
+    static const val decoder = val::global("TextDecoder").new_();
+    return decoder.call<val>("decode", val(emscripten::typed_memory_view(text.size(), reinterpret_cast<const unsigned char*>(text.data()))));
+}
 
 std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
@@ -50,16 +75,18 @@ std::string errorJson(const char* kind, const std::string& message, const ErrorP
 }
 
 template <typename F>
-std::string guarded(F&& f) {
+val guarded(F&& f) {
+    std::string out;
     try {
-        return f();
+        out = f();
     } catch (const InputError& e) {
-        return errorJson("input", e.what(), e.where);
+        out = errorJson("input", e.what(), e.where);
     } catch (const std::bad_alloc&) {
-        return errorJson("input", "out of memory: the input is too large for the browser's WebAssembly memory");
+        out = errorJson("input", "out of memory: the input is too large for the browser's WebAssembly memory");
     } catch (const std::exception& e) {
-        return errorJson("internal", e.what());
+        out = errorJson("internal", e.what());
     }
+    return jsText(out);
 }
 
 // The largest graph the browser plans: above it the WebAssembly heap (at most 4 GiB) and the
@@ -84,19 +111,19 @@ std::string orders() {
     return dump(out);
 }
 
-std::string plan(const std::string& graphJson, const std::string& optionsJson) {
+val plan(const val& graphJson, const val& optionsJson) {
     return guarded([&] {
-        GraphDocument doc = parseInBrowser(graphJson);
-        return resultToJson(doc.graph, run(doc, parseRunOptions(optionsJson)));
+        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
+        return resultToJson(doc.graph, run(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options"))));
     });
 }
 
 // plan() with the order search's progress: `onProgress` gets {"evaluations", "budget", "best"}
 // every so often and returns false to stop the search, which then plans its best order so far.
-std::string planWithProgress(const std::string& graphJson, const std::string& optionsJson, emscripten::val onProgress) {
+val planWithProgress(const val& graphJson, const val& optionsJson, val onProgress) {
     return guarded([&] {
-        GraphDocument doc = parseInBrowser(graphJson);
-        RunOptions opts = parseRunOptions(optionsJson);
+        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
+        RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"));
         opts.progress = [&](const SearchProgress& p) {
             Json j;
             j["evaluations"] = p.evaluations;
@@ -110,11 +137,11 @@ std::string planWithProgress(const std::string& graphJson, const std::string& op
 
 // Re-verifies a result JSON (as plan() returned it, or edited) against its graph: the plan and
 // every claim it makes (metrics, timing, spill cycles under its cost model).
-std::string verify(const std::string& graphJson, const std::string& resultJson, const std::string& optionsJson) {
+val verify(const val& graphJson, const val& resultJson, const val& optionsJson) {
     return guarded([&] {
-        GraphDocument doc = parseInBrowser(graphJson);
-        const Capacities caps = capacitiesFor(doc, parseRunOptions(optionsJson));
-        const ResultFile result = readResultFile(resultJson);
+        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
+        const Capacities caps = capacitiesFor(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options")));
+        const ResultFile result = readResultFile(textOf(resultJson, "resultJson", "result"));
         Json out;
         out["violations"] = Json::array();
         for (const Violation& v : verifyResult(doc.graph, caps, result.cost, result.plan, result.claims)) {
@@ -132,10 +159,10 @@ std::string verify(const std::string& graphJson, const std::string& resultJson, 
     });
 }
 
-std::string metrics(const std::string& graphJson, const std::string& optionsJson) {
+val metrics(const val& graphJson, const val& optionsJson) {
     return guarded([&] {
-        GraphDocument doc = parseInBrowser(graphJson);
-        Problem problem = prepare(doc, parseRunOptions(optionsJson));
+        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
+        Problem problem = prepare(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options")));
         ResidencyPeaks peaks = peakResidency(doc.graph, problem.order);
         Json out;
         out["demandPeak"]["byType"] = peaks.byType;
@@ -146,15 +173,18 @@ std::string metrics(const std::string& graphJson, const std::string& optionsJson
 }
 
 // Every policy on every order source; rows as `spillway compare --json -` prints them.
-std::string compareAll(const std::string& graphJson, const std::string& optionsJson) {
-    return guarded([&] { return comparisonToJson(compare(parseInBrowser(graphJson), parseRunOptions(optionsJson))); });
+val compareAll(const val& graphJson, const val& optionsJson) {
+    return guarded([&] {
+        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
+        return comparisonToJson(compare(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options"))));
+    });
 }
 
 // Packs minimalloc's CSV (packing_io.h): the JSON `spillway pack FILE --json -` prints.
-std::string pack(const std::string& csvText, const std::string& optionsJson) {
+val pack(const val& csvText, const val& optionsJson) {
     return guarded([&] {
-        const packing::PackRequest request = packing::parsePackOptions(optionsJson);
-        packing::CsvDocument doc = packing::parsePackingCsv(csvText);
+        const packing::PackRequest request = packing::parsePackOptions(textOf(optionsJson, "optionsJson", "options"));
+        packing::CsvDocument doc = packing::parsePackingCsv(textOf(csvText, "csvText", "csv"));
         doc.problem.capacity = request.capacity;
         return packing::packResultToJson(doc, packing::packValidated(doc.problem, request.options));
     });
@@ -181,8 +211,8 @@ std::string examples() {
     return dump(out);
 }
 
-std::string example(const std::string& name) {
-    return guarded([&] { return exampleGraphJson(name); });
+val example(const val& name) {
+    return guarded([&] { return exampleGraphJson(textOf(name, "name", "")); });
 }
 
 // Bytes the engine's allocator holds right now: tests check that failing calls leak nothing.

@@ -174,6 +174,12 @@ export interface ExampleInfo {
   description: string;
 }
 
+/**
+ * Every text parameter must be a string: anything else gets the EngineError JSON naming the
+ * parameter (where.field "graphJson", "optionsJson", "resultJson", "csvText" or "name"). Text
+ * crosses the boundary as UTF-8 through the host's TextEncoder and TextDecoder (a lone surrogate
+ * becomes U+FFFD).
+ */
 export interface SpillwayModule {
   /** "spillway 0.1.0" */
   version(): string;

@@ -72,6 +72,10 @@ function hostileCalls(big) {
     ['compare on a bad graph', () => engine.compare('{"Nodes":5}', '{}')],
     ['metrics with a bad order', () => engine.metrics(small(), '{"order":[0,0,0]}')],
     ['an unknown example', () => engine.example('nope\u0000\ud800')],
+    ['a graph that is a number', () => engine.plan(42, '{}')],
+    ['options that are null', () => engine.plan(small(), null)],
+    ['a result that is an object', () => engine.verify(small(), {}, '{}')],
+    ['a CSV that is undefined', () => engine.pack(undefined, '{"capacity":8}')],
   ];
 }
 
@@ -130,6 +134,20 @@ test('where: the places of errors about the graph text', () => {
   assert.equal(e.where.step, 1);
   assert.equal(e.where.field, 'Order[1]');
   assert.equal(e.where.line, 1);
+});
+
+test('where: text that is not a string names its parameter; non-ASCII text crosses both ways', () => {
+  let e = inputError(engine.plan(42, '{}'));
+  assert.equal(e.message, 'graphJson: expected text (a string), got number');
+  assert.deepEqual(e.where, { source: 'graph', field: 'graphJson' });
+  e = inputError(engine.verify(small(), new Uint8Array(4), '{}'));
+  assert.deepEqual(e.where, { source: 'result', field: 'resultJson' });
+  e = inputError(engine.example(['tiled-matmul']));
+  assert.deepEqual(e.where, { field: 'name' });
+
+  // Two-, three- and four-byte UTF-8 in the input come back whole in the message.
+  e = inputError(engine.plan(small(), JSON.stringify({ policy: 'é→😀' })));
+  assert.match(e.message, /unknown policy "é→😀"/);
 });
 
 test('where: limits are named with their maximum', () => {
