@@ -43,13 +43,25 @@ ErrorPlace atBuffer(const Graph& g, int nodeIndex, BufferId buf, const std::stri
 }
 
 // Buffers come from their ALLOC and FREE nodes; users are checked against them afterwards.
+// Each buffer has a slot, in the order its first ALLOC/FREE comes, found through an id table; the
+// slots are put in id order once at the end. (A std::map by id was a walk down a tree of half a
+// million nodes a buffer node on a million-node graph, scattered when FREEs come in another order
+// than ALLOCs, as on random graphs: parsing grew faster than n.)
 void collectBuffers(Graph& g) {
-    std::map<BufferId, Buffer> byId;
+    std::vector<BufferId> ids;
+    for (const Node& n : g.nodes)
+        if (n.isBufferNode()) ids.push_back(n.buf);
+    IdTable slotOf = IdTable::over(ids);
+    ids.clear();
+    ids.shrink_to_fit();
+    std::vector<Buffer> slots;
     std::map<std::string, int> memories;
     for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
         const Node& n = g.nodes[i];
         if (!n.isBufferNode()) continue;
-        Buffer& b = byId[n.buf];
+        const int found = slotOf.emplace(n.buf, static_cast<int>(slots.size()));
+        if (found == static_cast<int>(slots.size())) slots.emplace_back();
+        Buffer& b = slots[static_cast<std::size_t>(found)];
         const bool first = b.allocNode < 0 && b.freeNode < 0;
         if (first) {
             b.id = n.buf;
@@ -77,9 +89,15 @@ void collectBuffers(Graph& g) {
                              atBuffer(g, i, n.buf, "BufId"));
         slot = i;
     }
+    std::vector<std::pair<BufferId, int>> byId;  // (id, slot), ascending id
+    byId.reserve(slots.size());
+    for (std::size_t k = 0; k < slots.size(); ++k) byId.emplace_back(slots[k].id, static_cast<int>(k));
+    std::sort(byId.begin(), byId.end());
     g.buffers.clear();
-    g.bufferIndex = byId.empty() ? IdTable() : IdTable(byId.begin()->first, byId.rbegin()->first, byId.size());
-    for (auto& [id, b] : byId) {
+    g.buffers.reserve(slots.size());
+    g.bufferIndex = byId.empty() ? IdTable() : IdTable(byId.front().first, byId.back().first, byId.size());
+    for (const auto& [id, slot] : byId) {
+        Buffer& b = slots[static_cast<std::size_t>(slot)];
         if (b.allocNode < 0)
             throw InputError("buffer " + std::to_string(id) + " has a FREE (" + nodeName(g.nodes[b.freeNode]) +
                                  ") but no ALLOC",
@@ -89,7 +107,7 @@ void collectBuffers(Graph& g) {
                                  ") but no FREE",
                              atBuffer(g, b.allocNode, id, "BufId"));
         g.bufferIndex.emplace(id, static_cast<int>(g.buffers.size()));
-        g.buffers.push_back(b);
+        g.buffers.push_back(std::move(b));
     }
     for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
         const Node& n = g.nodes[i];

@@ -12,8 +12,25 @@ namespace {
 constexpr MinCostFlow::Amount kInfinity = std::numeric_limits<MinCostFlow::Amount>::max() / 4;
 }
 
-MinCostFlow::MinCostFlow(int nodes)
-    : n_(nodes), potential_(nodes, 0), dist_(nodes, kInfinity), current_(nodes), state_(nodes), visited_(nodes, -1) {}
+MinCostFlow::MinCostFlow(int nodes) { reset(nodes); }
+
+void MinCostFlow::reset(int nodes) {
+    n_ = nodes;
+    arcs_.clear();
+    potential_.assign(static_cast<std::size_t>(nodes), 0);
+    dist_.assign(static_cast<std::size_t>(nodes), kInfinity);
+    current_.assign(static_cast<std::size_t>(nodes), 0);
+    state_.assign(static_cast<std::size_t>(nodes), kOpen);
+    visited_.assign(static_cast<std::size_t>(nodes), -1);
+    reached_.clear();
+    potentialShift_ = 0;
+    phase_ = 0;
+    cost_ = 0;
+    work_ = 0;
+    finished_ = true;
+    unsent_ = 0;
+    nextPathCost_ = 0;
+}
 
 int MinCostFlow::addArc(int from, int to, Amount capacity, Amount cost) {
     if (from >= to || from < 0 || to >= n_) throw InternalError("min-cost flow: arcs must go forward in node order");
@@ -24,14 +41,15 @@ int MinCostFlow::addArc(int from, int to, Amount capacity, Amount cost) {
 }
 
 // Arc 2i leaves its tail (the head of 2i + 1) and 2i + 1 leaves its head: rows by counting, each
-// in the order the arcs were added.
+// in the order the arcs were added. Row v's end first, then the arcs placed from the back, which
+// leaves each rowStart_[v] at its row's start (no second array of positions).
 void MinCostFlow::buildRows() {
     rowStart_.assign(static_cast<std::size_t>(n_) + 1, 0);
-    for (const Arc& a : arcs_) ++rowStart_[static_cast<std::size_t>(a.to) + 1];
-    for (int v = 0; v < n_; ++v) rowStart_[v + 1] += rowStart_[v];
+    for (const Arc& a : arcs_) ++rowStart_[static_cast<std::size_t>(a.to)];  // as many leave a.to
+    for (int v = 1; v < n_; ++v) rowStart_[v] += rowStart_[v - 1];
+    rowStart_[n_] = static_cast<int>(arcs_.size());
     rowArcs_.resize(arcs_.size());
-    std::vector<int> next(rowStart_.begin(), rowStart_.end() - 1);
-    for (std::size_t a = 0; a < arcs_.size(); ++a) rowArcs_[next[arcs_[a ^ 1].to]++] = static_cast<int>(a);
+    for (std::size_t a = arcs_.size(); a-- > 0;) rowArcs_[--rowStart_[arcs_[a ^ 1].to]] = static_cast<int>(a);
 }
 
 // Arcs go forward in index order, so one pass in that order gives exact distances from the
@@ -164,7 +182,8 @@ MinCostFlow::Amount MinCostFlow::blockingFlow(int source, int sink, Amount limit
         return arc.residual > 0 && stateOf(arc.to) == kOpen && arc.cost + potential_[v] - potential_[arc.to] == 0;
     };
     Amount total = 0;
-    std::vector<int> path;  // arc indices from the source
+    std::vector<int>& path = path_;
+    path.clear();
     int v = source;
     visit(source);
     state_[source] = kOnPath;

@@ -17,7 +17,12 @@ class MinCostFlow {
 public:
     using Amount = std::int64_t;
 
-    explicit MinCostFlow(int nodes);
+    explicit MinCostFlow(int nodes = 0);
+
+    // Empties the network for `nodes` nodes, as a new MinCostFlow(nodes) would be, but keeps the
+    // storage: the bound solves thousands of small windows one after another, and a fresh network
+    // each was a dozen allocations (and their first touch) a window.
+    void reset(int nodes);
 
     // An arc from `from` to `to` (from < to) carrying up to `capacity` units at `cost` each.
     // Returns its index for flowOn().
@@ -81,6 +86,7 @@ private:
     enum : char { kOpen, kOnPath, kDead };
     std::vector<char> state_;               // per node, during a blocking flow
     std::vector<std::int64_t> visited_;     // the phase that last set a node's state_ and current_
+    std::vector<int> path_;                 // the blocking flow's path (arc indices from the source)
     std::int64_t phase_ = 0;
     Amount cost_ = 0;
     std::int64_t work_ = 0;

@@ -79,13 +79,23 @@ struct FlowResult {
     std::int64_t work = 0;
     bool exact = true;
 };
+// The network and scratch arrays of relaxGaps, kept by a caller that solves many small relaxations
+// one after another (the bound's windows: thousands on a huge graph), so that each reuses the
+// storage of the one before instead of allocating (and first touching) its own.
+struct GapFlowStorage {
+    MinCostFlow flow;
+    std::vector<int> points;
+    std::vector<MinCostFlow::Amount> segment;
+    std::vector<int> arcs, arcFrom, arcTo;
+};
 FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which, const std::vector<Bytes>& avail,
-                     std::int64_t workBudget = -1) {
+                     std::int64_t workBudget, GapFlowStorage& storage) {
     FlowResult r;
     r.kept.assign(which.size(), 0);
     if (which.empty()) return r;
     Bytes unit = 0;
-    std::vector<int> points;
+    std::vector<int>& points = storage.points;
+    points.clear();
     for (int i : which) {
         unit = std::gcd(unit, all[i].size);
         points.push_back(all[i].from + 1);
@@ -95,13 +105,15 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
     points.erase(std::unique(points.begin(), points.end()), points.end());
     const int k = static_cast<int>(points.size());
     // Segment j = steps [points[j], points[j+1]); its free units are the least over its steps.
-    std::vector<MinCostFlow::Amount> segment(k, 0);
+    std::vector<MinCostFlow::Amount>& segment = storage.segment;
+    segment.assign(static_cast<std::size_t>(k), 0);
     for (int j = 0; j + 1 < k; ++j) {
         Bytes least = avail[points[j]];
         for (int t = points[j] + 1; t < points[j + 1]; ++t) least = std::min(least, avail[t]);
         segment[j] = least / unit;
     }
-    MinCostFlow flow(k + 2);
+    MinCostFlow& flow = storage.flow;
+    flow.reset(k + 2);
     const int source = 0, sink = k + 1;
     MinCostFlow::Amount supply = 0, previous = 0;
     for (int j = 0; j < k; ++j) {
@@ -115,7 +127,12 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
         }
         if (j + 1 < k) flow.addArc(j + 1, j + 2, kUnbounded, 0);
     }
-    std::vector<int> arcs, arcFrom, arcTo;
+    std::vector<int>& arcs = storage.arcs;
+    std::vector<int>& arcFrom = storage.arcFrom;
+    std::vector<int>& arcTo = storage.arcTo;
+    arcs.clear();
+    arcFrom.clear();
+    arcTo.clear();
     for (int i : which) {
         const Gap& gap = all[i];
         if (gap.traffic * unit % gap.size != 0) throw InternalError("residency: traffic is not a multiple of the size");
@@ -146,6 +163,11 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
     }
     for (size_t i = 0; i < which.size(); ++i) r.kept[i] = flow.flowOn(arcs[i]) * unit;
     return r;
+}
+FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which, const std::vector<Bytes>& avail,
+                     std::int64_t workBudget = -1) {
+    GapFlowStorage storage;
+    return relaxGaps(all, which, avail, workBudget, storage);
 }
 
 // Gaps that fit even if every gap is kept are kept without a choice: only the rest (the
@@ -503,6 +525,7 @@ Bytes windowedRelaxation(const ResidencyProblem& p, int windowSteps, std::int64_
     Bytes traffic = 0;
     std::vector<Gap> cut;
     std::vector<int> which;
+    GapFlowStorage storage;
     for (int w = 0; w < windows; ++w) {
         if (starting[w].empty()) continue;
         const int end = (w + 1) * windowSteps;  // the first step after the window
@@ -514,7 +537,7 @@ Bytes windowedRelaxation(const ResidencyProblem& p, int windowSteps, std::int64_
         }
         which.resize(cut.size());
         std::iota(which.begin(), which.end(), 0);
-        const FlowResult lp = relaxGaps(cut, which, free, workPerStep * windowSteps);
+        const FlowResult lp = relaxGaps(cut, which, free, workPerStep * windowSteps, storage);
         traffic += std::max<Bytes>(0, totalTraffic(cut, which) - lp.saved);
     }
     return traffic;

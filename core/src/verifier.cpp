@@ -310,6 +310,34 @@ private:
     std::vector<std::string> memoryNames_;
     std::vector<int> memoryOf_;                      // buffer index -> memory index
 
+    // Each step of the plan's order as the passes after checkOrder read it, gathered once in
+    // checkOrder's walk (the spill of an added id after checkSpillIds): on a random graph the
+    // order is scattered over the graph, and each pass's lookups by id (the node's index, its
+    // record, its Bufs, their buffers' indices) were cache misses a step, in three passes.
+    enum class Op : std::uint8_t { Alloc, Free, SpillOut, SpillIn, Other };
+    struct Step {
+        const Node* node = nullptr;  // the graph or added node of the id; null: neither
+        // The node's pipe (its interned text, empty for none) and cycles: the timing check's walk
+        // reads these and no node record.
+        const std::string* pipe = nullptr;
+        Cycles cycles = 0;
+        int buf = -1;                // buffer index an ALLOC/FREE or spill moves (-1: none, unknown)
+        int spill = -1;              // a non-graph id's spill (spillOfNode_), -1: none
+        Op op = Op::Other;
+        bool graph = false;          // a graph node
+        bool first = false;          // the id's first step (later ones are reported by checkOrder)
+    };
+    std::vector<Step> steps_;
+    // Step i's Bufs as buffer indices (-1: unknown buffer; none for an unknown id):
+    // stepBufs_[stepBufStart_[i] .. stepBufStart_[i + 1]).
+    std::vector<int> stepBufStart_, stepBufs_;
+    IndexRange bufsAt(std::size_t i) const {
+        return {stepBufs_.data() + stepBufStart_[i], stepBufs_.data() + stepBufStart_[i + 1]};
+    }
+    static Op opOf(const Node& n) {
+        return n.isAlloc() ? Op::Alloc : n.isFree() ? Op::Free : n.isSpillOut() ? Op::SpillOut : n.isSpillIn() ? Op::SpillIn : Op::Other;
+    }
+
     bool isGraphNode(NodeId id) const { return graphIndex_.contains(id); }
     bool known(NodeId id) const { return isGraphNode(id) || addedIndex_.contains(id); }
     int posOf(NodeId id) const { return pos_.find(id); }
@@ -363,9 +391,12 @@ private:
         for (const Node& n : plan_.addedNodes) addedIds.push_back(n.id);
         addedIndex_ = IdTable::positions(addedIds);
         pos_ = IdTable::over(plan_.order);
+        steps_.resize(plan_.order.size());
+        stepBufStart_.assign(plan_.order.size() + 1, 0);
         for (std::size_t i = 0; i < plan_.order.size(); ++i) {
             NodeId id = plan_.order[i];
             const int first = pos_.emplace(id, static_cast<int>(i));
+            gatherStep(i);
             At at;
             at.node = id;
             at.step = static_cast<std::int64_t>(i);
@@ -373,7 +404,7 @@ private:
                 report_.add(Kind::Order,
                             cat("node ", id, " appears twice in the order: at step ", first, " and at step ", i),
                             at);
-            } else if (!known(id)) {
+            } else if (!steps_[i].node) {
                 report_.add(Kind::Order, cat("step ", i, ": node ", id, " is neither a graph node nor an added node"),
                             at);
             }
@@ -387,6 +418,36 @@ private:
             if (!pos_.contains(n.id))
                 report_.add(Kind::Order, cat("added node ", n.id, " (", n.op, ") is missing from the order"),
                             atNode(n.id));
+    }
+
+    void gatherStep(std::size_t i) {
+        const NodeId id = plan_.order[i];
+        Step& s = steps_[i];
+        s.first = pos_.find(id) == static_cast<int>(i);
+        if (const int gi = graphIndex_.find(id); gi >= 0) {
+            s.node = &g_.nodes[static_cast<std::size_t>(gi)];
+            s.graph = true;
+        } else {
+            s.node = addedNode(id);
+        }
+        if (s.node) {
+            s.op = opOf(*s.node);
+            s.pipe = &s.node->pipe.str();
+            s.cycles = s.node->cycles;
+        }
+        if (s.graph && (s.op == Op::Alloc || s.op == Op::Free)) s.buf = bufferIndex_.find(s.node->buf);
+        if (s.node)
+            for (BufferId b : s.node->bufs) stepBufs_.push_back(bufferIndex_.find(b));
+        stepBufStart_[i + 1] = static_cast<int>(stepBufs_.size());
+    }
+    // The spill (and its buffer) of each step whose id is no graph node's, once spills are known.
+    void gatherSpillSteps() {
+        for (std::size_t i = 0; i < steps_.size(); ++i) {
+            Step& s = steps_[i];
+            if (s.graph) continue;
+            s.spill = spillOfNode_.find(plan_.order[i]);
+            s.buf = s.spill < 0 ? -1 : spillBufIndex_[static_cast<std::size_t>(s.spill)];
+        }
     }
 
     // 2. Spill ids, added nodes, spill fields.
@@ -474,6 +535,7 @@ private:
             checkAddedNode(k, s.outNode, kSpillOut, kSpillOutPipe, s.buf);
             checkAddedNode(k, s.inNode, kSpillIn, kSpillInPipe, s.buf);
         }
+        gatherSpillSteps();
     }
 
     void checkAddedNode(std::size_t k, NodeId id, const char* op, const char* pipe, BufferId buf) {
@@ -802,14 +864,15 @@ private:
         for (std::size_t i = 0; i < plan_.order.size(); ++i) {
             const NodeId id = plan_.order[i];
             const int step = static_cast<int>(i);
-            if (posOf(id) != step) continue;  // a duplicate: reported by checkOrder
-            if (const Node* graphed = graphNode(id)) {
-                const Node& n = *graphed;
-                if (n.isAlloc() || n.isFree()) {
-                    const int bi = bufferIndex_.find(n.buf);
+            const Step& fact = steps_[i];
+            if (!fact.first) continue;  // a duplicate: reported by checkOrder
+            if (fact.graph) {
+                const Node& n = *fact.node;
+                if (fact.op == Op::Alloc || fact.op == Op::Free) {
+                    const int bi = fact.buf;
                     if (bi < 0) continue;
                     BufState& s = st[bi];
-                    if (n.isAlloc()) {  // the buffer's only ALLOC, first occurrence
+                    if (fact.op == Op::Alloc) {  // the buffer's only ALLOC, first occurrence
                         if (allocOf_[bi] == nullptr) {  // reported by checkAllocations
                             s.state = State::Resident;
                             continue;
@@ -828,28 +891,27 @@ private:
                         if (s.state != State::Unallocated) s.state = State::Freed;
                     }
                 } else {
-                    for (std::size_t j = 0; j < n.bufs.size(); ++j) {
-                        const BufferId b = n.bufs[j];
-                        if (std::find(n.bufs.begin(), n.bufs.begin() + static_cast<std::ptrdiff_t>(j), b) !=
-                            n.bufs.begin() + static_cast<std::ptrdiff_t>(j))
-                            continue;  // listed twice: one report is enough
-                        const int bi = bufferIndex_.find(b);
-                        if (bi < 0) continue;
+                    const IndexRange bufs = bufsAt(i);
+                    for (const int* b = bufs.begin(); b != bufs.end(); ++b) {
+                        const int bi = *b;
+                        // Unknown, or listed twice (the same id, the same index): one report is enough.
+                        if (bi < 0 || std::find(bufs.begin(), b, bi) != b) continue;
                         const BufState& s = st[bi];
                         if (s.state != State::Resident) {
+                            const BufferId buffer = g_.buffers[bi].id;
                             report_.add(Kind::Residency,
-                                        cat("step ", step, ", ", nodeName(id), " uses buffer ", b, " while it is ",
+                                        cat("step ", step, ", ", nodeName(id), " uses buffer ", buffer, " while it is ",
                                             stateName(s.state)),
-                                        atNode(id, b));
+                                        atNode(id, buffer));
                         }
                     }
                 }
                 continue;
             }
-            const int k = spillOfNode_.find(id);
+            const int k = fact.spill;
             if (k < 0) continue;  // unknown: reported by checkOrder
             const Spill& sp = plan_.spills[k];
-            const int bi = spillBufIndex_[k];
+            const int bi = fact.buf;
             if (bi < 0) continue;  // unknown buffer: reported by checkSpillIds
             BufState& s = st[bi];
             At at = atNode(id, sp.buf);
@@ -986,20 +1048,11 @@ private:
         claimMap("metrics.demandPeak.byType", claims_->demandPeakByType, byMemory(demand));
         claim("metrics.demandPeak.total", claims_->demandPeakTotal, totalPeak);
 
-        for (NodeId id : plan_.order) {
-            int bi = -1;
-            bool arrives = false;
-            if (const Node* graphed = graphNode(id)) {
-                const Node& n = *graphed;
-                if (!n.isBufferNode()) continue;
-                bi = bufferIndex_.find(n.buf);
-                if (bi < 0) continue;
-                arrives = n.isAlloc();
-            } else if (const int k = spillOfNode_.find(id); k >= 0) {
-                bi = spillBufIndex_[k];
-                arrives = plan_.spills[k].inNode == id;
-            }
+        for (std::size_t i = 0; i < steps_.size(); ++i) {
+            const Step& fact = steps_[i];
+            const int bi = fact.buf;  // a graph node's only if it is an ALLOC or FREE
             if (bi < 0) continue;
+            const bool arrives = fact.graph ? fact.op == Op::Alloc : plan_.spills[fact.spill].inNode == plan_.order[i];
             const Bytes size = g_.buffers[bi].size;
             const int m = memoryOf_[bi];
             current[m] = addSat(current[m], arrives ? size : -size);
@@ -1024,9 +1077,6 @@ private:
     // such user), the buffer that left (address), and the cycles beyond the other two rules.
     void checkTiming() {
         const std::size_t L = plan_.order.size();
-        // Each step's node, found in the walk below: its record is read once there (at 10^6 nodes
-        // each pass over the records in plan order was a cache miss a step).
-        std::vector<const Node*> node(L);
         // Pipes numbered as they first appear; consecutive nodes often share one: one compare.
         std::map<std::string, int> pipes;
         const std::string* lastPipe = nullptr;
@@ -1086,14 +1136,13 @@ private:
         Cycles total = 0;
         bool overflow = false;
         for (std::size_t i = 0; i < L; ++i) {
-            const Node* graphed = graphNode(plan_.order[i]);
-            node[i] = graphed ? graphed : addedNode(plan_.order[i]);
-            const Node& n = *node[i];
+            const Step& fact = steps_[i];
+            const std::string& pipeName = *fact.pipe;
             int pipeOf = -1;
-            if (!n.pipe.empty()) {
-                if (!lastPipe || *lastPipe != n.pipe) {
-                    lastPipe = &n.pipe.str();
-                    const auto [at, added] = pipes.emplace(n.pipe, static_cast<int>(pipes.size()));
+            if (!pipeName.empty()) {
+                if (!lastPipe || (lastPipe != &pipeName && *lastPipe != pipeName)) {  // interned: same text, same copy
+                    lastPipe = &pipeName;
+                    const auto [at, added] = pipes.emplace(pipeName, static_cast<int>(pipes.size()));
                     if (added) pipeLast.push_back(-1);
                     lastPipeIndex = at->second;
                 }
@@ -1112,12 +1161,11 @@ private:
                 pipeStep = pipeLast[pipeOf];
                 pipe = end[pipeStep];
             }
-            const bool spillNode = !graphed;
-            const int placedBuf = bufferOf(n, spillNode);
+            const int placedBuf = fact.buf;
             LeaveTimes::Leave latest{0, -1};
-            if (placedBuf >= 0 && (n.isAlloc() || n.isSpillIn())) {
+            if (placedBuf >= 0 && (fact.op == Op::Alloc || fact.op == Op::SpillIn)) {
                 const Buffer& b = g_.buffers[placedBuf];
-                const Bytes offset = n.isAlloc() ? allocOf_[placedBuf]->offset : reloadAt[i];
+                const Bytes offset = fact.op == Op::Alloc ? allocOf_[placedBuf]->offset : reloadAt[i];
                 here[placedBuf] = {offset, 0, -1};
                 latest = leaves[memoryOf_[placedBuf]].latest(offset, endOf(offset, b.size));
                 address = latest.first;
@@ -1132,23 +1180,23 @@ private:
                 const Left& l = leftBy[static_cast<std::size_t>(latest.second)];
                 w = {"address", plan_.order[l.step], g_.buffers[l.buf].id, start - std::max(edge, pipe), {}};
             }
-            if (i < claimedWaits() && !sameWait(claimedWait(i), w, n))
+            if (i < claimedWaits() && !sameWait(claimedWait(i), w, pipeName))
                 wrongWaits.emplace_back(i, std::move(w));
-            end[i] = addSat(start, n.cycles);
+            end[i] = addSat(start, fact.cycles);
             overflow |= end[i] == kMax;
             total = std::max(total, end[i]);
             if (i < claimed) {
                 const ResultClaims::NodeTime c = claims_->steps ? claims_->steps->time(i) : claims_->timing[i];
-                if (c.id != n.id || c.start != addSat(end[i], -n.cycles) || c.end != end[i]) wrongTimes.push_back(i);
+                if (c.id != plan_.order[i] || c.start != addSat(end[i], -fact.cycles) || c.end != end[i]) wrongTimes.push_back(i);
             }
             if (pipeOf >= 0) pipeLast[pipeOf] = static_cast<int>(i);
-            if (!n.isBufferNode())
-                for (BufferId id : n.bufs)
-                    if (const int b = bufferIndex_.find(id); b >= 0 && end[i] > here[b].lastUse) {
+            if (fact.op != Op::Alloc && fact.op != Op::Free)
+                for (const int b : bufsAt(i))
+                    if (b >= 0 && end[i] > here[b].lastUse) {
                         here[b].lastUse = end[i];
                         here[b].lastUser = static_cast<int>(i);
                     }
-            if (placedBuf >= 0 && (n.isFree() || n.isSpillOut())) {
+            if (placedBuf >= 0 && (fact.op == Op::Free || fact.op == Op::SpillOut)) {
                 const Buffer& b = g_.buffers[placedBuf];
                 const Here& h = here[placedBuf];
                 const bool last = end[i] >= h.lastUse;
@@ -1169,16 +1217,17 @@ private:
             report_.add(Kind::Timing, cat("timing has ", claimed, " entries but the order ", L), at);
         }
         for (std::size_t i : wrongTimes) {
-            const Cycles start = addSat(end[i], -node[i]->cycles);
+            const Node& n = *steps_[i].node;
+            const Cycles start = addSat(end[i], -n.cycles);
             const ResultClaims::NodeTime c = claims_->steps ? claims_->steps->time(i) : claims_->timing[i];
-            At at = atNode(node[i]->id);
+            At at = atNode(n.id);
             at.field = cat("timing[", i, "]");
             report_.add(Kind::Timing,
                         cat("timing[", i, "] says node ", c.id, " runs [", c.start, ", ", c.end, "), but ",
-                            nodeName(node[i]->id), " at step ", i, " runs [", start, ", ", end[i], ")"),
+                            nodeName(n.id), " at step ", i, " runs [", start, ", ", end[i], ")"),
                         at);
         }
-        if (claims_->steps || claims_->waits) checkWaits(node, wrongWaits);
+        if (claims_->steps || claims_->waits) checkWaits(wrongWaits);
     }
 
     // What each node waited for, as the result claims it ("waits", parallel to "timing").
@@ -1189,8 +1238,8 @@ private:
         if (w.cause == "address") s += cat(", buffer ", w.buffer);
         return s + cat(", ", w.cycles, " cycles)");
     }
-    static bool sameWait(const Wait& claimed, const Wait& actual, const Node& n) {
-        return claimed.pipe == n.pipe && claimed.cause == actual.cause && claimed.node == actual.node &&
+    static bool sameWait(const Wait& claimed, const Wait& actual, const std::string& pipe) {
+        return claimed.pipe == pipe && claimed.cause == actual.cause && claimed.node == actual.node &&
                claimed.buffer == actual.buffer && claimed.cycles == actual.cycles;
     }
     // The claimed waits (none in older results), read in place or from the claims' copy.
@@ -1200,37 +1249,29 @@ private:
     }
     Wait claimedWait(std::size_t i) const { return claims_->steps ? claims_->steps->wait(i) : (*claims_->waits)[i]; }
     // `wrong`: the steps whose claimed wait differs (sameWait), ascending, with the actual wait.
-    void checkWaits(const std::vector<const Node*>& node, const std::vector<std::pair<std::size_t, Wait>>& wrong) {
-        const std::size_t L = node.size();
+    void checkWaits(const std::vector<std::pair<std::size_t, Wait>>& wrong) {
+        const std::size_t L = steps_.size();
         if (claimedWaits() != L) {
             At at;
             at.field = "waits";
             report_.add(Kind::Timing, cat("waits has ", claimedWaits(), " entries but the order ", L), at);
         }
         for (const auto& [i, a] : wrong) {
+            const Node& n = *steps_[i].node;
             const Wait c = claimedWait(i);
-            At at = atNode(node[i]->id);
+            At at = atNode(n.id);
             at.field = cat("waits[", i, "]");
-            if (c.pipe != node[i]->pipe)
+            if (c.pipe != n.pipe)
                 report_.add(Kind::Timing,
-                            cat("waits[", i, "] says pipe \"", c.pipe, "\", but ", nodeName(node[i]->id), " runs on ",
-                                node[i]->pipe.empty() ? std::string("no pipe") : "pipe " + node[i]->pipe),
+                            cat("waits[", i, "] says pipe \"", c.pipe, "\", but ", nodeName(n.id), " runs on ",
+                                n.pipe.empty() ? std::string("no pipe") : "pipe " + n.pipe),
                             at);
             if (c.cause != a.cause || c.node != a.node || c.buffer != a.buffer || c.cycles != a.cycles)
                 report_.add(Kind::Timing,
-                            cat("waits[", i, "] says ", describe(c), ", but ", nodeName(node[i]->id), " at step ", i,
+                            cat("waits[", i, "] says ", describe(c), ", but ", nodeName(n.id), " at step ", i,
                                 " waits for ", describe(a)),
                             at);
         }
-    }
-    // The buffer (index) an ALLOC/FREE or spill node moves, or -1.
-    int bufferOf(const Node& n, bool spillNode) const {
-        if (spillNode) {
-            const int k = spillOfNode_.find(n.id);
-            return k < 0 ? -1 : spillBufIndex_[k];
-        }
-        if (!n.isBufferNode()) return -1;
-        return bufferIndex_.find(n.buf);
     }
 };
 

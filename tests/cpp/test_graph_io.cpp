@@ -338,3 +338,48 @@ TEST_CASE("fuzz: mangled graph text gives a result or an InputError, never anyth
     CHECK(planned + rejected == 3000);
     CHECK(rejected > 1000);
 }
+
+TEST_CASE("buffers come out in ascending BufId whatever order their ALLOCs and FREEs come, dense or sparse ids") {
+    // collectBuffers finds each buffer's slot through an id table (flat for dense ids, hashed for
+    // sparse ones) and puts the slots in id order at the end; the errors about buffers without an
+    // ALLOC or a FREE name the smallest such id first, as when the buffers were a map by id.
+    for (const std::vector<BufferId>& ids : {std::vector<BufferId>{5, 2, 7, 0, 3, 1, 6, 4},
+                                             std::vector<BufferId>{2000000000, 7, 45, 3000000, 0, 1999999999}}) {
+        CAPTURE(ids.size());
+        // ALLOCs in the listed order, one user each, FREEs in the reverse order.
+        std::string nodes, edges;
+        const int n = static_cast<int>(ids.size());
+        auto add = [&](const std::string& node) { nodes += (nodes.empty() ? "" : ",") + node; };
+        auto edge = [&](int a, int b) { edges += (edges.empty() ? "" : ",") + ("[" + std::to_string(a) + "," + std::to_string(b) + "]"); };
+        for (int k = 0; k < n; ++k) {
+            const std::string id = std::to_string(ids[k]), size = std::to_string(16 * (k + 1));
+            add(R"({"Id":)" + std::to_string(3 * k) + R"(,"Op":"ALLOC","BufId":)" + id + R"(,"Size":)" + size + R"(,"Type":"L1"})");
+            add(R"({"Id":)" + std::to_string(3 * k + 1) + R"(,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[)" + id + "]}");
+            edge(3 * k, 3 * k + 1);
+        }
+        for (int k = n - 1; k >= 0; --k) {
+            const std::string id = std::to_string(ids[k]), size = std::to_string(16 * (k + 1));
+            add(R"({"Id":)" + std::to_string(3 * k + 2) + R"(,"Op":"FREE","BufId":)" + id + R"(,"Size":)" + size + R"(,"Type":"L1"})");
+            edge(3 * k + 1, 3 * k + 2);
+        }
+        const GraphDocument doc = parse(graph(nodes, "[" + edges + "]"));
+        const Graph& g = doc.graph;
+        std::vector<BufferId> sorted = ids;
+        std::sort(sorted.begin(), sorted.end());
+        REQUIRE(g.buffers.size() == ids.size());
+        for (std::size_t b = 0; b < sorted.size(); ++b) {
+            const int k = static_cast<int>(std::find(ids.begin(), ids.end(), sorted[b]) - ids.begin());
+            CHECK(g.buffers[b].id == sorted[b]);
+            CHECK(g.buffers[b].size == 16 * (k + 1));
+            CHECK(g.nodes[g.buffers[b].allocNode].id == 3 * k);
+            CHECK(g.nodes[g.buffers[b].freeNode].id == 3 * k + 2);
+            CHECK(g.buffers[b].users == std::vector<int>{g.nodeIndex.at(3 * k + 1)});
+            CHECK(g.bufferIndex.find(sorted[b]) == static_cast<int>(b));
+        }
+    }
+    // Buffer 9's FREE comes first in the file, buffer 4's ALLOC later: buffer 4 is named.
+    const std::string free9 = R"({"Id":0,"Op":"FREE","BufId":9,"Size":100,"Type":"L1"})";
+    const std::string alloc4 = R"({"Id":1,"Op":"ALLOC","BufId":4,"Size":100,"Type":"L1"})";
+    CHECK(inputErrorOf([&] { parse(graph(free9 + "," + alloc4, "[]")); }) ==
+          "line 1, column 65: buffer 4 has an ALLOC (node 1) but no FREE");
+}

@@ -15,26 +15,33 @@ struct Line {
     std::vector<int> arcs;
     MinCostFlow::Amount supply = 0;
 };
-Line randomLine(std::uint64_t seed, int points, int chords, MinCostFlow::Amount scale) {
+// Adds the line's arcs to `flow` (of points + 2 nodes); returns their indices, adds the supply.
+std::vector<int> addRandomLine(MinCostFlow& flow, std::uint64_t seed, int points, int chords, MinCostFlow::Amount scale,
+                               MinCostFlow::Amount& supply) {
     Rng rng(seed);
-    Line line{MinCostFlow(points + 2), {}, 0};
+    std::vector<int> arcs;
     MinCostFlow::Amount previous = 0;
     for (int j = 1; j <= points; ++j) {
         const MinCostFlow::Amount room = rng.between(0, 6);
         if (room > previous) {
-            line.arcs.push_back(line.flow.addArc(0, j, room - previous, 0));
-            line.supply += room - previous;
+            arcs.push_back(flow.addArc(0, j, room - previous, 0));
+            supply += room - previous;
         } else if (room < previous) {
-            line.arcs.push_back(line.flow.addArc(j, points + 1, previous - room, 0));
+            arcs.push_back(flow.addArc(j, points + 1, previous - room, 0));
         }
         previous = room;
-        if (j < points) line.arcs.push_back(line.flow.addArc(j, j + 1, MinCostFlow::Amount(1) << 40, 0));
+        if (j < points) arcs.push_back(flow.addArc(j, j + 1, MinCostFlow::Amount(1) << 40, 0));
     }
     for (int c = 0; c < chords; ++c) {
         const int from = static_cast<int>(rng.between(1, points - 1));
         const int to = static_cast<int>(rng.between(from + 1, points));
-        line.arcs.push_back(line.flow.addArc(from, to, rng.between(1, 3), -rng.between(1, 2) * scale));
+        arcs.push_back(flow.addArc(from, to, rng.between(1, 3), -rng.between(1, 2) * scale));
     }
+    return arcs;
+}
+Line randomLine(std::uint64_t seed, int points, int chords, MinCostFlow::Amount scale) {
+    Line line{MinCostFlow(points + 2), {}, 0};
+    line.arcs = addRandomLine(line.flow, seed, points, chords, scale, line.supply);
     return line;
 }
 }  // namespace
@@ -61,4 +68,40 @@ TEST_CASE("min-cost flow: distances too large for a word give the same flow, cos
         }
     }
     CHECK(stopped > 10);
+}
+
+TEST_CASE("min-cost flow: a reset network gives what a fresh one gives") {
+    // The bound's windows reuse one network (reset between them): every window must get the flow,
+    // cost, work count, budget stop and potentials a fresh network gets, whatever the sizes of
+    // the networks before it (larger, smaller, stopped by a budget or not).
+    Rng sizes(7);
+    MinCostFlow reused(3);
+    int stopped = 0, larger = 0, smaller = 0, previousPoints = 1;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        const int points = static_cast<int>(sizes.between(2, 150));
+        const int chords = static_cast<int>(sizes.between(1, 2 * points));
+        const std::int64_t budget = seed % 3 == 0 ? std::int64_t{-1} : sizes.between(50, 4000);
+        larger += points > previousPoints;
+        smaller += points < previousPoints;
+        previousPoints = points;
+        INFO("seed " << seed << ", " << points << " points, " << chords << " chords, budget " << budget);
+        Line fresh = randomLine(seed, points, chords, 1);
+        reused.reset(points + 2);
+        MinCostFlow::Amount supply = 0;
+        const std::vector<int> arcs = addRandomLine(reused, seed, points, chords, 1, supply);
+        REQUIRE(supply == fresh.supply);
+        const MinCostFlow::Amount sent = fresh.flow.run(0, points + 1, fresh.supply, budget);
+        CHECK(reused.run(0, points + 1, supply, budget) == sent);
+        CHECK(reused.cost() == fresh.flow.cost());
+        CHECK(reused.work() == fresh.flow.work());
+        CHECK(reused.finished() == fresh.flow.finished());
+        CHECK(reused.costFloor() == fresh.flow.costFloor());
+        stopped += !fresh.flow.finished();
+        for (size_t a = 0; a < arcs.size(); ++a) CHECK(reused.flowOn(arcs[a]) == fresh.flow.flowOn(fresh.arcs[a]));
+        for (int v = 0; v < points + 2; ++v) CHECK(reused.potential(v) == fresh.flow.potential(v));
+    }
+    CHECK(stopped > 5);
+    CHECK(stopped < 55);
+    CHECK(larger > 10);
+    CHECK(smaller > 10);
 }
