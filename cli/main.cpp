@@ -49,15 +49,17 @@ constexpr const char* kUsageHead = R"(usage:
                                          id,lower,upper,size[,alignment][,gaps]); exit 0 when
                                          they fit, 1 when they do not or the budget ran out
   spillway pack-bench [FILE.csv ...] [--capacity N] [--instances N] [--budget N] [--lifetime on|off]
-                    [--family measured,cut]
+                    [--family measured,cut,derived]
                                          the packer on files, or on generated instances like
                                          minimalloc's "challenging" ones (CPU ms each, how many
                                          pack within 10 CPU seconds); then the lifetime policy
                                          on each as a graph; a table, counts per family
-  spillway pack-instance SEED [--family measured|cut]
+  spillway pack-instance SEED [--family measured|cut|derived]
                                          print a generated instance (CSV, capacity 1048576):
                                          measured (default): calibrated to minimalloc's 11;
-                                         cut: rectangle cuts (guillotine, even, skyline)
+                                         cut: rectangle cuts (guillotine, even, skyline);
+                                         derived: minimalloc's 11 (built in), blocks split,
+                                         shortened, shrunk (a packing of the source holds)
   spillway examples                      list the built-in examples
   spillway example NAME                  print an example graph as JSON
   spillway orders                        list the order sources (--order)
@@ -753,7 +755,7 @@ int commandPack(int argc, char** argv) {
 
 int commandPackInstance(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--family"});
-    if (a.positional.size() != 1) throw InputError("usage: spillway pack-instance SEED [--family measured|cut]");
+    if (a.positional.size() != 1) throw InputError("usage: spillway pack-instance SEED [--family measured|cut|derived]");
     const std::string family = a.options.count("--family") ? a.options.at("--family") : "measured";
     const packing::KnownInstance k =
         packing::familyInstance(family, static_cast<std::uint64_t>(parseCount("SEED", a.positional[0], 0, INT64_MAX)));

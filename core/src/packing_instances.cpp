@@ -1,10 +1,15 @@
 #include "spillway/packing_instances.h"
 
 #include <algorithm>
+#include <array>
+#include <mutex>
 #include <numeric>
 
+#include "minimalloc_challenging.h"
 #include "rng.h"
 #include "spillway/error.h"
+#include "spillway/packing_io.h"
+#include "spillway/packing_validator.h"
 
 namespace spillway::packing {
 namespace {
@@ -234,9 +239,116 @@ KnownInstance measuredLike(std::uint64_t seed) {
     return cutRectangle(o);
 }
 
+KnownInstance minimallocChallenging(int index) {
+    if (index < 0 || index >= kChallengingInstances)
+        throw InputError("minimalloc's challenging instances are numbered 0 to 10, not " + std::to_string(index));
+    // Packed once per process: family "derived" draws on each instance about every 11th seed.
+    static std::array<std::once_flag, kChallengingInstances> once;
+    static std::array<KnownInstance, kChallengingInstances> instances;
+    std::call_once(once[static_cast<size_t>(index)], [index] {
+        const EmbeddedCsv& csv = kMinimallocChallengingCsv[index];
+        KnownInstance& k = instances[static_cast<size_t>(index)];
+        k.name = std::string(csv.name).substr(0, 1);
+        k.problem = parsePackingCsv(csv.text).problem;
+        k.problem.capacity = 1048576;  // in the file name: A.1048576.csv
+        const Result r = packValidated(k.problem, Options{});
+        if (r.verdict != Verdict::Fits)
+            throw InternalError("the packer did not pack minimalloc's " + std::string(csv.name) + " (" + r.reason + ")");
+        k.offsets = r.offsets;
+    });
+    return instances[static_cast<size_t>(index)];
+}
+
+namespace {
+
+// A block of a derived instance and its place in the source's packing.
+struct PlacedBlock {
+    Block block;
+    Bytes offset;
+};
+
+// One change to a source block (docs/packing.md, family "derived"); each keeps the result
+// inside the block's rectangle (lifetime x bytes at its offset), so the source's packing holds.
+enum class Change { SplitInTime, SplitInSize, ShortenLifetime, ShrinkSize };
+
+// Applies one change, drawn uniformly among those that apply to `b`, or none when none does.
+// `inner` are the source's event times strictly inside b's lifetime; sizes stay multiples of
+// 1,024 (as every size of minimalloc's 11 is).
+void changeBlock(const PlacedBlock& p, const std::vector<Time>& inner, Rng& rng, std::vector<PlacedBlock>& out) {
+    constexpr Bytes kUnit = 1024;
+    const Block& b = p.block;
+    std::vector<Change> apply;
+    if (!inner.empty()) apply.insert(apply.end(), {Change::SplitInTime, Change::ShortenLifetime});
+    if (b.size >= 2 * kUnit && b.size % kUnit == 0) apply.insert(apply.end(), {Change::SplitInSize, Change::ShrinkSize});
+    if (apply.empty()) {
+        out.push_back(p);
+        return;
+    }
+    PlacedBlock first = p, second = p;
+    switch (apply[static_cast<size_t>(rng.below(static_cast<std::int64_t>(apply.size())))]) {
+        case Change::SplitInTime:
+            first.block.upper = second.block.lower = inner[static_cast<size_t>(rng.below(static_cast<std::int64_t>(inner.size())))];
+            out.insert(out.end(), {first, second});
+            return;
+        case Change::SplitInSize:
+            first.block.size = rng.between(1, b.size / kUnit - 1) * kUnit;
+            second.block.size = b.size - first.block.size;
+            second.offset = p.offset + first.block.size;
+            out.insert(out.end(), {first, second});
+            return;
+        case Change::ShortenLifetime: {
+            const Time t = inner[static_cast<size_t>(rng.below(static_cast<std::int64_t>(inner.size())))];
+            (rng.below(2) == 0 ? first.block.lower : first.block.upper) = t;
+            out.push_back(first);
+            return;
+        }
+        case Change::ShrinkSize:
+            first.block.size = rng.between((b.size / kUnit + 1) / 2, b.size / kUnit - 1) * kUnit;
+            out.push_back(first);
+            return;
+    }
+}
+
+}  // namespace
+
+KnownInstance derivedFromChallenging(std::uint64_t seed) {
+    const KnownInstance source = minimallocChallenging(static_cast<int>(seed % kChallengingInstances));
+    Rng rng(seed * 0xD1B54A32D192ED03ULL + 43);
+    const int changePercent = static_cast<int>(rng.between(10, 40));
+    constexpr int kDropPercent = 1;
+    // The instance's event times: where its buffers start and end (a program's operations).
+    std::vector<Time> events;
+    for (const Block& b : source.problem.blocks) events.insert(events.end(), {b.lower, b.upper});
+    std::sort(events.begin(), events.end());
+    events.erase(std::unique(events.begin(), events.end()), events.end());
+    std::vector<PlacedBlock> blocks;
+    for (size_t i = 0; i < source.problem.blocks.size(); ++i) {
+        const PlacedBlock p{source.problem.blocks[i], source.offsets[i]};
+        if (rng.below(100) < kDropPercent) continue;
+        if (rng.below(100) >= changePercent) {
+            blocks.push_back(p);
+            continue;
+        }
+        const std::vector<Time> inner(std::upper_bound(events.begin(), events.end(), p.block.lower),
+                                      std::lower_bound(events.begin(), events.end(), p.block.upper));
+        changeBlock(p, inner, rng, blocks);
+    }
+    // Shuffled: the order of the blocks must not give the source or its packing away.
+    for (size_t i = blocks.size(); i > 1; --i) std::swap(blocks[i - 1], blocks[static_cast<size_t>(rng.below(static_cast<std::int64_t>(i)))]);
+    KnownInstance k;
+    k.name = "derived-" + source.name + "-" + std::to_string(seed);
+    k.problem.capacity = source.problem.capacity;
+    for (const PlacedBlock& p : blocks) {
+        k.problem.blocks.push_back(p.block);
+        k.offsets.push_back(p.offset);
+    }
+    return k;
+}
+
 KnownInstance familyInstance(const std::string& family, std::uint64_t seed) {
     if (family == "measured") return measuredLike(seed);
     if (family == "cut") return challengingLike(seed);
+    if (family == "derived") return derivedFromChallenging(seed);
     throw InputError("unknown instance family \"" + family + "\" (known: " + kInstanceFamilies + ")");
 }
 

@@ -1,6 +1,7 @@
 // Packing problems with a packing known to exist, for tests and benchmarks: a rectangle of
 // capacity x time is cut into pieces, and each piece becomes a block (its place in the
-// rectangle is the known packing). Seeded and deterministic on every platform.
+// rectangle is the known packing); or minimalloc's own instances, changed so that their packing
+// still holds. Seeded and deterministic on every platform.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -49,9 +50,23 @@ KnownInstance challengingLike(std::uint64_t seed);
 // measured range.
 KnownInstance measuredLike(std::uint64_t seed);
 
-// The generated families by name: "measured" (measuredLike) and "cut" (challengingLike, the
-// first family: guillotine, even and skyline cuts). InputError naming an unknown family.
+// google/minimalloc's 11 "challenging" instances (bench/minimalloc-challenging, embedded at
+// build time), index 0 to 10 for A to K, named "A" to "K", with the packing this packer finds
+// for each (default options, validated; computed once per process).
+inline constexpr int kChallengingInstances = 11;
+KnownInstance minimallocChallenging(int index);
+
+// The family derived from minimalloc's 11 (docs/packing.md, "derived"): instance seed % 11,
+// some of its blocks split in time at one of the instance's event times or in size, some
+// lifetimes shortened to an event time inside them, some sizes shrunk, 1% dropped, then
+// shuffled. Every change keeps a block inside its source block, so every packing of the source
+// packs the instance: the known packing is the source's, carried over.
+KnownInstance derivedFromChallenging(std::uint64_t seed);
+
+// The generated families by name: "measured" (measuredLike), "cut" (challengingLike, the
+// first family: guillotine, even and skyline cuts) and "derived" (derivedFromChallenging).
+// InputError naming an unknown family.
 KnownInstance familyInstance(const std::string& family, std::uint64_t seed);
-inline constexpr const char* kInstanceFamilies = "measured, cut";
+inline constexpr const char* kInstanceFamilies = "measured, cut, derived";
 
 }  // namespace spillway::packing
