@@ -178,10 +178,11 @@ private:
         }
         ready_.run(v, release_);
         changed_[v] = step_;
-        for (int b : bufs) {
-            --unrun_[b];
-            touched(b);
-        }
+        // A closure has at most kMaxClosure operations, so it sees a buffer's unrun users only by
+        // whether it runs them all: not while more than that are left (a tile of a tiled matmul
+        // has dozens of users, each of whose closures would be found again).
+        for (int b : bufs)
+            if (--unrun_[b] <= kMaxClosure) touched(b);
     }
 
     // ---- choosing ----

@@ -179,14 +179,14 @@ TEST_CASE("reuse: closures remembered across steps are those found afresh, costs
     // read changes (reuse_scheduler.cpp, currentClosure); checkRemembered makes it find every
     // remembered closure afresh too and simulate every cost check by check, and throw on a
     // difference. Shapes that exercise each way a closure goes stale: tight memories (evictions),
-    // late FREEs (closures waiting on a FREE), ALLOC edges (unpulled ALLOCs, ALLOCs waiting on
+    // buffers with many users (their count is stamped only once a closure could run them all), late FREEs (closures waiting on a FREE), ALLOC edges (unpulled ALLOCs, ALLOCs waiting on
     // other nodes), barriers (operations without buffers), frees at the end.
     int planned = 0;
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
         RandomGraphParams p;
         p.operations = 200 + static_cast<int>(seed * 53 % 1800);
         p.maxReads = 1 + static_cast<int>(seed % 4);
-        p.maxUsesPerBuffer = 1 + static_cast<int>(seed % 6);
+        p.maxUsesPerBuffer = seed % 5 == 0 ? 40 : 1 + static_cast<int>(seed % 6);  // 40: more than a closure's 12
         p.lateFreePercent = static_cast<int>((seed * 37) % 101);
         p.freesAtEnd = seed % 9 == 0;
         p.allocEdgePercent = seed % 3 == 0 ? static_cast<int>(seed % 40) : 0;
