@@ -17,7 +17,8 @@
 // the larger closure). A closure whose target feeds operations that cannot run yet (a MOVE whose
 // MATMUL still waits for an earlier one) is only chosen when no complete one exists, so that the
 // small memories do not fill with work far ahead. Work per step is bounded by the candidate and
-// closure bounds and the number of resident buffers.
+// closure bounds and the number of resident buffers; closures are remembered from step to step
+// while nothing they read changes (currentClosure), which chooses the same but finds few afresh.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
