@@ -257,7 +257,11 @@ private:
 };
 
 // The schedulers on dependencies already built (schedule.h has them from a graph and hint).
+// checkRemembered (for tests): the reuse scheduler checks each closure it remembered from an
+// earlier step against the one found afresh, and each cost against a step-by-step simulation,
+// and throws InternalError on a difference (slow).
 Order scheduleForMemory(const Graph& g, const ScheduleDependencies& deps);
-Order scheduleForReuse(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps);
+Order scheduleForReuse(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps,
+                       bool checkRemembered = false);
 
 }  // namespace spillway

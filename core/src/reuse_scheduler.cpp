@@ -17,9 +17,12 @@
 // the larger closure). A closure whose target feeds operations that cannot run yet (a MOVE whose
 // MATMUL still waits for an earlier one) is only chosen when no complete one exists, so that the
 // small memories do not fill with work far ahead. Work per step is bounded by the candidate and
-// closure bounds and the number of resident buffers.
+// closure bounds and the number of resident buffers; closures are remembered from step to step
+// while nothing they read changes (currentClosure), which chooses the same but finds few afresh.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 
 #include "ready_set.h"
@@ -32,14 +35,14 @@ constexpr int kResidentSeeds = 48;   // resident buffers whose next users seed t
 constexpr int kFanout = 3;           // successors followed per level
 constexpr int kMaxClosure = 12;      // operations in one closure
 constexpr int kMaxDepth = 3;
-
+constexpr int kClosureSlotBits = 14; // closures remembered across steps, by target (16,384 slots)
 
 enum class State : char { Fresh, Resident, Evicted, Freed };
 
 class ReuseScheduler {
 public:
-    ReuseScheduler(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps)
-        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(g, deps) {
+    ReuseScheduler(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps, bool checkRemembered)
+        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(g, deps), checkRemembered_(checkRemembered) {
         opSucc_ = Adjacency::fromArcs(n_, [&](auto&& add) {
             for (int v = 0; v < n_; ++v)
                 for (int s : ready_.successors(v))
@@ -47,8 +50,8 @@ public:
         });
         buildBuffers(caps);
         triedStep_.assign(n_, 0);
-        closureStep_.assign(n_, 0);
-        closureValid_.assign(n_, 0);
+        changed_.assign(n_, 0);
+        closures_.resize(size_t{1} << kClosureSlotBits);
     }
 
     Order run() {
@@ -118,6 +121,7 @@ private:
         r.push_back(b);
         used_[memOf_[b]] += sizeOf(b);
         state_[b] = State::Resident;
+        touched(b);
     }
     void removeResident(int b, State to) {
         auto& r = resident_[memOf_[b]];
@@ -128,10 +132,19 @@ private:
         slot_[b] = -1;
         used_[memOf_[b]] -= sizeOf(b);
         state_[b] = to;
+        touched(b);
     }
     void release(int b) {
-        if (state_[b] == State::Resident) removeResident(b, State::Freed);
-        else state_[b] = State::Freed;
+        if (state_[b] == State::Resident) {
+            removeResident(b, State::Freed);
+        } else {
+            state_[b] = State::Freed;
+            touched(b);
+        }
+    }
+    // The buffer's state or unrun users changed: the closures costed with it are stale.
+    void touched(int b) {
+        for (int u : users_[b]) changed_[u] = step_;
     }
 
     // The eviction key of a resident buffer: larger = evicted first.
@@ -165,7 +178,12 @@ private:
             }
         }
         ready_.run(v, release_);
-        for (int b : bufs) --unrun_[b];
+        changed_[v] = step_;
+        // A closure has at most kMaxClosure operations, so it sees a buffer's unrun users only by
+        // whether it runs them all: not while more than that are left (a tile of a tiled matmul
+        // has dozens of users, each of whose closures would be found again).
+        for (int b : bufs)
+            if (--unrun_[b] <= kMaxClosure) touched(b);
     }
 
     // ---- choosing ----
@@ -177,9 +195,90 @@ private:
         bool valid = false;
     };
 
+    // A target's closure, remembered across steps: a step runs a few operations and changes a
+    // few buffers, while most of the next step's targets have the same closure (about 160
+    // closures a step on random graphs). Its cost depends on the memories' use at the start of
+    // the step, which changes at every step, only through `rises`: the rest is remembered too.
+    struct Rise {
+        int mem;
+        Bytes now;   // the closure's change to the memory's use so far
+        Bytes peak;  // the highest `now` at a capacity check
+    };
+    struct Closure {
+        int target = -1;
+        int madeAt = 0;     // the step whose state it was found from
+        int currentAt = 0;  // the last step it was found still current
+        bool valid = false;
+        bool lasting = true;  // else found again at every step (closure())
+        int waitsOn = -1;     // the FREE or unpulled ALLOC that made it invalid
+        // Valid: the target's unrun ancestors plus the target, topological, target last;
+        // invalid: the operations visited until it failed.
+        std::vector<int> ops;
+        int minPos = 0;           // of ops, in the hint
+        bool summarized = false;  // the fields below, made when first costed
+        Bytes reloads = 0;        // traffic of the evicted buffers it reloads
+        std::vector<Rise> rises;  // one per memory its buffers are in
+    };
+
+    // The target's closure for this step's state: the remembered one unless something it
+    // depends on changed since it was found (closure() says what that is).
+    Closure& currentClosure(int target) {
+        Closure& c = closures_[slotOf(target)];
+        if (c.target == target && c.currentAt == step_) return c;
+        if (c.target == target && stillCurrent(c)) {
+            if (checkRemembered_) checkAgainstFresh(c);
+            return c;
+        }
+        find(c, target);
+        return c;
+    }
+    void find(Closure& c, int target) {
+        c.target = target;
+        c.madeAt = c.currentAt = step_;
+        c.summarized = false;
+        waitsOn_ = -1;
+        lasting_ = true;
+        c.valid = closure(target, c.ops);
+        c.lasting = lasting_;
+        c.waitsOn = c.valid ? -1 : waitsOn_;
+        if (!c.valid) c.ops = seen_;
+        c.minPos = n_;
+        for (int v : c.ops) c.minPos = std::min(c.minPos, ready_.position(v));
+    }
+    bool stillCurrent(Closure& c) {
+        if (!c.lasting || (c.waitsOn >= 0 && ready_.done(c.waitsOn))) return false;
+        for (int v : c.ops)
+            if (changed_[v] >= c.madeAt) return false;
+        c.currentAt = step_;
+        return true;
+    }
+    // For tests: a remembered closure must be the one found afresh, with the same summary.
+    void checkAgainstFresh(Closure& c) {
+        Closure fresh;
+        find(fresh, c.target);
+        if (c.summarized) summarize(fresh);
+        if (fresh.valid != c.valid || fresh.ops != c.ops || fresh.waitsOn != c.waitsOn || fresh.minPos != c.minPos ||
+            (c.summarized && (fresh.reloads != c.reloads || !sameRises(fresh.rises, c.rises))))
+            throw InternalError("reuse scheduler: a remembered closure differs from the one found afresh");
+    }
+    static bool sameRises(const std::vector<Rise>& a, const std::vector<Rise>& b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                          [](const Rise& x, const Rise& y) { return x.mem == y.mem && x.now == y.now && x.peak == y.peak; });
+    }
+    size_t slotOf(int target) const {
+        return (static_cast<std::uint32_t>(target) * 0x9E3779B1u) >> (32 - kClosureSlotBits);
+    }
+
     // The target's unrun ancestors plus the target, in an order that respects dependencies;
     // invalid when a needed node cannot be pulled in (a pending FREE or ALLOC, too large).
-    // Within one step the state does not change, so each target's closure is computed once.
+    //
+    // What the result depends on, so that it can be kept while that holds: whether each
+    // predecessor of a visited operation has run, and for an ALLOC among them whether it is
+    // pulled and waits on nothing. A node that has run stays run; a predecessor operation not yet
+    // run is visited itself; a pulled ALLOC that waits on nothing is passed over whether it has
+    // run or not. So the result changes only when a visited operation runs (changed_), when the
+    // FREE or unpulled ALLOC it failed on runs (waitsOn_), or when a pulled ALLOC it failed on
+    // stops waiting on other nodes, which is not tracked (lasting_ false: found again each step).
     bool closure(int target, std::vector<int>& out) {
         out.clear();
         seen_.clear();
@@ -192,18 +291,27 @@ private:
         for (int p : ready_.predecessors(v)) {
             if (ready_.done(p)) continue;
             if (ready_.isAlloc(p)) {
-                if (ready_.remaining(p) != 0 || !ready_.pulled(p)) return false;
+                if (!ready_.pulled(p)) return waitOn(p);
+                if (ready_.remaining(p) != 0) return lasting_ = false;
                 continue;  // pulled by its first user
             }
-            if (ready_.isFree(p)) return false;
+            if (ready_.isFree(p)) return waitOn(p);
             if (!visit(p, depth + 1, out)) return false;
         }
         out.push_back(v);
         return static_cast<int>(out.size()) <= kMaxClosure;
     }
+    bool waitOn(int node) {
+        waitsOn_ = node;
+        return false;
+    }
 
-    // Traffic the closure would cause, simulated on a copy of the touched state.
-    // A closure touches a few dozen buffers: a flat list, searched linearly, in reused scratch.
+    // The traffic the closure would cause, simulated on a copy of the touched state, in two
+    // parts: the reloads, which depend on its buffers alone, and per memory the highest rise of
+    // its use at a capacity check (after an operation's buffers come in, before those it used
+    // last leave). Each check caps the use at the capacity, so a memory starting at `used` has
+    // pushed out max(0, used + peak - capacity) bytes by the end: the highest excess at any check.
+    // A closure touches a few dozen buffers: flat lists, searched linearly, in reused scratch.
     struct Touched {
         int buf;
         State state;
@@ -215,10 +323,56 @@ private:
         touched_.push_back({b, state_[b], unrun_[b]});
         return touched_.back();
     }
-    double costOf(const std::vector<int>& ops) {
+    static Rise& riseOf(std::vector<Rise>& rises, int mem) {
+        for (Rise& r : rises)
+            if (r.mem == mem) return r;
+        rises.push_back({mem, 0, std::numeric_limits<Bytes>::min()});
+        return rises.back();
+    }
+    void summarize(Closure& c) {
         touched_.clear();
-        std::vector<Bytes>& used = usedScratch_;
-        used = used_;
+        c.rises.clear();
+        c.reloads = 0;
+        for (int v : c.ops) {
+            for (int b : opBufs_[v]) {
+                State& s = touch(b).state;
+                if (s == State::Evicted) c.reloads += traffic(b);
+                if (s == State::Evicted || s == State::Fresh) {
+                    riseOf(c.rises, memOf_[b]).now += sizeOf(b);
+                    s = State::Resident;
+                }
+            }
+            for (int b : opBufs_[v]) {
+                Rise& r = riseOf(c.rises, memOf_[b]);
+                r.peak = std::max(r.peak, r.now);
+            }
+            for (int b : opBufs_[v]) {
+                Touched& t = touch(b);
+                if (--t.unrun == 0 && t.state == State::Resident) {
+                    riseOf(c.rises, memOf_[b]).now -= sizeOf(b);
+                    t.state = State::Freed;
+                }
+            }
+        }
+        c.summarized = true;
+    }
+    // Every term is a whole number of bytes below 2^53 (limits.h), so the sum is exact in any
+    // order, as when it was summed check by check.
+    double costOf(Closure& c) {
+        if (!c.summarized) summarize(c);
+        double cost = static_cast<double>(c.reloads);
+        for (const Rise& r : c.rises) {
+            const Bytes over = used_[r.mem] + r.peak - capacity_[r.mem];
+            if (over > 0) cost += static_cast<double>(over) * factor(r.mem);
+        }
+        if (checkRemembered_ && cost != simulatedCost(c.ops))
+            throw InternalError("reuse scheduler: a closure's cost from its rises differs from its simulation");
+        return cost;
+    }
+    // For tests: the cost simulated check by check, capping each memory's use at its capacity.
+    double simulatedCost(const std::vector<int>& ops) {
+        touched_.clear();
+        std::vector<Bytes> used = used_;
         double cost = 0;
         for (int v : ops) {
             for (int b : opBufs_[v]) {
@@ -230,7 +384,7 @@ private:
                 }
             }
             for (int b : opBufs_[v]) {
-                int m = memOf_[b];
+                const int m = memOf_[b];
                 if (used[m] > capacity_[m]) {
                     cost += static_cast<double>(used[m] - capacity_[m]) * factor(m);
                     used[m] = capacity_[m];
@@ -256,29 +410,17 @@ private:
         return factor_[m];
     }
 
-    // Whether the target's closure is valid, computed once a step (the closure itself in closure_).
-    bool closureValid(int target) {
-        if (closureStep_[target] == step_) return closureValid_[target] != 0;
-        const bool valid = closure(target, closure_);
-        closureStep_[target] = step_;
-        closureValid_[target] = valid;
-        fresh_ = target;  // closure_ holds this target's closure
-        return valid;
-    }
+    bool closureValid(int target) { return currentClosure(target).valid; }
 
     // Costs the target's closure once a step; the best so far is kept in `best`.
     void consider(int target, Candidate& best, bool fallback = false) {
         if (ready_.done(target) || triedStep_[target] == step_) return;
         triedStep_[target] = step_;
-        if (!closureValid(target)) return;
-        if (fresh_ != target) {
-            closure(target, closure_);
-            fresh_ = target;
-        }
-        const std::vector<int>& ops = closure_;
-        const double cost = costOf(ops) / static_cast<double>(ops.size());
-        int minPos = n_;
-        for (int v : ops) minPos = std::min(minPos, ready_.position(v));
+        Closure& c = currentClosure(target);
+        if (!c.valid) return;
+        const std::vector<int>& ops = c.ops;
+        const double cost = costOf(c) / static_cast<double>(ops.size());
+        const int minPos = c.minPos;
         if (!best.valid || fallback < best.fallback ||
             (fallback == best.fallback &&
              (cost < best.cost ||
@@ -322,7 +464,6 @@ private:
     Candidate pickClosure() {
         factor_.assign(capacity_.size(), -1.0);
         ++step_;
-        fresh_ = -1;
         Candidate best;
         int k = 0;
         for (auto [pos, v] : ready_.eligible()) {
@@ -360,6 +501,7 @@ private:
     const Graph& g_;
     int n_;
     ReadySet ready_;
+    const bool checkRemembered_;
     Adjacency opSucc_;  // each node's successors that are operations, ascending position
     Adjacency opBufs_;  // each operation's buffer indices
     std::function<void(int)> release_ = [this](int b) { release(b); };
@@ -373,16 +515,16 @@ private:
     std::vector<std::vector<int>> resident_;
     std::vector<double> factor_;
 
-    // Scratch of one step (pickClosure): a step number stamps the targets already tried and the
-    // closures already computed.
+    // A step number stamps the targets already tried in a step, and by operation the last step
+    // that ran it or changed the state or unrun users of one of its buffers.
     int step_ = 0;
-    std::vector<int> triedStep_, closureStep_;
-    std::vector<char> closureValid_;
-    std::vector<int> closure_;  // the closure of target fresh_
-    int fresh_ = -1;
+    std::vector<int> triedStep_, changed_;
+    std::vector<Closure> closures_;  // direct-mapped by target (slotOf)
+    // Scratch of one closure or cost.
     std::vector<int> seen_;
+    int waitsOn_ = -1;
+    bool lasting_ = true;
     std::vector<Touched> touched_;
-    std::vector<Bytes> usedScratch_;
 };
 
 }  // namespace
@@ -391,8 +533,8 @@ Order scheduleForReuse(const Graph& g, const Order& hint, const Capacities& caps
     return scheduleForReuse(g, ScheduleDependencies(g, hint), caps);
 }
 
-Order scheduleForReuse(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps) {
-    return ReuseScheduler(g, deps, caps).run();
+Order scheduleForReuse(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps, bool checkRemembered) {
+    return ReuseScheduler(g, deps, caps, checkRemembered).run();
 }
 
 }  // namespace spillway

@@ -173,3 +173,63 @@ TEST_CASE("schedulers: one set of dependency lists shared by both gives the orde
         CHECK(scheduleForReuse(doc.graph, shared, caps) == reused);
     }
 }
+
+TEST_CASE("reuse: closures remembered across steps are those found afresh, costs those simulated") {
+    // The scheduler keeps each target's closure and what its cost depends on while nothing they
+    // read changes (reuse_scheduler.cpp, currentClosure); checkRemembered makes it find every
+    // remembered closure afresh too and simulate every cost check by check, and throw on a
+    // difference. Shapes that exercise each way a closure goes stale: tight memories (evictions),
+    // buffers with many users (their count is stamped only once a closure could run them all), late FREEs (closures waiting on a FREE), ALLOC edges (unpulled ALLOCs, ALLOCs waiting on
+    // other nodes), barriers (operations without buffers), frees at the end.
+    int planned = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        RandomGraphParams p;
+        p.operations = 200 + static_cast<int>(seed * 53 % 1800);
+        p.maxReads = 1 + static_cast<int>(seed % 4);
+        p.maxUsesPerBuffer = seed % 5 == 0 ? 40 : 1 + static_cast<int>(seed % 6);  // 40: more than a closure's 12
+        p.lateFreePercent = static_cast<int>((seed * 37) % 101);
+        p.freesAtEnd = seed % 9 == 0;
+        p.allocEdgePercent = seed % 3 == 0 ? static_cast<int>(seed % 40) : 0;
+        p.bufferlessPercent = seed % 4 == 0 ? static_cast<int>(seed % 30) : 0;
+        GraphDocument doc = parseGraphDocument(generateRandomGraph(seed, p));
+        const Capacities caps = seed % 2 == 0 ? test::tightCapacities(doc.graph, seed) : defaultCapacities();
+        const ScheduleDependencies deps(doc.graph, orderById(doc.graph));
+        CAPTURE(seed);
+        Order checked;
+        REQUIRE_NOTHROW(checked = scheduleForReuse(doc.graph, deps, caps, true));
+        CHECK(checked == scheduleForReuse(doc.graph, deps, caps));
+        CHECK_NOTHROW(validateOrder(doc.graph, checked));
+        ++planned;
+    }
+    CHECK(planned == 60);
+    for (const char* name : test::kSharedCases) {
+        auto text = test::sharedCase(name);
+        if (!text) continue;
+        CAPTURE(name);
+        GraphDocument doc = parseGraphDocument(*text);
+        const ScheduleDependencies deps(doc.graph, orderById(doc.graph));
+        CHECK_NOTHROW(scheduleForReuse(doc.graph, deps, defaultCapacities(), true));
+    }
+}
+
+TEST_CASE("reuse: a closure that waited on a FREE is found again once the FREE has run") {
+    // ADD 5 uses buffer 1, resident after COPY_IN 2, so it is a target from step 2 on; an edge
+    // puts FREE 6 (buffer 0's) before it, so at step 2 its closure is invalid. Running 3 and 4
+    // runs FREE 6 and changes no buffer of ADD 5: only the FREE itself says that the remembered
+    // closure is stale (the checking run throws if it is taken as current).
+    GraphDocument doc = parseGraphDocument(R"({"Nodes":[
+ {"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":1,"Op":"ALLOC","BufId":1,"Size":100,"Type":"L1"},
+ {"Id":2,"Op":"COPY_IN","Pipe":"MTE2","Cycles":1,"Bufs":[1]},
+ {"Id":3,"Op":"COPY_IN","Pipe":"MTE2","Cycles":1,"Bufs":[0]},
+ {"Id":4,"Op":"ADD","Pipe":"VECTOR","Cycles":1,"Bufs":[0]},
+ {"Id":5,"Op":"ADD","Pipe":"VECTOR","Cycles":1,"Bufs":[1]},
+ {"Id":6,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"},
+ {"Id":7,"Op":"FREE","BufId":1,"Size":100,"Type":"L1"}],
+ "Edges":[[3,4],[6,5]],
+ "Capacities":{"L1":1000}})");
+    const ScheduleDependencies deps(doc.graph, orderById(doc.graph));
+    Order order;
+    REQUIRE_NOTHROW(order = scheduleForReuse(doc.graph, deps, *doc.capacities, true));
+    CHECK(order == Order{1, 2, 0, 3, 4, 6, 5, 7});
+}
