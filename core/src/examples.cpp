@@ -759,7 +759,7 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
         const Bytes hi = maxSize.at(m), lo = std::min(p.minBytes, hi);
         return static_cast<Bytes>(rng.between(lo, hi));
     };
-    auto drawMemory = [&]() { return p.memories[static_cast<size_t>(rng.below(static_cast<std::int64_t>(p.memories.size())))]; };
+    auto drawMemory = [&]() { return rng.pick(p.memories); };
     struct LiveBuf {
         BufferId id;
         int usesLeft;
@@ -786,7 +786,7 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
         if (barrier >= 0) b.dependency(barrier, op);
         barrier = -1;
         if (p.allocEdgePercent > 0 && rng.below(100) < p.allocEdgePercent && !live.empty()) {
-            const BufferId other = live[static_cast<size_t>(rng.below(static_cast<std::int64_t>(live.size())))].id;
+            const BufferId other = rng.pick(live).id;
             if (std::find(uses.begin(), uses.end(), other) == uses.end()) b.dependency(b.allocNodeOf(other), op);
         }
         if (p.bufferlessPercent > 0 && rng.below(100) < p.bufferlessPercent) {

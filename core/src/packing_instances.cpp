@@ -153,7 +153,7 @@ std::vector<Piece> measuredPieces(std::int64_t width, std::int64_t height, int c
     }
     std::vector<size_t> order(placed.size());
     std::iota(order.begin(), order.end(), 0);
-    for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[static_cast<size_t>(rng.below(static_cast<std::int64_t>(i)))]);
+    rng.shuffle(order);
     for (size_t i : order) {
         Piece& p = placed[i];
         std::int64_t top = height;
@@ -201,7 +201,7 @@ KnownInstance cutRectangle(const CutOptions& o) {
     const bool walked = o.style == CutStyle::Skyline || o.style == CutStyle::Measured;
     for (size_t i = pieces.size(); i-- > 0 && !walked;)
         if (pieces.size() > 1 && rng.below(100) < o.dropPercent) pieces.erase(pieces.begin() + static_cast<long>(i));
-    for (size_t i = pieces.size(); i > 1; --i) std::swap(pieces[i - 1], pieces[static_cast<size_t>(rng.below(static_cast<std::int64_t>(i)))]);
+    rng.shuffle(pieces);
     KnownInstance k;
     k.problem.capacity = o.capacity;
     for (const Piece& p : pieces) {
@@ -285,9 +285,9 @@ void changeBlock(const PlacedBlock& p, const std::vector<Time>& inner, Rng& rng,
         return;
     }
     PlacedBlock first = p, second = p;
-    switch (apply[static_cast<size_t>(rng.below(static_cast<std::int64_t>(apply.size())))]) {
+    switch (rng.pick(apply)) {
         case Change::SplitInTime:
-            first.block.upper = second.block.lower = inner[static_cast<size_t>(rng.below(static_cast<std::int64_t>(inner.size())))];
+            first.block.upper = second.block.lower = rng.pick(inner);
             out.insert(out.end(), {first, second});
             return;
         case Change::SplitInSize:
@@ -297,7 +297,7 @@ void changeBlock(const PlacedBlock& p, const std::vector<Time>& inner, Rng& rng,
             out.insert(out.end(), {first, second});
             return;
         case Change::ShortenLifetime: {
-            const Time t = inner[static_cast<size_t>(rng.below(static_cast<std::int64_t>(inner.size())))];
+            const Time t = rng.pick(inner);
             (rng.below(2) == 0 ? first.block.lower : first.block.upper) = t;
             out.push_back(first);
             return;
@@ -334,7 +334,7 @@ KnownInstance derivedFromChallenging(std::uint64_t seed) {
         changeBlock(p, inner, rng, blocks);
     }
     // Shuffled: the order of the blocks must not give the source or its packing away.
-    for (size_t i = blocks.size(); i > 1; --i) std::swap(blocks[i - 1], blocks[static_cast<size_t>(rng.below(static_cast<std::int64_t>(i)))]);
+    rng.shuffle(blocks);
     KnownInstance k;
     k.name = "derived-" + source.name + "-" + std::to_string(seed);
     k.problem.capacity = source.problem.capacity;
