@@ -63,6 +63,18 @@ for (const size of SIZES) {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n');
     assert.ok((await graphText(page)).endsWith('\n\n') || (await graphText(page)).endsWith('}\n\n'), 'typing reaches the editor');
+    // every choice of every settings menu shows whole in its closed select (text, padding and
+    // the arrow, about 30 px): on a phone the two-column grid cut "The graph's Order (de…"
+    const cut = await page.evaluate(() => {
+      const ctx = document.createElement('canvas').getContext('2d');
+      return [...document.querySelectorAll('.set-grid select')].flatMap((sel) => {
+        const cs = getComputedStyle(sel);
+        ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 32;
+        return [...sel.options].filter((o) => ctx.measureText(o.textContent).width > room).map((o) => `${sel.getAttribute('aria-label')}: "${o.textContent}" in ${room} px`);
+      });
+    });
+    assert.deepEqual(cut, [], 'no settings choice is cut');
     // the tables scroll inside their cards; the share popover and the Examples menu fit
     for (const card of ['order-card', 'spills-card', 'compare-card']) {
       const overflow = await page.evaluate((id) => { const c = document.getElementById(id).getBoundingClientRect(); return c.right <= innerWidth && c.left >= 0; }, card);

@@ -64,7 +64,8 @@ export function mountSettings(root: HTMLElement, store: Store, notify: (msg: str
     h('div', { class: 'set-grid' },
       h('label', {}, h('span', { class: 'set-label' }, 'Policy'), policy),
       h('label', {}, h('span', { class: 'set-label' }, 'Spill cost'), cost),
-      h('label', {}, h('span', { class: 'set-label' }, 'Order'), order),
+      // the order sources' titles are the longest choices: the whole row, so none is cut
+      h('label', { class: 'wide' }, h('span', { class: 'set-label' }, 'Order'), order),
       h('label', {}, h('span', { class: 'set-label' }, 'Effort'), h('span', { class: 'effort-pick' }, effort, effortNumber)),
       h('label', {}, h('span', { class: 'set-label' }, 'Objective'), objective)),
     seedParams,
