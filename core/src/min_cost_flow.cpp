@@ -99,21 +99,20 @@ bool MinCostFlow::shortestDistances(int source, int sink) {
 // Dijkstra on reduced costs (all non-negative), then the new potentials. Nothing when a distance
 // does not fit the entries (then nothing but dist_, reached_ and work_ was changed).
 template <typename Entries>
-std::optional<bool> MinCostFlow::dijkstra(int source, int sink, std::vector<typename Entries::Entry>& heap) {
+std::optional<bool> MinCostFlow::dijkstra(int source, int sink, MinHeap<typename Entries::Entry>& heap) {
     for (int v : reached_) dist_[v] = kInfinity;
     reached_.clear();
-    // A binary heap, as std::priority_queue keeps it, in storage kept between phases. No two
-    // entries are equal, so the pops come in one order whatever the heap.
-    const std::greater<typename Entries::Entry> later;
+    // A binary heap in storage kept between phases. No two entries are equal (a node's distance
+    // only falls), so the pops come in one order whatever the heap: min_heap.h's bottom-up pop,
+    // which compares less than std::pop_heap, pops what std::priority_queue did.
     heap.clear();
     dist_[source] = 0;
     reached_.push_back(source);
-    heap.push_back(Entries::entry(0, source));
+    heap.push(Entries::entry(0, source));
     while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), later);
-        const Amount d0 = Entries::distance(heap.back());
-        const int v = Entries::node(heap.back());
-        heap.pop_back();
+        const typename Entries::Entry top = heap.pop();
+        const Amount d0 = Entries::distance(top);
+        const int v = Entries::node(top);
         ++work_;
         if (d0 != dist_[v]) continue;
         if (v == sink) break;  // farther nodes lie on no shortest path to the sink
@@ -127,8 +126,7 @@ std::optional<bool> MinCostFlow::dijkstra(int source, int sink, std::vector<type
                 if (!Entries::fits(d)) return std::nullopt;
                 if (dist_[arc.to] == kInfinity) reached_.push_back(arc.to);
                 dist_[arc.to] = d;
-                heap.push_back(Entries::entry(d, arc.to));
-                std::push_heap(heap.begin(), heap.end(), later);
+                heap.push(Entries::entry(d, arc.to));
             }
         }
     }

@@ -11,6 +11,8 @@
 #include <optional>
 #include <vector>
 
+#include "min_heap.h"
+
 namespace spillway {
 
 class MinCostFlow {
@@ -61,7 +63,7 @@ private:
     struct WordEntries;
     bool shortestDistances(int source, int sink);
     template <typename Entries>
-    std::optional<bool> dijkstra(int source, int sink, std::vector<typename Entries::Entry>& heap);
+    std::optional<bool> dijkstra(int source, int sink, MinHeap<typename Entries::Entry>& heap);
     Amount blockingFlow(int v, int sink, Amount pushed);
     // Opens `v` for this phase's blocking flow (open, first arc current) on its first visit.
     void visit(int v);
@@ -73,8 +75,8 @@ private:
     // allocation a node, and the bound solves thousands of small flows.
     std::vector<int> rowStart_, rowArcs_;
     // Dijkstra's heap of (distance, node), kept between phases: as words, else as pairs.
-    std::vector<std::uint64_t> wordHeap_;
-    std::vector<std::pair<Amount, int>> pairHeap_;
+    MinHeap<std::uint64_t> wordHeap_;
+    MinHeap<std::pair<Amount, int>> pairHeap_;
     // A phase touches only the nodes its Dijkstra reaches and its blocking flow visits, not all
     // n_ (a phase may reach a handful of the time line's 10^6 points): the potentials of the rest
     // all rise by the same amount, kept once in potentialShift_; distances are reset through
