@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "draft_choice.h"
 #include "policies.h"
 #include "ready_set.h"
 #include "spillway/error.h"
@@ -183,31 +184,29 @@ void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Ord
 
 // The default on a huge graph (order best, policy best: lifetime alone there, no search): each
 // candidate order's lifetime plan is drafted (its residency and packing, which fix the data it
-// moves) and only the winner's is recorded, so the loser's plan is never built (docs/policies.md,
-// "The default on huge graphs"). Same choice and plan as recording both: ties to the first. The
+// moves) and only the winner's is recorded, so the loser's plan is never built; an order whose
+// lower bound shows it cannot win is not even drafted (draft_choice.h; docs/policies.md, "The
+// default on huge graphs"). Same choice and plan as recording both: ties to the first. The
 // candidate orders are made first, from one set of dependency lists (both schedulers follow the
 // same), which is freed before the drafts.
 void prepareHugeDefault(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
-    std::vector<std::pair<std::string, MadeOrder>> candidates;
+    std::vector<std::string> names;
+    std::vector<MadeOrder> made;
     {
         OrderRequest shared = request;
         shared.dependencies = std::make_shared<const ScheduleDependencies>(doc.graph, orderById(doc.graph));
         for (const std::string& candidate : bestOrderCandidates())
-            if (candidate != "search") candidates.emplace_back(candidate, makeOrder(candidate, shared));
+            if (candidate != "search") names.push_back(candidate), made.push_back(makeOrder(candidate, shared));
     }
-    std::optional<LifetimeDraft> best;
-    for (auto& [candidate, made] : candidates) {
-        LifetimeDraft draft(doc.graph, std::move(made.order), PlanOptions{p.capacities, opts.cost, opts.policy});
-        if (!best || draft.extraBytes() < best->extraBytes()) {
-            best = std::move(draft);
-            p.orderSource = candidate;
-            p.search = summaryOf(made.search);
-        }
-    }
-    Plan plan = best->plan();
+    std::vector<Order> orders;
+    for (MadeOrder& m : made) orders.push_back(std::move(m.order));
+    DraftChoice choice = leastMovingDraft(doc.graph, std::move(orders), PlanOptions{p.capacities, opts.cost, opts.policy});
+    p.orderSource = names[choice.index];
+    p.search = summaryOf(made[choice.index].search);
+    Plan plan = choice.draft->plan();
     if (plan.policy.empty()) plan.policy = kHugeGraphPolicy;  // as policy best names it there
     p.plan = std::move(plan);
-    p.order = best->releaseOrder();
+    p.order = choice.draft->releaseOrder();
 }
 
 Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {

@@ -562,4 +562,35 @@ TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacit
     return bound;
 }
 
+Bytes excessBound(const ResidencyProblem& p, int windowSteps) {
+    const std::vector<Bytes> free = availability(p, {});
+    const int steps = static_cast<int>(free.size());
+    // Gaps' bytes entering and leaving each step, by class of traffic per byte: `cheap` below 2
+    // (a COPY_IN buffer's, 1), the rest at least 2. A gap leaves at its end or its window's end,
+    // whichever is first, so the running sums at a step are the loads of its window's gaps alone.
+    std::vector<Bytes> cheap(steps + 1, 0), dear(steps + 1, 0);
+    for (const Gap& gap : p.gaps) {
+        const int first = gap.from + 1;
+        const int end = std::min(gap.to, (first / windowSteps + 1) * windowSteps);
+        std::vector<Bytes>& load = gap.traffic < 2 * gap.size ? cheap : dear;
+        load[first] += gap.size;
+        load[end] -= gap.size;
+    }
+    Bytes total = 0, windowMost = 0, cheapLoad = 0, dearLoad = 0;
+    for (int t = 0; t < steps; ++t) {
+        if (t % windowSteps == 0) total += windowMost, windowMost = 0;
+        cheapLoad += cheap[t];
+        dearLoad += dear[t];
+        const Bytes over = cheapLoad + dearLoad - free[t];
+        if (over > 0) windowMost = std::max(windowMost, std::min(over, cheapLoad) + 2 * std::max<Bytes>(0, over - cheapLoad));
+    }
+    return total + windowMost;
+}
+
+Bytes excessBound(const Graph& g, const Order& order, const Capacities& caps) {
+    Bytes total = 0;
+    for (const ResidencyProblem& p : residencyProblems(g, order, caps)) total += excessBound(p);
+    return total;
+}
+
 }  // namespace spillway

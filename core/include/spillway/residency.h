@@ -97,4 +97,14 @@ Bytes windowedRelaxation(const ResidencyProblem& p, int windowSteps = kBoundWind
                          std::int64_t workPerStep = kBoundWindowWorkPerStep);
 TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps, std::int64_t flowWork = -1);
 
+// A lower bound without a flow, linear in the steps and gaps: each gap goes to the window of
+// `windowSteps` steps where it starts, cut at that window's end (a relaxation, as for
+// windowedRelaxation); in a window, at any one step the gaps over it beyond the free bytes must
+// be written out, at least at the cheapest traffic per byte (1 for a COPY_IN buffer, else 2).
+// The largest such step of each window, summed over windows. Far weaker than the relaxation, but
+// enough to tell that an order cannot beat a plan of another (engine.cpp, the default on huge
+// graphs), at a small part of the relaxation's cost.
+Bytes excessBound(const ResidencyProblem& p, int windowSteps = kBoundWindowSteps);
+Bytes excessBound(const Graph& g, const Order& order, const Capacities& caps);
+
 }  // namespace spillway
