@@ -525,16 +525,27 @@ Bytes windowedRelaxation(const ResidencyProblem& p, int windowSteps, std::int64_
     Bytes traffic = 0;
     std::vector<Gap> cut;
     std::vector<int> which;
+    std::vector<Bytes> load(windowSteps + 1);
     GapFlowStorage storage;
     for (int w = 0; w < windows; ++w) {
         if (starting[w].empty()) continue;
-        const int end = (w + 1) * windowSteps;  // the first step after the window
+        const int begin = w * windowSteps, end = begin + windowSteps;  // end: the first step after the window
         cut.clear();
+        std::fill(load.begin(), load.end(), 0);
         for (int i : starting[w]) {
             Gap gap = p.gaps[i];
             gap.to = std::min(gap.to, end);
             cut.push_back(gap);
+            load[gap.from + 1 - begin] += gap.size;
+            load[gap.to - begin] -= gap.size;
         }
+        // A window whose cut gaps all fit at every step keeps them all: its traffic is 0, and so
+        // is the flow's (stopped early too, as its savings are then bounded from above), so it is
+        // not run. In whole units too: the sizes are multiples of the unit.
+        Bytes kept = 0;
+        bool fits = true;
+        for (int t = begin; t < end && t < static_cast<int>(free.size()) && fits; ++t) fits = (kept += load[t - begin]) <= free[t];
+        if (fits) continue;
         which.resize(cut.size());
         std::iota(which.begin(), which.end(), 0);
         const FlowResult lp = relaxGaps(cut, which, free, workPerStep * windowSteps, storage);

@@ -166,6 +166,23 @@ TEST_CASE("residency: the relaxation by windows bounds the relaxation from below
     CHECK(useful > 10);
 }
 
+TEST_CASE("residency: a window whose cut gaps all fit adds nothing to the bound by windows, flow or not") {
+    // Two 60-byte gaps over steps 1-14 and 9-18 of a 100-byte memory: contested together. Cut into
+    // windows of 8 steps each window holds one of them, which fits: nothing to write out, also
+    // with no flow work at all; in one window, one of them goes (units of 60: one fits).
+    ResidencyProblem p;
+    p.type = "UB";
+    p.capacity = 100;
+    p.forced.assign(20, 0);
+    p.gaps = {{0, 0, 15, 60, 120}, {1, 8, 19, 60, 120}};
+    CHECK(relaxResidency(p).traffic == 120);
+    CHECK(windowedRelaxation(p, 20, std::int64_t(1) << 40) == 120);
+    CHECK(windowedRelaxation(p, 8) == 0);
+    CHECK(windowedRelaxation(p, 8, 0) == 0);
+    // Windows of 16: both start in the first, cut at step 16, and still overlap over steps 9-14.
+    CHECK(windowedRelaxation(p, 16) == 120);
+}
+
 TEST_CASE("residency: a budget below a step's own buffers keeps nothing over that step") {
     ResidencyProblem p;
     p.type = "L1";
