@@ -1136,7 +1136,6 @@ private:
 
         // The memories and the offsets anything is placed at in each.
         std::vector<std::vector<Bytes>> coords(memoryNames_.size());
-        std::vector<Bytes> reloadAt(L, 0);
         for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
             const Buffer& b = g_.buffers[bi];
             coords[memoryOf_[bi]].push_back(allocOf_[bi]->offset);
@@ -1147,7 +1146,6 @@ private:
             const int bi = spillBufIndex_[k];
             coords[memoryOf_[bi]].push_back(s.newOffset);
             coords[memoryOf_[bi]].push_back(endOf(s.newOffset, g_.buffers[bi].size));
-            reloadAt[posOf(s.inNode)] = s.newOffset;
         }
         std::vector<LeaveTimes> leaves;  // per memory index
         leaves.reserve(coords.size());
@@ -1202,7 +1200,8 @@ private:
             LeaveTimes::Leave latest{0, -1};
             if (placedBuf >= 0 && (fact.op == Op::Alloc || fact.op == Op::SpillIn)) {
                 const Buffer& b = g_.buffers[placedBuf];
-                const Bytes offset = fact.op == Op::Alloc ? allocOf_[placedBuf]->offset : reloadAt[i];
+                // A SPILL_IN's step is its spill's (spill-ids and order are sound here).
+                const Bytes offset = fact.op == Op::Alloc ? allocOf_[placedBuf]->offset : plan_.spills[fact.spill].newOffset;
                 here[placedBuf] = {offset, 0, -1};
                 latest = leaves[memoryOf_[placedBuf]].latest(offset, endOf(offset, b.size));
                 address = latest.first;
