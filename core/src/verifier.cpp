@@ -694,8 +694,9 @@ private:
                 const NodeId freeId = g_.nodes[buf.freeNode].id;
                 // Users in order; each falls in the window before some OUT_j and/or after some IN_j.
                 std::vector<std::pair<int, NodeId>> users;  // (step, id)
+                // A user's first step, and its id from the order there: no node record read.
                 for (int ui : buf.users)
-                    if (const int p = posOf(g_.nodes[ui].id); p >= 0) users.emplace_back(p, g_.nodes[ui].id);
+                    if (const int p = stepOfGraphNode_[static_cast<std::size_t>(ui)]; p >= 0) users.emplace_back(p, plan_.order[static_cast<std::size_t>(p)]);
                 std::sort(users.begin(), users.end());
                 auto u = users.begin();
                 for (std::size_t j = 0; j < ks.size(); ++j) {
