@@ -69,37 +69,28 @@ void ByteLeaves::split(Bytes at) {
 }
 
 PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
+    // The nodes in the graph's numbering: the graph's, then the plan's added nodes.
     const size_t count = g.nodes.size() + plan.addedNodes.size();
-    nodes_.reserve(count);
-    for (const Node& n : g.nodes) nodes_.push_back(&n);
-    for (const Node& n : plan.addedNodes) nodes_.push_back(&n);
-    ids_.reserve(count);
-    for (const Node* n : nodes_) ids_.push_back(n->id);
+    auto nodeAt = [&](size_t k) -> const Node& {
+        return k < g.nodes.size() ? g.nodes[k] : plan.addedNodes[k - g.nodes.size()];
+    };
+    ids_.resize(count);
+    for (size_t k = 0; k < count; ++k) ids_[k] = nodeAt(k).id;
     index_ = IdTable::positions(ids_);
-    // renumbered[i]: the index of the node the graph's numbering gives i (empty: the same).
+    // renumbered[k]: the index of the node the graph's numbering gives k (empty: the same).
     std::vector<int> renumbered;
     if (numbering == Numbering::InPlanOrder) {
         renumbered.assign(count, -1);
-        std::vector<const Node*> inOrder;
-        inOrder.reserve(count);
+        int placed = 0;
         for (NodeId id : plan.order) {
-            const int i = indexOf(id);
-            if (renumbered[i] >= 0) continue;
-            renumbered[i] = static_cast<int>(inOrder.size());
-            inOrder.push_back(nodes_[i]);
+            int& to = renumbered[static_cast<size_t>(indexOf(id))];
+            if (to < 0) to = placed++;
         }
-        for (size_t i = 0; i < count; ++i)
-            if (renumbered[i] < 0) {
-                renumbered[i] = static_cast<int>(inOrder.size());
-                inOrder.push_back(nodes_[i]);
-            }
-        nodes_.swap(inOrder);
-        std::vector<NodeId> ids(count);
-        for (size_t i = 0; i < count; ++i) ids[renumbered[i]] = ids_[i];
-        ids_.swap(ids);
-        index_.renumber(renumbered);
+        for (int& to : renumbered)
+            if (to < 0) to = placed++;
+        index_.renumber(renumbered);  // ids_ follows in the pass over the records below
     }
-    auto renumber = [&](int i) { return renumbered.empty() ? i : renumbered[i]; };
+    auto renumber = [&](size_t k) { return renumbered.empty() ? k : static_cast<size_t>(renumbered[k]); };
 
     std::vector<NodeId> bufferIds;
     bufferIds.reserve(g.buffers.size());
@@ -109,67 +100,111 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
     // buffers or nodes changes it.
     std::map<Name, int> memories;
     buffers_.reserve(g.buffers.size());
-    size_t uses = 0;
+    const Name* lastType = nullptr;
+    int lastMemory = 0;
     for (const Buffer& b : g.buffers) {
-        const int memory = memories.emplace(b.type, static_cast<int>(memories.size())).first->second;
-        buffers_.push_back({b.size, b.id, memory});
-        uses += b.users.size();
+        if (!lastType || *lastType != b.type) {
+            lastType = &b.type;
+            lastMemory = memories.try_emplace(b.type, static_cast<int>(memories.size())).first->second;
+        }
+        buffers_.push_back({b.size, b.id, lastMemory});
     }
     memories_ = static_cast<int>(memories.size());
 
+    // Each node's facts are read from its record in the graph's numbering (records in storage
+    // order, read sequentially) and written at its index: read in plan order, the records of a
+    // 10^6-node plan were cache misses scattered over the whole graph, a few a node.
+    auto buffer = [&](const Node& n, BufferId b) {
+        const int index = bufferIndex_.find(b);
+        if (index < 0) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
+        return index;
+    };
+    // A node's kind (kPlaces, kReleases, kSpill) by its Op: Names compare by identity.
+    const Name alloc(kAlloc), free(kFree), spillIn(kSpillIn), spillOut(kSpillOut);
+    auto kindOf = [&](const Node& n) {
+        return static_cast<std::uint8_t>((n.op == alloc || n.op == spillIn ? kPlaces : 0) |
+                                         (n.op == free || n.op == spillOut ? kReleases : 0) |
+                                         (n.op == spillIn || n.op == spillOut ? kSpill : 0));
+    };
+    // An operation's uses are its Bufs without repeats; a buffer node and a spill node with a
+    // buffer have none (they move one).
+    auto usesOf = [&](const Node& n, std::uint8_t kind, auto&& use) {
+        if ((kind & (kPlaces | kReleases)) && ((kind & kSpill) == 0 || !n.bufs.empty())) return;
+        for (auto b = n.bufs.begin(); b != n.bufs.end(); ++b)
+            if (std::find(n.bufs.begin(), b, *b) == b) use(buffer(n, *b));
+    };
+    usesStart_.assign(count + 1, 0);
+    for (size_t k = 0; k < count; ++k) {
+        const Node& n = nodeAt(k);
+        usesOf(n, kindOf(n), [&](int) { ++usesStart_[renumber(k) + 1]; });
+    }
+    for (size_t i = 0; i < count; ++i) usesStart_[i + 1] += usesStart_[i];
+    uses_.resize(static_cast<size_t>(usesStart_.back()));
+    nodes_.resize(count);
     moved_.assign(count, -1);
     pipe_.assign(count, 0);
     cycles_.resize(count);
     kinds_.assign(count, 0);
-    usesStart_.assign(count + 1, 0);
-    uses_.reserve(uses);
-    std::map<Name, int> pipes{{Name(), 0}};
     pipeNames_.assign(1, Name());
-    const Name* lastPipe = nullptr;  // runs of nodes share a pipe: one compare instead of a map lookup
+    const Name* lastPipe = nullptr;  // runs of nodes share a pipe: one compare instead of a search
     int lastPipeIndex = 0;
-    for (size_t i = 0; i < count; ++i) {
-        const Node& n = *nodes_[i];
+    for (size_t k = 0; k < count; ++k) {
+        const Node& n = nodeAt(k);
+        const size_t i = renumber(k);
+        nodes_[i] = &n;
+        ids_[i] = n.id;
         if (!lastPipe || *lastPipe != n.pipe) {
             lastPipe = &n.pipe;
-            const auto [at, added] = pipes.emplace(n.pipe, static_cast<int>(pipes.size()));
-            if (added) pipeNames_.push_back(n.pipe);
-            lastPipeIndex = at->second;
+            // A graph has a handful of pipes; Names compare by identity.
+            lastPipeIndex = static_cast<int>(std::find(pipeNames_.begin(), pipeNames_.end(), n.pipe) - pipeNames_.begin());
+            if (lastPipeIndex == pipes()) pipeNames_.push_back(n.pipe);
         }
         pipe_[i] = lastPipeIndex;
         cycles_[i] = n.cycles;
-        const bool spill = n.isSpillIn() || n.isSpillOut();
-        kinds_[i] = static_cast<std::uint8_t>((n.isAlloc() || n.isSpillIn() ? kPlaces : 0) |
-                                              (n.isFree() || n.isSpillOut() ? kReleases : 0) | (spill ? kSpill : 0));
-        auto buffer = [&](BufferId b) {
-            const int index = bufferIndex_.find(b);
-            if (index < 0) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
-            return index;
-        };
-        if (n.isBufferNode()) {
-            moved_[i] = buffer(n.buf);
-        } else if (spill && !n.bufs.empty()) {
-            moved_[i] = buffer(n.bufs.front());
+        const std::uint8_t kind = kindOf(n);
+        kinds_[i] = kind;
+        if ((kind & (kPlaces | kReleases)) && (kind & kSpill) == 0) {
+            moved_[i] = buffer(n, n.buf);
+        } else if ((kind & kSpill) && !n.bufs.empty()) {
+            moved_[i] = buffer(n, n.bufs.front());
         } else {
-            for (BufferId b : n.bufs) {
-                const int bi = buffer(b);
-                if (std::find(uses_.begin() + usesStart_[i], uses_.end(), bi) == uses_.end()) uses_.push_back(bi);
-            }
+            int at = usesStart_[i];
+            usesOf(n, kind, [&](int b) { uses_[static_cast<size_t>(at++)] = b; });
         }
-        usesStart_[i + 1] = static_cast<int>(uses_.size());
+    }
+    if (!renumbered.empty()) {
+        // Pipes numbered as they first appear in the plan's numbering, as for the graph's.
+        std::vector<int> pipeTo(pipeNames_.size(), -1);
+        std::vector<Name> names;
+        pipeTo[0] = 0;
+        names.push_back(Name());
+        for (int& p : pipe_) {
+            if (pipeTo[static_cast<size_t>(p)] < 0) {
+                pipeTo[static_cast<size_t>(p)] = static_cast<int>(names.size());
+                names.push_back(pipeNames_[static_cast<size_t>(p)]);
+            }
+            p = pipeTo[static_cast<size_t>(p)];
+        }
+        pipeNames_.swap(names);
     }
     // Rows by counting: each row lists the graph's edges, then the added ones, in their order.
+    // predsStart_[i] first counts row i's arcs, then marks its end, and each arc, placed from
+    // the last, moves it back to the row's start.
     std::vector<std::pair<int, int>> added;  // (to, from) as indices
     added.reserve(plan.addedEdges.size());
     for (auto [s, d] : plan.addedEdges) added.emplace_back(indexOf(d), indexOf(s));
     predsStart_.assign(count + 1, 0);
-    for (auto [s, d] : g.edges) ++predsStart_[renumber(d) + 1];
-    for (auto [d, s] : added) ++predsStart_[d + 1];
-    for (size_t i = 0; i < count; ++i) predsStart_[i + 1] += predsStart_[i];
-    preds_.resize(static_cast<size_t>(predsStart_.back()));
-    std::vector<int> next(predsStart_.begin(), predsStart_.end() - 1);
-    for (auto [s, d] : g.edges) preds_[next[renumber(d)]++] = renumber(s);
-    for (auto [d, s] : added) preds_[next[d]++] = s;
+    for (auto [s, d] : g.edges) ++predsStart_[renumber(static_cast<size_t>(d))];
+    for (auto [d, s] : added) ++predsStart_[static_cast<size_t>(d)];
+    for (size_t i = 1; i <= count; ++i) predsStart_[i] += predsStart_[i - 1];
+    preds_.resize(static_cast<size_t>(predsStart_[count]));
+    for (auto e = added.rbegin(); e != added.rend(); ++e)
+        preds_[static_cast<size_t>(--predsStart_[static_cast<size_t>(e->first)])] = e->second;
+    for (auto e = g.edges.rbegin(); e != g.edges.rend(); ++e)
+        preds_[static_cast<size_t>(--predsStart_[renumber(static_cast<size_t>(e->second))])] =
+            static_cast<int>(renumber(static_cast<size_t>(e->first)));
 }
+
 
 int PlanNodes::bufferIndexOf(BufferId id) const {
     const int i = bufferIndex_.find(id);

@@ -328,14 +328,17 @@ private:
         bool first = false;          // the id's first step (later ones are reported by checkOrder)
     };
     std::vector<Step> steps_;
+    bool inputIsOrder_ = false;  // the claimed input order is the plan's without its spill nodes
     // Step i's Bufs as buffer indices (-1: unknown buffer; none for an unknown id):
     // stepBufs_[stepBufStart_[i] .. stepBufStart_[i + 1]).
     std::vector<int> stepBufStart_, stepBufs_;
     IndexRange bufsAt(std::size_t i) const {
         return {stepBufs_.data() + stepBufStart_[i], stepBufs_.data() + stepBufStart_[i + 1]};
     }
-    static Op opOf(const Node& n) {
-        return n.isAlloc() ? Op::Alloc : n.isFree() ? Op::Free : n.isSpillOut() ? Op::SpillOut : n.isSpillIn() ? Op::SpillIn : Op::Other;
+    // Names compare by identity: no text compared a step.
+    const Name allocOp_{kAlloc}, freeOp_{kFree}, spillOutOp_{kSpillOut}, spillInOp_{kSpillIn};
+    Op opOf(const Node& n) const {
+        return n.op == allocOp_ ? Op::Alloc : n.op == freeOp_ ? Op::Free : n.op == spillOutOp_ ? Op::SpillOut : n.op == spillInOp_ ? Op::SpillIn : Op::Other;
     }
 
     bool isGraphNode(NodeId id) const { return graphIndex_.contains(id); }
@@ -391,54 +394,79 @@ private:
         for (const Node& n : plan_.addedNodes) addedIds.push_back(n.id);
         addedIndex_ = IdTable::positions(addedIds);
         pos_ = IdTable::over(plan_.order);
-        steps_.resize(plan_.order.size());
-        stepBufStart_.assign(plan_.order.size() + 1, 0);
-        for (std::size_t i = 0; i < plan_.order.size(); ++i) {
-            NodeId id = plan_.order[i];
-            const int first = pos_.emplace(id, static_cast<int>(i));
-            gatherStep(i);
+        const std::size_t L = plan_.order.size();
+        steps_.resize(L);
+        std::vector<std::size_t> repeats;  // the steps of ids seen before
+        for (std::size_t i = 0; i < L; ++i) {
+            steps_[i].first = pos_.emplace(plan_.order[i], static_cast<int>(i)) == static_cast<int>(i);
+            if (!steps_[i].first) repeats.push_back(i);
+        }
+        gatherSteps(repeats);
+        for (std::size_t i = 0; i < L; ++i) {
+            const NodeId id = plan_.order[i];
             At at;
             at.node = id;
             at.step = static_cast<std::int64_t>(i);
-            if (first != static_cast<int>(i)) {
+            if (!steps_[i].first) {
                 report_.add(Kind::Order,
-                            cat("node ", id, " appears twice in the order: at step ", first, " and at step ", i),
+                            cat("node ", id, " appears twice in the order: at step ", posOf(id), " and at step ", i),
                             at);
             } else if (!steps_[i].node) {
                 report_.add(Kind::Order, cat("step ", i, ": node ", id, " is neither a graph node nor an added node"),
                             at);
             }
         }
-        stepOfGraphNode_.reserve(g_.nodes.size());
-        for (const Node& n : g_.nodes) {
-            stepOfGraphNode_.push_back(posOf(n.id));
-            if (stepOfGraphNode_.back() < 0) report_.add(Kind::Order, cat(nodeName(n.id), " is missing from the order"), atNode(n.id));
-        }
+        for (std::size_t gi = 0; gi < g_.nodes.size(); ++gi)
+            if (stepOfGraphNode_[gi] < 0) report_.add(Kind::Order, cat(nodeName(g_.nodes[gi].id), " is missing from the order"), atNode(g_.nodes[gi].id));
         for (const Node& n : plan_.addedNodes)
             if (!pos_.contains(n.id))
                 report_.add(Kind::Order, cat("added node ", n.id, " (", n.op, ") is missing from the order"),
                             atNode(n.id));
     }
 
-    void gatherStep(std::size_t i) {
-        const NodeId id = plan_.order[i];
-        Step& s = steps_[i];
-        s.first = pos_.find(id) == static_cast<int>(i);
-        if (const int gi = graphIndex_.find(id); gi >= 0) {
-            s.node = &g_.nodes[static_cast<std::size_t>(gi)];
-            s.graph = true;
-        } else {
-            s.node = addedNode(id);
-        }
-        if (s.node) {
-            s.op = opOf(*s.node);
-            s.pipe = &s.node->pipe.str();
-            s.cycles = s.node->cycles;
-        }
-        if (s.graph && (s.op == Op::Alloc || s.op == Op::Free)) s.buf = bufferIndex_.find(s.node->buf);
-        if (s.node)
-            for (BufferId b : s.node->bufs) stepBufs_.push_back(bufferIndex_.find(b));
-        stepBufStart_[i + 1] = static_cast<int>(stepBufs_.size());
+    // Fills steps_ and the steps' Bufs (stepBufs_) from the node records: each record is read in
+    // storage order (the graph's nodes, then the added ones) and its facts written at its first
+    // step; `repeats` (the later steps of an id) are looked up by id. Read in the order's
+    // sequence, the records of a 10^6-node plan were cache misses scattered over the graph.
+    void gatherSteps(const std::vector<std::size_t>& repeats) {
+        const std::size_t L = plan_.order.size();
+        stepOfGraphNode_.resize(g_.nodes.size());
+        for (std::size_t gi = 0; gi < g_.nodes.size(); ++gi) stepOfGraphNode_[gi] = posOf(g_.nodes[gi].id);
+        // The added node each step's id names, when it is no graph node's (its first in addedNodes).
+        auto forEachAddedStep = [&](auto&& f) {
+            for (std::size_t k = 0; k < plan_.addedNodes.size(); ++k) {
+                const NodeId id = plan_.addedNodes[k].id;
+                if (isGraphNode(id) || addedIndex_.find(id) != static_cast<int>(k)) continue;
+                if (const int p = posOf(id); p >= 0) f(static_cast<std::size_t>(p), plan_.addedNodes[k], false);
+            }
+        };
+        auto forEachStep = [&](auto&& f) {  // f(step, node, graph) for each step whose id is a node
+            for (std::size_t gi = 0; gi < g_.nodes.size(); ++gi)
+                if (stepOfGraphNode_[gi] >= 0) f(static_cast<std::size_t>(stepOfGraphNode_[gi]), g_.nodes[gi], true);
+            forEachAddedStep(f);
+            for (std::size_t i : repeats) {
+                const NodeId id = plan_.order[i];
+                if (const int gi = graphIndex_.find(id); gi >= 0) f(i, g_.nodes[static_cast<std::size_t>(gi)], true);
+                else if (const Node* added = addedNode(id)) f(i, *added, false);
+            }
+        };
+        stepBufStart_.assign(L + 1, 0);
+        forEachStep([&](std::size_t i, const Node& n, bool graph) {
+            Step& s = steps_[i];
+            s.node = &n;
+            s.graph = graph;
+            s.op = opOf(n);
+            s.pipe = &n.pipe.str();
+            s.cycles = n.cycles;
+            if (graph && (s.op == Op::Alloc || s.op == Op::Free)) s.buf = bufferIndex_.find(n.buf);
+            stepBufStart_[i + 1] = static_cast<int>(n.bufs.size());
+        });
+        for (std::size_t i = 0; i < L; ++i) stepBufStart_[i + 1] += stepBufStart_[i];
+        stepBufs_.resize(static_cast<std::size_t>(stepBufStart_[L]));
+        forEachStep([&](std::size_t i, const Node& n, bool) {
+            int* at = stepBufs_.data() + stepBufStart_[i];
+            for (BufferId b : n.bufs) *at++ = bufferIndex_.find(b);
+        });
     }
     // The spill (and its buffer) of each step whose id is no graph node's, once spills are known.
     void gatherSpillSteps() {
@@ -666,8 +694,9 @@ private:
                 const NodeId freeId = g_.nodes[buf.freeNode].id;
                 // Users in order; each falls in the window before some OUT_j and/or after some IN_j.
                 std::vector<std::pair<int, NodeId>> users;  // (step, id)
+                // A user's first step, and its id from the order there: no node record read.
                 for (int ui : buf.users)
-                    if (const int p = posOf(g_.nodes[ui].id); p >= 0) users.emplace_back(p, g_.nodes[ui].id);
+                    if (const int p = stepOfGraphNode_[static_cast<std::size_t>(ui)]; p >= 0) users.emplace_back(p, plan_.order[static_cast<std::size_t>(p)]);
                 std::sort(users.begin(), users.end());
                 auto u = users.begin();
                 for (std::size_t j = 0; j < ks.size(); ++j) {
@@ -984,6 +1013,7 @@ private:
             }
             ++j;
         }
+        inputIsOrder_ = j == input.size();
         if (j != input.size()) {
             At at;
             at.field = cat("inputOrder[", j, "]");
@@ -1032,18 +1062,26 @@ private:
         const std::size_t memories = memoryNames_.size();
         std::vector<Bytes> demand(memories, 0), now(memories, 0), resident(memories, 0), current(memories, 0);
         Bytes total = 0, totalPeak = 0;
-        for (NodeId id : claims_->inputOrder) {
-            const Node* graphed = graphNode(id);
-            if (!graphed || !graphed->isBufferNode()) continue;
-            const Node& n = *graphed;
-            const int bi = bufferIndex_.find(n.buf);  // a graph's ALLOC and FREE have its buffer's type and size
-            if (bi < 0) continue;
+        // A graph's ALLOC and FREE have their buffer's type and size.
+        auto demandOf = [&](bool alloc, int bi) {
+            if (bi < 0) return;
             const int m = memoryOf_[bi];
-            const Bytes delta = n.isAlloc() ? n.size : -n.size;
+            const Bytes delta = alloc ? g_.buffers[bi].size : -g_.buffers[bi].size;
             now[m] = addSat(now[m], delta);
             total = addSat(total, delta);
             demand[m] = std::max(demand[m], now[m]);
             totalPeak = std::max(totalPeak, total);
+        };
+        if (inputIsOrder_) {
+            // The input order is the plan's graph steps (checkInputOrder): read from the steps'
+            // table in sequence instead of each id's node record, scattered over the graph.
+            for (const Step& fact : steps_)
+                if (fact.graph && (fact.op == Op::Alloc || fact.op == Op::Free)) demandOf(fact.op == Op::Alloc, fact.buf);
+        } else {
+            for (NodeId id : claims_->inputOrder) {
+                const Node* graphed = graphNode(id);
+                if (graphed && graphed->isBufferNode()) demandOf(graphed->isAlloc(), bufferIndex_.find(graphed->buf));
+            }
         }
         claimMap("metrics.demandPeak.byType", claims_->demandPeakByType, byMemory(demand));
         claim("metrics.demandPeak.total", claims_->demandPeakTotal, totalPeak);
@@ -1099,7 +1137,6 @@ private:
 
         // The memories and the offsets anything is placed at in each.
         std::vector<std::vector<Bytes>> coords(memoryNames_.size());
-        std::vector<Bytes> reloadAt(L, 0);
         for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
             const Buffer& b = g_.buffers[bi];
             coords[memoryOf_[bi]].push_back(allocOf_[bi]->offset);
@@ -1110,7 +1147,6 @@ private:
             const int bi = spillBufIndex_[k];
             coords[memoryOf_[bi]].push_back(s.newOffset);
             coords[memoryOf_[bi]].push_back(endOf(s.newOffset, g_.buffers[bi].size));
-            reloadAt[posOf(s.inNode)] = s.newOffset;
         }
         std::vector<LeaveTimes> leaves;  // per memory index
         leaves.reserve(coords.size());
@@ -1165,7 +1201,8 @@ private:
             LeaveTimes::Leave latest{0, -1};
             if (placedBuf >= 0 && (fact.op == Op::Alloc || fact.op == Op::SpillIn)) {
                 const Buffer& b = g_.buffers[placedBuf];
-                const Bytes offset = fact.op == Op::Alloc ? allocOf_[placedBuf]->offset : reloadAt[i];
+                // A SPILL_IN's step is its spill's (spill-ids and order are sound here).
+                const Bytes offset = fact.op == Op::Alloc ? allocOf_[placedBuf]->offset : plan_.spills[fact.spill].newOffset;
                 here[placedBuf] = {offset, 0, -1};
                 latest = leaves[memoryOf_[placedBuf]].latest(offset, endOf(offset, b.size));
                 address = latest.first;

@@ -206,6 +206,55 @@ TEST_CASE("plan nodes: each node's facts by index, in plan order, as its record 
     }
 }
 
+TEST_CASE("plan nodes: predecessors (graph edges, then added edges, in their order) and uses in both numberings") {
+    GraphDocument doc = parseGraphDocument(exampleGraphJson("one-spill"));
+    const Result r = test::planVerified(doc);
+    REQUIRE(!r.plan.addedEdges.empty());
+    for (auto numbering : {PlanNodes::Numbering::GraphThenAdded, PlanNodes::Numbering::InPlanOrder}) {
+        const PlanNodes nodes(doc.graph, r.plan, numbering);
+        std::vector<std::vector<int>> want(static_cast<size_t>(nodes.size()));
+        for (auto [s, d] : doc.graph.edges)
+            want[nodes.indexOf(doc.graph.nodes[d].id)].push_back(nodes.indexOf(doc.graph.nodes[s].id));
+        for (auto [s, d] : r.plan.addedEdges) want[nodes.indexOf(d)].push_back(nodes.indexOf(s));
+        for (int i = 0; i < nodes.size(); ++i) {
+            CHECK(std::vector<int>(nodes.preds(i).begin(), nodes.preds(i).end()) == want[i]);
+            const Node& n = nodes.node(i);
+            std::vector<int> uses;  // an operation's Bufs as buffer indices, without repeats
+            if (nodes.moved(i) < 0)
+                for (BufferId b : n.bufs)
+                    if (std::find(uses.begin(), uses.end(), nodes.bufferIndexOf(b)) == uses.end()) uses.push_back(nodes.bufferIndexOf(b));
+            CHECK(std::vector<int>(nodes.uses(i).begin(), nodes.uses(i).end()) == uses);
+        }
+    }
+}
+
+TEST_CASE("plan nodes: pipes numbered as they first appear in the numbering; a buffer listed twice is one use") {
+    // Stored VECTOR first, run MTE2 first (the edges allow one order: 0, 2, 1, 3).
+    GraphDocument doc = parseGraphDocument(R"({"Nodes":[
+     {"Id":0,"Op":"ALLOC","BufId":0,"Size":10,"Type":"L1"},
+     {"Id":1,"Op":"EXP","Pipe":"VECTOR","Cycles":7,"Bufs":[0,0]},
+     {"Id":2,"Op":"COPY_IN","Pipe":"MTE2","Cycles":100,"Bufs":[0]},
+     {"Id":3,"Op":"FREE","BufId":0,"Size":10,"Type":"L1"}],
+     "Edges":[[0,2],[2,1],[1,3]]})");
+    const Result r = test::planVerified(doc);
+    REQUIRE(r.plan.order == std::vector<NodeId>{0, 2, 1, 3});
+    const PlanNodes stored(doc.graph, r.plan), run(doc.graph, r.plan, PlanNodes::Numbering::InPlanOrder);
+    REQUIRE(stored.pipes() == 3);
+    REQUIRE(run.pipes() == 3);
+    CHECK(stored.pipeName(1) == "VECTOR");
+    CHECK(stored.pipeName(2) == "MTE2");
+    CHECK(run.pipeName(1) == "MTE2");
+    CHECK(run.pipeName(2) == "VECTOR");
+    for (const PlanNodes* nodes : {&stored, &run}) {
+        CHECK(nodes->pipeName(nodes->pipe(nodes->indexOf(1))) == "VECTOR");
+        CHECK(nodes->pipe(nodes->indexOf(0)) == 0);
+        CHECK(nodes->uses(nodes->indexOf(1)).size() == 1);
+        CHECK(nodes->preds(nodes->indexOf(1)).size() == 1);
+        CHECK(nodes->preds(nodes->indexOf(1)).front() == nodes->indexOf(2));
+    }
+    CHECK(r.timing.total == 107);
+}
+
 TEST_CASE("byte leaves: merged ranges answer as the unmerged ones, with fewer boundaries") {
     using Left = ByteLeaves::Left;
     auto ranges = [](const ByteLeaves& l) {

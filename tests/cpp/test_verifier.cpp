@@ -1098,3 +1098,33 @@ TEST_CASE("the edge check's fast path agrees with the full comparison on mutated
     CHECK(inserted >= 60);
     CHECK(moved >= 60);
 }
+
+TEST_CASE("demand peaks: recomputed from the claimed input order, the plan's or another") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("one-spill"));
+    const Result r = test::planVerified(doc);
+    ResultClaims c = claimsOf(r);
+    CHECK(verifyResult(doc.graph, r.capacities, r.cost, r.plan, c).empty());
+    // Every FREE moved last: the order check reports the difference, and the demand is that of
+    // the claimed order (every buffer at once), not the plan's.
+    std::vector<NodeId> frees, rest;
+    for (NodeId id : c.inputOrder) (doc.graph.node(id).isFree() ? frees : rest).push_back(id);
+    REQUIRE(!frees.empty());
+    rest.insert(rest.end(), frees.begin(), frees.end());
+    REQUIRE(rest != c.inputOrder);
+    c.inputOrder = rest;
+    Bytes all = 0;
+    for (const Buffer& b : doc.graph.buffers) all += b.size;
+    REQUIRE(all > r.metrics.demandPeaks.total);
+    const auto vs = verifyResult(doc.graph, r.capacities, r.cost, r.plan, c);
+    INFO(dump(vs));
+    EXPECT_HAS(vs, "order", "differs from inputOrder");
+    EXPECT_HAS(vs, "metrics", "metrics.demandPeak.total says " + std::to_string(r.metrics.demandPeaks.total),
+               "the plan gives " + std::to_string(all));
+    // The plan's own order claimed back: its peaks again, read from the plan's steps.
+    c.inputOrder = r.inputOrder;
+    c.demandPeakTotal = all;
+    const auto back = verifyResult(doc.graph, r.capacities, r.cost, r.plan, c);
+    REQUIRE(back.size() == 1);
+    CHECK(back[0].message == "metrics.demandPeak.total says " + std::to_string(all) + " but the plan gives " +
+                                 std::to_string(r.metrics.demandPeaks.total));
+}
