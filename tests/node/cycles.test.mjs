@@ -122,7 +122,7 @@ test('hostile objective and technique values come back located in the options', 
 
 test('cyclesTechniques() lists what --disable takes, and compare() shows both objectives like the CLI', () => {
   const techniques = JSON.parse(engine.cyclesTechniques());
-  assert.deepEqual(techniques.map((t) => t.name), ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search', 'retime']);
+  assert.deepEqual(techniques.map((t) => t.name), ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search', 'headroom', 'retime']);
   const help = execFileSync(cli, ['--help'], { encoding: 'utf8' });
   for (const t of techniques) assert.ok(help.includes(`${t.name}: `), t.name);
   const graph = engine.example('one-spill');
