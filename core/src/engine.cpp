@@ -186,39 +186,43 @@ void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Ord
                     "search, " + std::to_string(kDeeperSearchFactor) + " times the effort", p);
 }
 
-// Technique headroom of the cycles objective: the same longer search for a memory the bytes plan
-// spills from made smaller by one buffer (the smallest it spills there), so that the orders it
-// finds keep working with that room free; planned with the real capacity, the room stays free for
-// a load to overlap compute. Its order and runners-up become starts like technique search's.
-// Skipped for a memory where the bytes plan's order, with the smaller capacity, must move more
-// data than the margin allows (its traffic bound, cheap beside a search): the search starts from
-// that order and its neighbours. FlashAttention_Case0 (one 256-byte tile less: at least 2,048
-// bytes, the margin 1,408) is skipped so: searched anyway, it took 5.2 -> 8.4 s of CPU for the
-// same plan.
+// Technique headroom of the cycles objective: the same longer search for the memory the bytes
+// plan spills the most data from (one search at most, like technique search: a graph spilling
+// from five memories would search five times) made smaller by one buffer (the smallest it spills
+// there), so that the orders it finds keep working with that room free; planned with the real
+// capacity, the room stays free for a load to overlap compute. Its order and runners-up become
+// starts like technique search's. Skipped when the bytes plan's order, with the smaller
+// capacity, must move more data than the margin allows (its traffic bound, cheap beside a
+// search): the search starts from that order and its neighbours. FlashAttention_Case0 (one
+// 256-byte tile less: at least 2,048 bytes, the margin 1,408) is skipped so: searched anyway, it
+// took 5.2 -> 8.4 s of CPU for the same plan.
 void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Bytes bytesPlanBytes,
                        Problem& p) {
-    const Bytes allowed = bytesPlanBytes * (100 + opts.cycles.marginPercent) / 100;
-    std::map<std::string, Bytes> smallest;  // memory -> its smallest spilled buffer
+    std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
     for (const Spill& sp : p.plan->spills) {
-        auto [it, fresh] = smallest.emplace(sp.type, sp.size);
-        it->second = std::min(it->second, sp.size);
+        auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size));
+        it->second = {it->second.first + spillTrafficBytes(doc.graph.buffer(sp.buf)), std::min(it->second.second, sp.size)};
     }
-    for (const auto& [type, room] : smallest) {
-        Capacities less = p.capacities;
-        less[type] -= room;
-        try {
-            validateCapacities(doc.graph, less);
-        } catch (const InputError&) {
-            continue;  // a node's own buffers no longer fit the smaller memory
-        }
-        if (trafficLowerBound(doc.graph, p.order, less).total > allowed) continue;
-        const OrderRequest smaller{request.doc,   less,          request.effort, request.progress,
-                                   request.known, request.runnersUp, request.dependencies};
-        addSearchStarts(doc, opts, makeOrder("search", smaller),
-                        "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " +
-                            std::to_string(room) + " bytes of " + type + " kept free",
-                        p);
+    const auto most = std::max_element(spilled.begin(), spilled.end(), [](const auto& a, const auto& b) {
+        return a.second.first < b.second.first;  // ties: the first memory by name
+    });
+    const std::string& type = most->first;
+    const Bytes room = most->second.second;
+    Capacities less = p.capacities;
+    less[type] -= room;
+    try {
+        validateCapacities(doc.graph, less);
+    } catch (const InputError&) {
+        return;  // a node's own buffers no longer fit the smaller memory
     }
+    const Bytes allowed = bytesPlanBytes * (100 + opts.cycles.marginPercent) / 100;
+    if (trafficLowerBound(doc.graph, p.order, less).total > allowed) return;
+    const OrderRequest smaller{request.doc,   less,          request.effort, request.progress,
+                               request.known, request.runnersUp, request.dependencies};
+    addSearchStarts(doc, opts, makeOrder("search", smaller),
+                    "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " + std::to_string(room) +
+                        " bytes of " + type + " kept free",
+                    p);
 }
 
 // The default on a huge graph (order best, policy best: lifetime alone there, no search): each

@@ -23,9 +23,9 @@
 //              as starts too, when they move no more data than the margin allows
 //   search     with orders: the order search run again with 4 times its effort (a count), its
 //              order and last runners-up planned as starts too, within the margin
-//   headroom   with orders: that longer search for a memory smaller by one spilled buffer, its
-//              orders planned with the real capacity (the room left free for loads to overlap)
-//              as starts too, within the margin
+//   headroom   with orders: that longer search with the memory spilled from most smaller by one
+//              spilled buffer, its orders planned with the real capacity (the room left free
+//              for loads to overlap) as starts too, within the margin
 //   retime     windows of the best plan's input order (32 positions) put in the order of their
 //              simulated starts, each planned again and improved like a start; kept when within
 //              the margin and sooner (an order search scored by cycles; windows counted)
