@@ -25,7 +25,7 @@ function plan(file, args) {
   return { bytes: r.metrics.extraBytes, cycles: r.metrics.totalCycles, result: r };
 }
 
-const techniques = ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search', 'retime'];
+const techniques = ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search', 'headroom', 'retime'];
 // Each technique alone, then added one by one (schedule before hoist: hoisting needs it).
 const configs = [
   ['bytes plan', []],

@@ -46,6 +46,8 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
          "the plans of the other orders order source best made as starts too, within the data margin"},
         {CyclesTechnique::Search, "search",
          "the order search run again with 4 times its effort (evaluations); its order and runners-up planned as starts too, within the data margin"},
+        {CyclesTechnique::Headroom, "headroom",
+         "the longer order search with the memory spilled from most smaller by one spilled buffer, its orders planned with the real capacity (room left free for loads) as starts too, within the data margin"},
         {CyclesTechnique::Retime, "retime",
          "windows of the best plan's input order put in the order of their simulated starts, planned again; kept when within the data margin and sooner"},
     };

@@ -162,15 +162,12 @@ ResultClaims claimsOf(const Result& r) {
 }
 
 namespace {
-// Technique search of the cycles objective: the order search run again from the same start with
-// kDeeperSearchFactor times its effort (a count of evaluations; it replays the first run, then goes
-// on). Its order and its runners-up become starts of the cycles objective, each planned with the
-// run's policy; an order already among the starts is not added twice.
-void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
-    MadeOrder made = makeOrder("search", request);
+// The orders a search made (its order, then its runners-up) as starts of the cycles objective,
+// each planned with the run's policy and the real capacities; an order already among the starts
+// is not added twice.
+void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder made, const std::string& label, Problem& p) {
     std::vector<std::pair<std::string, Order>> found = std::move(made.search->runnersUp);
     found.insert(found.begin(), {"", std::move(made.order)});
-    const std::string label = "search, " + std::to_string(kDeeperSearchFactor) + " times the effort";
     for (auto& [start, order] : found) {
         const Order& candidate = order;  // C++17 lambdas cannot capture a structured binding
         const bool known = candidate == p.order || std::any_of(p.others.begin(), p.others.end(),
@@ -180,6 +177,53 @@ void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Ord
         p.others.push_back({"search", start.empty() ? label : label + " (runner-up from " + start + ")", std::move(order),
                             std::move(plan)});
     }
+}
+
+// Technique search of the cycles objective: the order search run again from the same start with
+// kDeeperSearchFactor times its effort (a count of evaluations; it replays the first run, then goes
+// on). Its order and its runners-up become starts of the cycles objective.
+void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
+    addSearchStarts(doc, opts, makeOrder("search", request),
+                    "search, " + std::to_string(kDeeperSearchFactor) + " times the effort", p);
+}
+
+// Technique headroom of the cycles objective: the same longer search for the memory the bytes
+// plan spills the most data from (one search at most, like technique search: a graph spilling
+// from five memories would search five times) made smaller by one buffer (the smallest it spills
+// there), so that the orders it finds keep working with that room free; planned with the real
+// capacity, the room stays free for a load to overlap compute. Its order and runners-up become
+// starts like technique search's. Skipped when the bytes plan's order, with the smaller
+// capacity, must move more data than the margin allows (its traffic bound, cheap beside a
+// search): the search starts from that order and its neighbours. FlashAttention_Case0 (one
+// 256-byte tile less: at least 2,048 bytes, the margin 1,408) is skipped so: searched anyway, it
+// took 5.2 -> 8.4 s of CPU for the same plan.
+void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Bytes bytesPlanBytes,
+                       Problem& p) {
+    std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
+    for (const Spill& sp : p.plan->spills) {
+        auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size));
+        it->second = {it->second.first + spillTrafficBytes(doc.graph.buffer(sp.buf)), std::min(it->second.second, sp.size)};
+    }
+    const auto most = std::max_element(spilled.begin(), spilled.end(), [](const auto& a, const auto& b) {
+        return a.second.first < b.second.first;  // ties: the first memory by name
+    });
+    const std::string& type = most->first;
+    const Bytes room = most->second.second;
+    Capacities less = p.capacities;
+    less[type] -= room;
+    try {
+        validateCapacities(doc.graph, less);
+    } catch (const InputError&) {
+        return;  // a node's own buffers no longer fit the smaller memory
+    }
+    const Bytes allowed = bytesPlanBytes * (100 + opts.cycles.marginPercent) / 100;
+    if (trafficLowerBound(doc.graph, p.order, less).total > allowed) return;
+    const OrderRequest smaller{request.doc,   less,          request.effort, request.progress,
+                               request.known, request.runnersUp, request.dependencies};
+    addSearchStarts(doc, opts, makeOrder("search", smaller),
+                    "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " + std::to_string(room) +
+                        " bytes of " + type + " kept free",
+                    p);
 }
 
 // The default on a huge graph (order best, policy best: lifetime alone there, no search): each
@@ -263,7 +307,9 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     std::int64_t deeperEffort = 0;
     for (const std::string& candidate : bestOrderCandidates()) {
         if (huge && candidate == "search") continue;
-        if (candidate == "search" && keepOthers && opts.cycles.enabled(CyclesTechnique::Search)) deeperKnown = withKnown.known;
+        if (candidate == "search" && keepOthers &&
+            (opts.cycles.enabled(CyclesTechnique::Search) || opts.cycles.enabled(CyclesTechnique::Headroom)))
+            deeperKnown = withKnown.known;
         MadeOrder made = makeOrder(candidate, withKnown);
         if (deeperKnown && made.search) deeperEffort = made.search->effort * kDeeperSearchFactor;
         withKnown.known.emplace_back(candidate, made.order);
@@ -289,7 +335,9 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         OrderRequest deeper = withKnown;
         deeper.known = std::move(*deeperKnown);
         deeper.effort = deeperEffort;
-        addDeeperSearch(doc, opts, deeper, p);
+        if (opts.cycles.enabled(CyclesTechnique::Search)) addDeeperSearch(doc, opts, deeper, p);
+        if (opts.cycles.enabled(CyclesTechnique::Headroom) && !p.plan->spills.empty())
+            addHeadroomSearch(doc, opts, deeper, bestBytes, p);
     }
     return p;
 }

@@ -264,7 +264,7 @@ TEST_CASE("run options from JSON: the objective and the cycles techniques to swi
              Hostile{R"({"objective":["cycles"]})", "line 1, column 14: options: field \"objective\" must be \"bytes\" or \"cycles\", got an array", "objective"},
              Hostile{R"({"objective":"cycles","disable":"hoist"})", "line 1, column 33: options: field \"disable\" must be an array of technique names, got a string", "disable"},
              Hostile{R"({"objective":"cycles","disable":["hoist",7]})", "line 1, column 42: options.disable[1] must be a technique's name, got an integer", "disable[1]"},
-             Hostile{R"({"objective":"cycles","disable":["warp"]})", "line 1, column 34: options.disable[0]: unknown technique \"warp\" of the cycles objective: expected one of placement, fit, schedule, hoist, swaps, policies, reserve, orders, search, retime", "disable[0]"},
+             Hostile{R"({"objective":"cycles","disable":["warp"]})", "line 1, column 34: options.disable[0]: unknown technique \"warp\" of the cycles objective: expected one of placement, fit, schedule, hoist, swaps, policies, reserve, orders, search, headroom, retime", "disable[0]"},
              Hostile{R"({"disable":["hoist"]})", "line 1, column 12: options: field \"disable\" switches off techniques of the objective \"cycles\", but the objective is \"bytes\"", "disable"},
              Hostile{R"({"objective":"cycles","objective":"bytes"})", "line 1, column 23: options: field \"objective\" appears twice", "objective"},
          }) {

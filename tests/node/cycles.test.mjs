@@ -70,6 +70,16 @@ test('the contest cases (schedule order) give byte-identical cycles plans native
   }
 });
 
+test('Matmul_Case0\'s default plan under the cycles objective (technique headroom\'s order) is byte-identical natively and in wasm', (t) => {
+  if (!existsSync(sharedCases)) return t.skip(`${sharedCases} is absent (only our machines and CI have it)`);
+  const graph = readFileSync(join(sharedCases, 'Matmul_Case0.json'), 'utf8');
+  const wasm = engine.plan(graph, JSON.stringify({ objective: 'cycles' }));
+  assert.equal(wasm, cliResult(graph, ['--objective', 'cycles']));
+  const result = JSON.parse(wasm);
+  assert.equal(result.metrics.totalCycles, 94508);
+  assert.equal(result.metrics.extraBytes, 13184);
+});
+
 test('verify() names a wait that lies, and still reads a result without waits', () => {
   const graph = engine.example('one-spill');
   const text = engine.plan(graph, '{"order":"schedule"}');
@@ -122,7 +132,7 @@ test('hostile objective and technique values come back located in the options', 
 
 test('cyclesTechniques() lists what --disable takes, and compare() shows both objectives like the CLI', () => {
   const techniques = JSON.parse(engine.cyclesTechniques());
-  assert.deepEqual(techniques.map((t) => t.name), ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search', 'retime']);
+  assert.deepEqual(techniques.map((t) => t.name), ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search', 'headroom', 'retime']);
   const help = execFileSync(cli, ['--help'], { encoding: 'utf8' });
   for (const t of techniques) assert.ok(help.includes(`${t.name}: `), t.name);
   const graph = engine.example('one-spill');

@@ -23,6 +23,9 @@
 //              as starts too, when they move no more data than the margin allows
 //   search     with orders: the order search run again with 4 times its effort (a count), its
 //              order and last runners-up planned as starts too, within the margin
+//   headroom   with orders: that longer search with the memory spilled from most smaller by one
+//              spilled buffer, its orders planned with the real capacity (the room left free
+//              for loads to overlap) as starts too, within the margin
 //   retime     windows of the best plan's input order (32 positions) put in the order of their
 //              simulated starts, each planned again and improved like a start; kept when within
 //              the margin and sooner (an order search scored by cycles; windows counted)
@@ -45,7 +48,7 @@ enum class Objective { Bytes, Cycles };
 Objective parseObjective(const std::string& name);
 const char* objectiveName(Objective o);
 
-enum class CyclesTechnique { Placement, Fit, Schedule, Hoist, Swaps, Policies, Reserve, Orders, Search, Retime };
+enum class CyclesTechnique { Placement, Fit, Schedule, Hoist, Swaps, Policies, Reserve, Orders, Search, Headroom, Retime };
 struct CyclesTechniqueInfo {
     CyclesTechnique technique;
     const char* name;  // as `--disable` and the bindings' "disable" spell it
