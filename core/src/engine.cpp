@@ -201,7 +201,7 @@ void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const O
                        Problem& p) {
     std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
     for (const Spill& sp : p.plan->spills) {
-        auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size));
+        const auto it = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size)).first;
         it->second = {it->second.first + spillTrafficBytes(doc.graph.buffer(sp.buf)), std::min(it->second.second, sp.size)};
     }
     const auto most = std::max_element(spilled.begin(), spilled.end(), [](const auto& a, const auto& b) {

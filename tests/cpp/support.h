@@ -16,6 +16,7 @@
 
 #include "spillway/error.h"
 #include "spillway/json_io.h"
+#include "spillway/residency.h"
 #include "spillway/verifier.h"
 
 namespace spillway::test {
@@ -54,6 +55,18 @@ inline constexpr const char* kWorkedExample = R"({"Nodes":[
 
 // Capacities between the largest need of one node and the whole demand (3/2, 4/2 or 5/2 of that
 // need by `seed`): random graphs spill in them.
+// docs/policies.md's worked residency problem: L1 = 100, 10 forced bytes at every step; p (60
+// bytes, not from a COPY_IN: 120 bytes of traffic) idle over steps 2-5, q (40 bytes, a COPY_IN's:
+// 40) idle over steps 3-8.
+inline ResidencyProblem workedResidency() {
+    ResidencyProblem p;
+    p.type = "L1";
+    p.capacity = 100;
+    p.forced.assign(10, 10);
+    p.gaps = {{0, 1, 6, 60, 120}, {1, 2, 9, 40, 40}};
+    return p;
+}
+
 inline Capacities tightCapacities(const Graph& g, std::uint64_t seed) {
     Capacities caps;
     for (const Node& n : g.nodes) {

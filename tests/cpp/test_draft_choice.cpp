@@ -50,14 +50,9 @@ ResidencyProblem randomProblem(std::mt19937_64& rng, int steps, int gaps) {
 }  // namespace
 
 TEST_CASE("excess bound: at most the relaxation, and the worked example's excess") {
-    // docs/policies.md's example: L1 = 100, 10 forced bytes a step; p (60 bytes, 120 of traffic)
-    // over steps 2-5, q (40, a COPY_IN's: 40) over 3-8. Over steps 3-5 they hold 100 bytes of 90
-    // free: 10 bytes at least go, the COPY_IN's at 1 byte of traffic each.
-    ResidencyProblem worked;
-    worked.type = "L1";
-    worked.capacity = 100;
-    worked.forced.assign(10, 10);
-    worked.gaps = {{0, 1, 6, 60, 120}, {1, 2, 9, 40, 40}};
+    // docs/policies.md's example: over steps 3-5 p and q hold 100 bytes of 90 free: 10 bytes at
+    // least go, the COPY_IN's at 1 byte of traffic each.
+    const ResidencyProblem worked = test::workedResidency();
     CHECK(excessBound(worked) == 10);
     CHECK(relaxResidency(worked).traffic == 20);
     // Cut into windows of 3 steps (2-3 hold p alone, q starts in the next): nothing exceeds.

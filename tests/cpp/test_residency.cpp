@@ -198,13 +198,7 @@ TEST_CASE("residency: a budget below a step's own buffers keeps nothing over tha
 }
 
 TEST_CASE("residency: the worked example of docs/policies.md") {
-    // L1 = 100, 10 forced bytes at every step; p (60 bytes, not from a COPY_IN) idle over steps
-    // 2-5, q (40 bytes, from a COPY_IN) idle over steps 3-8.
-    ResidencyProblem p;
-    p.type = "L1";
-    p.capacity = 100;
-    p.forced.assign(10, 10);
-    p.gaps = {{0, 1, 6, 60, 120}, {1, 2, 9, 40, 40}};
+    const ResidencyProblem p = test::workedResidency();
     const Relaxation lp = relaxResidency(p);
     CHECK(lp.traffic == 20);
     CHECK(lp.kept == std::vector<Bytes>{60, 20});
