@@ -1,8 +1,10 @@
 #include <algorithm>
 #include <cstdint>
+#include <set>
 
 #include "spillway/examples.h"
 #include "spillway/planner.h"
+#include "spillway/scale.h"
 #include "support.h"
 
 using namespace spillway;
@@ -303,4 +305,28 @@ void propertyCheck(const std::string& policy, std::uint64_t graphs, int minWithS
 
 TEST_CASE("property: thousands of small random graphs and capacities all plan and verify") {
     propertyCheck("seed", 3000, 300);
+}
+
+// The default takes another path above kHugeGraphNodes (one policy, drafts chosen by a bound,
+// the bound by windows): hostile-ish memories there too, the tightest a node's own buffers allow
+// and a little more, every memory of the generator's five spilling.
+TEST_CASE("property: huge random graphs with tight memories plan and verify on the default's huge path" * doctest::test_suite("long")) {
+    RandomGraphParams params;
+    params.operations = 36000;
+    params.allocEdgePercent = 20;
+    params.bufferlessPercent = 10;
+    const GraphDocument doc = parseGraphDocument(generateRandomGraph(11, params));
+    REQUIRE(isHugeGraph(doc.graph.nodes.size()));
+    for (std::uint64_t seed : {0, 1}) {
+        RunOptions opts;
+        opts.capacities = spillway::test::tightCapacities(doc.graph, seed);
+        CAPTURE(seed);
+        const Result r = planVerified(doc, opts);
+        std::set<std::string> spilledFrom;
+        for (const Spill& s : r.plan.spills) spilledFrom.insert(s.type);
+        CHECK(spilledFrom.size() == 5);
+        CHECK(r.metrics.bound.total > 0);
+        CHECK(r.metrics.bound.total <= r.metrics.extraBytes);
+        CHECK(r.plan.order.size() == doc.graph.nodes.size() + 2 * r.plan.spills.size());
+    }
 }
