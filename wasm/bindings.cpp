@@ -25,6 +25,9 @@ using emscripten::val;
 // Text crosses the boundary through the host's own UTF-8 codec (TextEncoder, TextDecoder): one
 // native pass each way. embind's std::string conversion walks every byte in JavaScript, a
 // fifth of plan() on a 100K-node graph (docs/benchmarks.md, "WebAssembly against native").
+// The text is encoded straight into the string's bytes (encodeInto): Chromium's encode() makes
+// a new array first, and took a quarter of a warm plan() there (docs/benchmarks.md, issue 12,
+// branch h17w).
 std::string textOf(const val& js, const char* parameter, const char* source) {
     if (!js.isString()) {
         ErrorPlace where;
@@ -34,10 +37,23 @@ std::string textOf(const val& js, const char* parameter, const char* source) {
                          std::move(where));
     }
     static const val encoder = val::global("TextEncoder").new_();
-    const val bytes = encoder.call<val>("encode", js);
-    std::string text(bytes["length"].as<std::size_t>(), '\0');
-    // No allocation between the view's making and its use: a growing heap would detach it.
-    val(emscripten::typed_memory_view(text.size(), reinterpret_cast<unsigned char*>(text.data()))).call<void>("set", bytes);
+    const std::size_t units = js["length"].as<std::size_t>();  // UTF-16 code units
+    // One byte a unit first (all of an ASCII text); what does not fit takes at most 3 bytes a
+    // unit (a surrogate pair: 4 bytes for 2 units; a lone surrogate: U+FFFD, 3 bytes).
+    std::string text(units, '\0');
+    // No allocation between a view's making and its use: a growing heap would detach it.
+    auto into = [&](const val& part, std::size_t at) {
+        const val done = encoder.call<val>(
+            "encodeInto", part,
+            val(emscripten::typed_memory_view(text.size() - at, reinterpret_cast<unsigned char*>(text.data()) + at)));
+        return std::pair{done["read"].as<std::size_t>(), done["written"].as<std::size_t>()};
+    };
+    auto [read, written] = into(js, 0);
+    if (read < units) {
+        text.resize(written + 3 * (units - read));
+        written += into(js.call<val>("substring", read), written).second;
+    }
+    text.resize(written);
     return text;
 }
 

@@ -30,6 +30,16 @@ function parseEngine(text: string): unknown {
   return v;
 }
 
+/** A result's UTF-8 bytes, for the view (and the page's downloads). A result is ASCII unless a
+ * name in its graph is not, and then encodeInto fills an array of the text's length: Chromium's
+ * encode() took about 1 s for the 27 MB result of a 100K-node graph, encodeInto 0.15-0.35 s
+ * (docs/benchmarks.md, issue 12, branch h17w). Other results are encoded whole. */
+function utf8(text: string): Uint8Array {
+  const encoder = new TextEncoder();
+  const bytes = new Uint8Array(text.length);
+  return encoder.encodeInto(text, bytes).read === text.length ? bytes : encoder.encode(text);
+}
+
 /** The view data of a result text (the engine took `engineMs` to make it). */
 function viewOf(graph: string, resultText: string, engineMs: number): PlanView {
   const t1 = performance.now();
@@ -40,7 +50,7 @@ function viewOf(graph: string, resultText: string, engineMs: number): PlanView {
     lastGraphHasOrder = Array.isArray(g.Order);
     lastGraphText = graph;
   }
-  return buildView(new TextEncoder().encode(resultText), result, lastGraphNodes, engineMs, t1, lastGraphHasOrder);
+  return buildView(utf8(resultText), result, lastGraphNodes, engineMs, t1, lastGraphHasOrder);
 }
 
 /** Search reports are sent at most this often (the engine makes one every 64 evaluations). */
