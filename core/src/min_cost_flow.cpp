@@ -67,10 +67,24 @@ void MinCostFlow::initialPotentials(int source) {
         if (p == kInfinity) p = 0;  // unreachable from the source: never touched again
 }
 
-// Dijkstra's heap entries, (distance, node), smallest first: a pair, or one word (distance
-// above the node's bits) when the network has at most 2^20 nodes and the distance fits, as in
-// the bound's windows (a few hundred nodes): a word moves and compares in one instruction, which
-// made the bound's flows about a fifth faster. The same entries pop in the same order either way.
+// Dijkstra's queues of (distance, node), smallest first. The bound's windows (a few hundred
+// nodes, reduced distances mostly below a hundred) use buckets (min_heap.h), which made their
+// flows a quarter faster (measured below the commit); else a heap of words (distance above the
+// node's bits) when the network has at most 2^20 nodes and the distance fits, which moves and
+// compares in one instruction; else a heap of pairs. The same entries pop in the same order from
+// each: the distances, the flow and the work counted are the same.
+template <typename Entries>
+struct MinCostFlow::HeapQueue {
+    MinHeap<typename Entries::Entry>& heap;
+    static bool fits(Amount d) { return Entries::fits(d); }
+    void clear() { heap.clear(); }
+    bool empty() const { return heap.empty(); }
+    void push(Amount d, int v) { heap.push(Entries::entry(d, v)); }
+    std::pair<Amount, int> pop() {
+        const typename Entries::Entry e = heap.pop();
+        return {Entries::distance(e), Entries::node(e)};
+    }
+};
 struct MinCostFlow::PairEntries {
     using Entry = std::pair<Amount, int>;
     static bool fits(Amount) { return true; }
@@ -87,49 +101,66 @@ struct MinCostFlow::WordEntries {
     static int node(Entry e) { return static_cast<int>(e & ((Entry(1) << kNodeBits) - 1)); }
 };
 
+// A queue that a distance does not fit is left for the rest of the run (distances grow as the
+// flow's paths get dearer), so that each phase does not start with a Dijkstra thrown away.
 bool MinCostFlow::shortestDistances(int source, int sink) {
     const std::int64_t workBefore = work_;
+    if (useBuckets_) {
+        if (const std::optional<bool> reached = dijkstra(source, sink, buckets_)) return *reached;
+        work_ = workBefore;
+        useBuckets_ = false;
+    }
     if (n_ <= (1 << WordEntries::kNodeBits)) {
-        if (const std::optional<bool> reached = dijkstra<WordEntries>(source, sink, wordHeap_)) return *reached;
+        HeapQueue<WordEntries> words{wordHeap_};
+        if (const std::optional<bool> reached = dijkstra(source, sink, words)) return *reached;
         work_ = workBefore;  // a distance did not fit in a word: again with pairs, from the start
     }
-    return *dijkstra<PairEntries>(source, sink, pairHeap_);
+    HeapQueue<PairEntries> pairs{pairHeap_};
+    return *dijkstra(source, sink, pairs);
 }
 
 // Dijkstra on reduced costs (all non-negative), then the new potentials. Nothing when a distance
 // does not fit the entries (then nothing but dist_, reached_ and work_ was changed).
-template <typename Entries>
-std::optional<bool> MinCostFlow::dijkstra(int source, int sink, MinHeap<typename Entries::Entry>& heap) {
+template <typename Queue>
+std::optional<bool> MinCostFlow::dijkstra(int source, int sink, Queue& queue) {
     for (int v : reached_) dist_[v] = kInfinity;
     reached_.clear();
-    // A binary heap in storage kept between phases. No two entries are equal (a node's distance
-    // only falls), so the pops come in one order whatever the heap: min_heap.h's bottom-up pop,
-    // which compares less than std::pop_heap, pops what std::priority_queue did.
-    heap.clear();
+    // A queue in storage kept between phases. No two entries are equal (a node's distance only
+    // falls), so the pops come in one order whatever the queue: what std::priority_queue popped.
+    queue.clear();
     dist_[source] = 0;
     reached_.push_back(source);
-    heap.push(Entries::entry(0, source));
-    while (!heap.empty()) {
-        const typename Entries::Entry top = heap.pop();
-        const Amount d0 = Entries::distance(top);
-        const int v = Entries::node(top);
-        ++work_;
-        if (d0 != dist_[v]) continue;
+    queue.push(0, source);
+    // The arrays through local pointers and the work in a local: stores to dist_, the queue and
+    // work_ (all 64-bit integers, which may alias) made the compiler reload the members in the
+    // arc loop (a few percent of the bound's flows).
+    Amount* const dist = dist_.data();
+    const Amount* const potential = potential_.data();
+    const Arc* const arcs = arcs_.data();
+    const int* const rowArcs = rowArcs_.data();
+    const int* const rowStart = rowStart_.data();
+    std::int64_t work = 0;
+    while (!queue.empty()) {
+        const auto [d0, v] = queue.pop();
+        ++work;
+        if (d0 != dist[v]) continue;
         if (v == sink) break;  // farther nodes lie on no shortest path to the sink
-        work_ += rowEnd(v) - rowBegin(v);
-        const Amount pv = potential_[v];
-        for (const int* it = rowBegin(v); it != rowEnd(v); ++it) {
-            const Arc& arc = arcs_[*it];
+        const int* const end = rowArcs + rowStart[v + 1];
+        work += end - (rowArcs + rowStart[v]);
+        const Amount pv = potential[v];
+        for (const int* it = rowArcs + rowStart[v]; it != end; ++it) {
+            const Arc& arc = arcs[*it];
             if (arc.residual <= 0) continue;
-            const Amount d = d0 + arc.cost + pv - potential_[arc.to];
-            if (d < dist_[arc.to]) {
-                if (!Entries::fits(d)) return std::nullopt;
-                if (dist_[arc.to] == kInfinity) reached_.push_back(arc.to);
-                dist_[arc.to] = d;
-                heap.push(Entries::entry(d, arc.to));
+            const Amount d = d0 + arc.cost + pv - potential[arc.to];
+            if (d < dist[arc.to]) {
+                if (!Queue::fits(d)) return std::nullopt;
+                if (dist[arc.to] == kInfinity) reached_.push_back(arc.to);
+                dist[arc.to] = d;
+                queue.push(d, arc.to);
             }
         }
     }
+    work_ += work;
     if (dist_[sink] == kInfinity) return false;
     // New potentials keep every residual arc's reduced cost non-negative (nodes not closer than
     // the sink, reached or not, move by the sink's distance); the arcs on shortest paths now have
@@ -143,6 +174,8 @@ std::optional<bool> MinCostFlow::dijkstra(int source, int sink, MinHeap<typename
 
 MinCostFlow::Amount MinCostFlow::run(int source, int sink, Amount limit, std::int64_t workBudget) {
     buildRows();
+    useBuckets_ = n_ <= BucketQueue::kMaxNodes;
+    if (useBuckets_) buckets_.reset(n_);
     initialPotentials(source);
     Amount sent = 0;
     while (sent < limit && shortestDistances(source, sink)) {

@@ -61,9 +61,11 @@ private:
     void initialPotentials(int source);
     struct PairEntries;
     struct WordEntries;
-    bool shortestDistances(int source, int sink);
     template <typename Entries>
-    std::optional<bool> dijkstra(int source, int sink, MinHeap<typename Entries::Entry>& heap);
+    struct HeapQueue;
+    bool shortestDistances(int source, int sink);
+    template <typename Queue>
+    std::optional<bool> dijkstra(int source, int sink, Queue& queue);
     Amount blockingFlow(int v, int sink, Amount pushed);
     // Opens `v` for this phase's blocking flow (open, first arc current) on its first visit.
     void visit(int v);
@@ -74,7 +76,10 @@ private:
     // Each node's arcs as rows of one array (built by run()): a vector per node was an
     // allocation a node, and the bound solves thousands of small flows.
     std::vector<int> rowStart_, rowArcs_;
-    // Dijkstra's heap of (distance, node), kept between phases: as words, else as pairs.
+    // Dijkstra's queue of (distance, node), kept between phases: buckets while the distances
+    // fit them (useBuckets_), else a heap of words, else of pairs.
+    BucketQueue buckets_;
+    bool useBuckets_ = false;
     MinHeap<std::uint64_t> wordHeap_;
     MinHeap<std::pair<Amount, int>> pairHeap_;
     // A phase touches only the nodes its Dijkstra reaches and its blocking flow visits, not all

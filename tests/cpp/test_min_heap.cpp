@@ -1,8 +1,9 @@
-// The bottom-up heap of the residency bound's flows (min_heap.h): it pops what
+// The priority queues of the residency bound's flows (min_heap.h): they pop what
 // std::priority_queue pops.
 #include <cstdint>
 #include <queue>
 #include <random>
+#include <set>
 
 #include "../../core/src/min_heap.h"
 #include "support.h"
@@ -47,4 +48,47 @@ TEST_CASE("min heap: pairs under another order, largest first") {
     CHECK(heap.pop() == std::pair<std::int64_t, int>{3, -3});
     CHECK(heap.pop() == std::pair<std::int64_t, int>{1, -1});
     CHECK(heap.empty());
+}
+
+TEST_CASE("bucket queue: pops what std::priority_queue pops, each (distance, node) held once") {
+    std::mt19937_64 rng(11);
+    BucketQueue queue;
+    using Entry = std::pair<std::int64_t, int>;
+    for (int nodes : {1, 64, 65, 300, BucketQueue::kMaxNodes}) {
+        queue.reset(nodes);
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> expected;
+        std::set<Entry> held;
+        int pops = 0;
+        for (int round = 0; round < 20000; ++round) {
+            const Entry e{static_cast<std::int64_t>(rng() % BucketQueue::kDistances), static_cast<int>(rng() % nodes)};
+            if (expected.empty() || (rng() % 5 < 3 && !held.count(e))) {
+                queue.push(e.first, e.second);
+                expected.push(e);
+                held.insert(e);
+            } else {
+                REQUIRE(!queue.empty());
+                CHECK(queue.pop() == expected.top());
+                held.erase(expected.top());
+                expected.pop();
+                ++pops;
+            }
+        }
+        CHECK(pops > 5000);
+        for (int i = 0; i < 10 && !expected.empty(); ++i) {  // the rest is left for clear() and reset()
+            CHECK(queue.pop() == expected.top());
+            expected.pop();
+        }
+        queue.clear();
+        CHECK(queue.empty());
+        queue.push(5, 0);
+        queue.push(3, nodes - 1);
+        CHECK(queue.pop() == Entry{3, nodes - 1});
+        CHECK(queue.pop() == Entry{5, 0});
+        CHECK(queue.empty());
+        queue.push(BucketQueue::kDistances - 1, 0);  // left held for the next reset
+    }
+    CHECK(BucketQueue::fits(0));
+    CHECK(BucketQueue::fits(BucketQueue::kDistances - 1));
+    CHECK(!BucketQueue::fits(BucketQueue::kDistances));
+    CHECK(!BucketQueue::fits(-1));
 }
