@@ -74,9 +74,9 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
     auto nodeAt = [&](size_t k) -> const Node& {
         return k < g.nodes.size() ? g.nodes[k] : plan.addedNodes[k - g.nodes.size()];
     };
-    ids_.resize(count);
-    for (size_t k = 0; k < count; ++k) ids_[k] = nodeAt(k).id;
-    index_ = IdTable::positions(ids_);
+    std::vector<NodeId> ids(count);
+    for (size_t k = 0; k < count; ++k) ids[k] = nodeAt(k).id;
+    index_ = IdTable::positions(ids);
     // renumbered[k]: the index of the node the graph's numbering gives k (empty: the same).
     std::vector<int> renumbered;
     if (numbering == Numbering::InPlanOrder) {
@@ -88,7 +88,7 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
         }
         for (int& to : renumbered)
             if (to < 0) to = placed++;
-        index_.renumber(renumbered);  // ids_ follows in the pass over the records below
+        index_.renumber(renumbered);
     }
     auto renumber = [&](size_t k) { return renumbered.empty() ? k : static_cast<size_t>(renumbered[k]); };
 
@@ -140,33 +140,26 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
     }
     for (size_t i = 0; i < count; ++i) usesStart_[i + 1] += usesStart_[i];
     uses_.resize(static_cast<size_t>(usesStart_.back()));
-    nodes_.resize(count);
-    moved_.assign(count, -1);
-    pipe_.assign(count, 0);
-    cycles_.resize(count);
-    kinds_.assign(count, 0);
+    facts_.resize(count);
     pipeNames_.assign(1, Name());
     const Name* lastPipe = nullptr;  // runs of nodes share a pipe: one compare instead of a search
     int lastPipeIndex = 0;
     for (size_t k = 0; k < count; ++k) {
         const Node& n = nodeAt(k);
         const size_t i = renumber(k);
-        nodes_[i] = &n;
-        ids_[i] = n.id;
         if (!lastPipe || *lastPipe != n.pipe) {
             lastPipe = &n.pipe;
             // A graph has a handful of pipes; Names compare by identity.
             lastPipeIndex = static_cast<int>(std::find(pipeNames_.begin(), pipeNames_.end(), n.pipe) - pipeNames_.begin());
             if (lastPipeIndex == pipes()) pipeNames_.push_back(n.pipe);
         }
-        pipe_[i] = lastPipeIndex;
-        cycles_[i] = n.cycles;
         const std::uint8_t kind = kindOf(n);
-        kinds_[i] = kind;
+        Facts& f = facts_[i];
+        f = {&n, n.cycles, n.id, -1, lastPipeIndex, kind};
         if ((kind & (kPlaces | kReleases)) && (kind & kSpill) == 0) {
-            moved_[i] = buffer(n, n.buf);
+            f.moved = buffer(n, n.buf);
         } else if ((kind & kSpill) && !n.bufs.empty()) {
-            moved_[i] = buffer(n, n.bufs.front());
+            f.moved = buffer(n, n.bufs.front());
         } else {
             int at = usesStart_[i];
             usesOf(n, kind, [&](int b) { uses_[static_cast<size_t>(at++)] = b; });
@@ -178,7 +171,8 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
         std::vector<Name> names;
         pipeTo[0] = 0;
         names.push_back(Name());
-        for (int& p : pipe_) {
+        for (Facts& f : facts_) {
+            int& p = f.pipe;
             if (pipeTo[static_cast<size_t>(p)] < 0) {
                 pipeTo[static_cast<size_t>(p)] = static_cast<int>(names.size());
                 names.push_back(pipeNames_[static_cast<size_t>(p)]);

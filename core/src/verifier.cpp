@@ -315,12 +315,14 @@ private:
     // order is scattered over the graph, and each pass's lookups by id (the node's index, its
     // record, its Bufs, their buffers' indices) were cache misses a step, in three passes.
     enum class Op : std::uint8_t { Alloc, Free, SpillOut, SpillIn, Other };
-    struct Step {
+    // 32 bytes on a 32-byte boundary, so that none straddles two cache lines: gatherSteps writes
+    // them scattered, a miss a line (at 40 bytes, half of them were two).
+    struct alignas(32) Step {
         const Node* node = nullptr;  // the graph or added node of the id; null: neither
-        // The node's pipe (its interned text, empty for none) and cycles: the timing check's walk
-        // reads these and no node record.
-        const std::string* pipe = nullptr;
+        // The node's cycles and pipe (an index into pipeNames_, -1 for none): the timing check's
+        // walk reads these and no node record.
         Cycles cycles = 0;
+        int pipe = -1;
         int buf = -1;                // buffer index an ALLOC/FREE or spill moves (-1: none, unknown)
         int spill = -1;              // a non-graph id's spill (spillOfNode_), -1: none
         Op op = Op::Other;
@@ -328,6 +330,9 @@ private:
         bool first = false;          // the id's first step (later ones are reported by checkOrder)
     };
     std::vector<Step> steps_;
+    // The pipes the steps run on, numbered as they first appear among the node records (their
+    // interned texts: one text, one copy).
+    std::vector<const std::string*> pipeNames_;
     bool inputIsOrder_ = false;  // the claimed input order is the plan's without its spill nodes
     // Step i's Bufs as buffer indices (-1: unknown buffer; none for an unknown id):
     // stepBufs_[stepBufStart_[i] .. stepBufStart_[i + 1]).
@@ -451,12 +456,23 @@ private:
             }
         };
         stepBufStart_.assign(L + 1, 0);
+        // Consecutive records often share a pipe: a pointer compare, and a search of the few
+        // pipes only where a run changes.
+        const std::string* lastPipe = nullptr;
+        int lastPipeIndex = -1;
         forEachStep([&](std::size_t i, const Node& n, bool graph) {
             Step& s = steps_[i];
             s.node = &n;
             s.graph = graph;
             s.op = opOf(n);
-            s.pipe = &n.pipe.str();
+            if (!n.pipe.empty()) {
+                if (&n.pipe.str() != lastPipe) {
+                    lastPipe = &n.pipe.str();
+                    lastPipeIndex = static_cast<int>(std::find(pipeNames_.begin(), pipeNames_.end(), lastPipe) - pipeNames_.begin());
+                    if (lastPipeIndex == static_cast<int>(pipeNames_.size())) pipeNames_.push_back(lastPipe);
+                }
+                s.pipe = lastPipeIndex;
+            }
             s.cycles = n.cycles;
             if (graph && (s.op == Op::Alloc || s.op == Op::Free)) s.buf = bufferIndex_.find(n.buf);
             stepBufStart_[i + 1] = static_cast<int>(n.bufs.size());
@@ -1115,10 +1131,6 @@ private:
     // such user), the buffer that left (address), and the cycles beyond the other two rules.
     void checkTiming() {
         const std::size_t L = plan_.order.size();
-        // Pipes numbered as they first appear; consecutive nodes often share one: one compare.
-        std::map<std::string, int> pipes;
-        const std::string* lastPipe = nullptr;
-        int lastPipeIndex = -1;
         // Predecessors of each step, as steps: row i is predStep[predStart[i] .. predStart[i + 1]),
         // placed by counting (sorting the millions of arcs of a 10^6-node plan grew faster than n).
         std::vector<int> predStart(L + 1, 0), predStep;
@@ -1162,7 +1174,8 @@ private:
         };
         std::vector<Here> here(g_.buffers.size());
         std::vector<Left> leftBy(L);  // per step of a FREE / SPILL_OUT: what it left
-        std::vector<int> pipeLast;  // pipe index -> step of its last node
+        std::vector<int> pipeLast(pipeNames_.size(), -1);  // pipe index -> step of its last node
+        const std::string noPipe;
         std::vector<Cycles> end(L, 0);
         // The steps whose claimed wait differs, with the actual one (every step's would be 88 bytes a
         // step, a hundred megabytes at 10^6 nodes).
@@ -1173,17 +1186,8 @@ private:
         bool overflow = false;
         for (std::size_t i = 0; i < L; ++i) {
             const Step& fact = steps_[i];
-            const std::string& pipeName = *fact.pipe;
-            int pipeOf = -1;
-            if (!pipeName.empty()) {
-                if (!lastPipe || (lastPipe != &pipeName && *lastPipe != pipeName)) {  // interned: same text, same copy
-                    lastPipe = &pipeName;
-                    const auto [at, added] = pipes.emplace(pipeName, static_cast<int>(pipes.size()));
-                    if (added) pipeLast.push_back(-1);
-                    lastPipeIndex = at->second;
-                }
-                pipeOf = lastPipeIndex;
-            }
+            const int pipeOf = fact.pipe;
+            const std::string& pipeName = pipeOf < 0 ? noPipe : *pipeNames_[static_cast<std::size_t>(pipeOf)];
             Cycles edge = 0, pipe = 0, address = 0;
             int edgeStep = -1, pipeStep = -1;
             for (int r = predStart[i]; r < predStart[i + 1]; ++r) {
