@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <tuple>
 
@@ -906,14 +907,18 @@ int finishOutput(int code) {
 
 }  // namespace
 
-// Arrays of 8 MB or more get their own mappings, given back to the system when freed: left to
-// glibc's sliding threshold (up to 32 MB), a million-node graph's big temporaries (the order
-// stage's schedulers and plans) were carved from the heap, and the holes they left were not
-// reused by the later stages. Peak of `spillway scale KIND --sizes 1000000`: matmul 1,103 ->
-// 1,016 MB, random 804 -> 788 MB, for about 1 s more system CPU; outputs unchanged.
-void keepLargeArraysApart() {
+// Freed memory stays with the process for the next stage: no array gets its own mapping and the
+// heap's top is never given back. A million-node run's stages each make arrays of tens of MB and
+// walk them once; with mappings of their own (8 MB and more, as before) every stage faulted its
+// arrays in afresh and the kernel cleared each page (a quarter of the timing stage at 10^6, a
+// fault on every 2 MB huge page). From the heap, a later stage's arrays take the pages an earlier
+// stage freed, already mapped. The cost is peak memory, the holes of the order stage's
+// temporaries staying in the heap: `spillway plan` of the 10^6 random graph 478 -> 512 MB, of the
+// 10^6 matmul 620 -> 710 MB (docs/benchmarks.md, "Freed memory kept"); outputs unchanged.
+void keepFreedMemory() {
 #ifdef __GLIBC__
-    mallopt(M_MMAP_THRESHOLD, 8 << 20);
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 #endif
 }
 
@@ -938,7 +943,7 @@ void useHugePages(char** argv) {
 
 int main(int argc, char** argv) {
     useHugePages(argv);
-    keepLargeArraysApart();
+    keepFreedMemory();
     try {
         return finishOutput(dispatch(argc, argv));
     } catch (const InputError& e) {
