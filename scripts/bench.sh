@@ -28,8 +28,10 @@ for kind in matmul random; do
   /usr/bin/time -f "peak memory %M KB" build/native/spillway scale "$kind"
 done
 echo
-echo "== WebAssembly against native: the default plan, CPU seconds (issue 12: within 1.6x), results byte-identical"
+echo "== WebAssembly against native: the default plan, CPU seconds (issue 12: within 1.6x), results byte-identical;
+   in Node, then in a module Worker of headless Chromium (the page's way)"
 node scripts/wasm-ratio.mjs --repeat 3
+node scripts/wasm-ratio.mjs --browser --repeat 3
 echo
 echo "== quality"
 node scripts/quality.mjs
