@@ -913,8 +913,8 @@ int finishOutput(int code) {
 // arrays in afresh and the kernel cleared each page (a quarter of the timing stage at 10^6, a
 // fault on every 2 MB huge page). From the heap, a later stage's arrays take the pages an earlier
 // stage freed, already mapped. The cost is peak memory, the holes of the order stage's
-// temporaries staying in the heap: `spillway plan` of the 10^6 random graph 478 -> 512 MB, of the
-// 10^6 matmul 620 -> 710 MB (docs/benchmarks.md, "Freed memory kept"); outputs unchanged.
+// temporaries staying in the heap: `spillway plan` of the 10^6 random graph 478 -> 521 MB, of the
+// 10^6 matmul 620 -> 658 MB (docs/benchmarks.md, "Freed memory kept"); outputs unchanged.
 void keepFreedMemory() {
 #ifdef __GLIBC__
     mallopt(M_MMAP_MAX, 0);
