@@ -37,6 +37,13 @@ else
   echo "(Chromium's worker skipped: /usr/bin/chromium is missing; bash scripts/setup.sh --test installs it)"
 fi
 echo
+echo "== the page: Run -> result painted, pipe timeline last (issue 11: within a second of the result)"
+if [ -x /usr/bin/chromium ]; then
+  node scripts/page-times.mjs --repeat 5
+else
+  echo "(skipped: /usr/bin/chromium is missing; bash scripts/setup.sh --test installs it)"
+fi
+echo
 echo "== quality"
 node scripts/quality.mjs
 echo

@@ -228,12 +228,12 @@ export const watchLongTasks = (page) => page.evaluate(() => {
 export const longTasks = (page) => page.evaluate(() => window.__longTasks.slice());
 
 /**
- * The page's main-thread tasks of 50 ms or more while `action` runs, from a Chromium trace:
- * `wall` is what a long-task observer sees, `cpu` the thread's own CPU time in it. On a loaded
- * 2-core machine they differ by the time the thread waited for a core or for the browser process
- * (font lookups go there): a 260 ms task measured 32 ms of CPU. The page controls the CPU time.
+ * The page's main-thread tasks while `action` runs, from a Chromium trace: `wall` is what a
+ * long-task observer sees, `cpu` the thread's own CPU time in it. On a loaded 2-core machine they
+ * differ by the time the thread waited for a core or for the browser process (font lookups go
+ * there): a 260 ms task measured 32 ms of CPU. The page controls the CPU time. Longest first.
  */
-export async function mainThreadTasks(browser, page, action) {
+export async function rendererMainTasks(browser, page, action) {
   await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline'] });
   let trace;
   try {
@@ -245,9 +245,51 @@ export async function mainThreadTasks(browser, page, action) {
   const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   // each task of the thread's scheduler (category 'toplevel'); no other event of it nests one
   return events
-    .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`) && e.dur >= 50_000)
-    .map((e) => ({ wall: Math.round(e.dur / 1000), cpu: Math.round((e.tdur ?? e.dur) / 1000) }))
+    .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`))
+    .map((e) => ({ wall: e.dur / 1000, cpu: (e.tdur ?? e.dur) / 1000 }))
     .sort((a, b) => b.cpu - a.cpu);
+}
+
+/** The page's main-thread tasks of 50 ms or more while `action` runs, in whole ms (see above). */
+export async function mainThreadTasks(browser, page, action) {
+  return (await rendererMainTasks(browser, page, action))
+    .filter((x) => x.wall >= 50)
+    .map((x) => ({ wall: Math.round(x.wall), cpu: Math.round(x.cpu) }));
+}
+
+/** Waits until the compare table holds every plan of the graph and settings on screen. */
+export const waitForCompare = (page, timeout = 120000) => page.waitForFunction(() =>
+  document.querySelector('[data-testid=compare-table]:not(.stale)') && document.querySelector('[data-testid=compare-status]').textContent.includes('verified'), null, { timeout });
+
+/**
+ * What the page itself computes from Run until it has painted the result, its pipe timeline last
+ * (painted in a task of its own after the chart and tables), measured so that a loaded machine
+ * does not stretch it: the main thread's CPU time in that span (trace) plus the worker's time
+ * preparing the view (`prepare`). Call waitForCompare first, so that no other worker shares the
+ * cores and no compare table is drawn in the span. Also returns the span's wall time and the
+ * engine's.
+ */
+export async function runUntilPainted(browser, page) {
+  let span;
+  const tasks = await rendererMainTasks(browser, page, async () => {
+    await page.evaluate(() => {
+      window.__runStart = performance.now();
+      document.querySelector('[data-testid=run]').click();
+    });
+    // the run's own plan: a search paints a plan of a smaller effort first, and the timeline
+    // forgets its paint time when the next result arrives, the same moment the run ends
+    const at = await (await page.waitForFunction(() => {
+      const paintedAt = Number(document.querySelector('[data-testid=timeline]').dataset.paintedAt);
+      return paintedAt > window.__runStart && document.querySelector('[data-testid=progress]').dataset.running !== 'true' && paintedAt;
+    }, null, { polling: 5, timeout: 60000 })).jsonValue();
+    span = await page.evaluate((paintedAt) => ({
+      total: Math.round(paintedAt - window.__runStart),
+      engine: Math.round(window.__spillwayTimes.engine),
+      prepare: Math.round(window.__spillwayTimes.prepare),
+    }), at);
+  });
+  const mainCpu = Math.round(tasks.reduce((a, x) => a + x.cpu, 0));
+  return { ...span, mainCpu, page: mainCpu + span.prepare };
 }
 
 /** WCAG contrast of an element's text colour against the background of `bgSelector` (closest). */
