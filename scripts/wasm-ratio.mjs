@@ -8,6 +8,9 @@
 // Each graph gets a fresh engine (in Chromium a fresh browser), and its first plan() is shown
 // apart: V8 runs a function at its baseline tier until its next call, so a long first call is
 // slower (docs/benchmarks.md, "WebAssembly against native").
+// --browser also times each graph's plan() as the playground first makes it (medians of --repeat
+// fresh browsers): after the page's start, which plans its first example (web/src/main.ts) in the
+// engine's worker and compares it in a second worker.
 //   Node:     plan() in a child Node process, the graph's text already read.
 //   --browser: plan() in a module Worker of a page in Debian's Chromium (headless), as the
 //             playground's engine runs it: the module fetched and compiled by the browser, the
@@ -106,6 +109,17 @@ self.onmessage = async ({ data }) => {
   if (data.graph !== undefined) {
     graph = data.graph;
     self.postMessage({});
+  } else if (data.start) {
+    // the page's start (web/src/main.ts): the engine's registries, then its first example planned
+    m.version(); m.policies(); m.orders(); m.examples();
+    const t0 = performance.now();
+    m.planWithProgress(m.example(data.start), '{}', () => true);
+    self.postMessage({ ms: performance.now() - t0 });
+  } else if (data.compare) {
+    // the page's compare worker (web/src/app/runner.ts): every policy on every order, after the plan
+    const t0 = performance.now();
+    m.compare(m.example(data.compare), '{}');
+    self.postMessage({ ms: performance.now() - t0 });
   } else if (data.plan) {
     const t0 = performance.now();
     result = m.plan(graph, '{}');
@@ -140,8 +154,17 @@ function threadsNamed(ancestor, name) {
   return found;
 }
 
-/** The engine in a module Worker of a fresh headless Chromium. */
-async function browserEngine(text) {
+/** The example the playground plans when it starts (web/src/main.ts, FIRST_EXAMPLE). */
+function pageStartExample() {
+  const name = /const FIRST_EXAMPLE = '([^']+)'/.exec(readFileSync(join(root, 'web/src/main.ts'), 'utf8'))?.[1];
+  if (!name) throw new Error('web/src/main.ts: no FIRST_EXAMPLE, the example the page plans first');
+  return name;
+}
+
+/** The engine in a module Worker of a fresh headless Chromium. With `startExample`, what the
+ * playground does when it starts comes first: the engine's worker plans that example, then a
+ * second worker (the page's compare worker) compares it; `start` holds their wall times. */
+async function browserEngine(text, startExample) {
   const { chromium } = await import('playwright-core');
   const files = http.createServer((req, res) => {
     const file = BROWSER_FILES[new URL(req.url, 'http://x').pathname];
@@ -160,14 +183,20 @@ async function browserEngine(text) {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${files.address().port}/`);
   await page.evaluate(() => {
-    window.call = (message) => new Promise((r) => { window.worker.onmessage = (e) => r(e.data); window.worker.postMessage(message); });
+    window.call = (message, worker = window.worker) => new Promise((r) => { worker.onmessage = (e) => r(e.data); worker.postMessage(message); });
   });
   await page.evaluate((graph) => window.call({ graph }), text);
   // Chromium names a dedicated worker's thread "DedicatedWorker thread" (15 characters kept).
   const threads = threadsNamed(chromiumServer.process().pid, 'DedicatedWorker');
   if (threads.length !== 1) throw new Error(`expected one worker thread in Chromium, found ${threads.length}`);
   const [{ pid, tid }] = threads;
+  const start = startExample && await page.evaluate(async (name) => {
+    const plan = await window.call({ start: name });
+    const compare = await window.call({ compare: name }, new Worker('./worker.mjs', { type: 'module' }));
+    return { plan: plan.ms / 1000, compare: compare.ms / 1000 };
+  }, startExample);
   return {
+    start,
     async plan() {
       const cpu0 = threadCpu(pid, tid), all0 = processCpu(pid);
       const { ms } = await page.evaluate(() => window.call({ plan: true }));
@@ -188,6 +217,7 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'spillway-wasm-ratio-'));
   const loadBefore = load();
   const rows = [];
+  const startExample = values.browser ? pageStartExample() : '';
   for (const spec of values.graphs.split(';')) {
     const file = join(work, 'graph.json');
     execFileSync(cli, ['generate', ...spec.trim().split(/\s+/), '-o', file]);
@@ -212,17 +242,38 @@ async function main() {
       identical &&= w.hash === sha256(readFileSync(out));
     }
     await engine.close();
-    rows.push({ spec, nodes, native: median(nativeCpu), wasm: median(wasmCpu), wall: median(wasmWall), first, peakMb, identical });
+    // In the playground a user's graph is never the engine's first call: the page has planned
+    // (and compared) its start example. That call, in a fresh browser each time.
+    const afterStart = [];
+    for (let r = 0; values.browser && r < repeat; ++r) {
+      const started = await browserEngine(text, startExample);
+      afterStart.push({ ...(await started.plan()), start: started.start });
+      await started.close();
+      identical &&= afterStart.at(-1).hash === sha256(readFileSync(out));
+    }
+    rows.push({ spec, nodes, native: median(nativeCpu), wasm: median(wasmCpu), wall: median(wasmWall), first, afterStart, peakMb, identical });
   }
   rmSync(work, { recursive: true, force: true });
 
   const where = values.browser ? `Chromium's module Worker (${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()})` : `Node ${process.version}`;
   console.log(`WebAssembly in ${where} against native, CPU seconds, medians of ${repeat} warm calls alternated with native runs; load ${loadBefore} -> ${load()}`);
-  console.log('| graph | nodes | native | native peak MB | WebAssembly (wall) | ratio | first call (wall; all threads) | results |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-  for (const r of rows)
+  // --browser adds the graph's call after the page's start (medians of --repeat fresh browsers)
+  const of = (calls, key) => median(calls.map((c) => c[key]));
+  const startHeads = values.browser ? ` after "${startExample}" planned and compared (wall; all threads) | its ratio |` : '';
+  console.log(`| graph | nodes | native | native peak MB | WebAssembly (wall) | ratio | first call (wall; all threads) |${startHeads} results |`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|${values.browser ? '---:|---:|' : ''}---|`);
+  for (const r of rows) {
+    const afterStart = values.browser
+      ? ` ${of(r.afterStart, 'cpu').toFixed(2)} (${of(r.afterStart, 'wall').toFixed(2)}; ${of(r.afterStart, 'all').toFixed(2)}) | ${(of(r.afterStart, 'cpu') / r.native).toFixed(2)} |`
+      : '';
     console.log(`| ${r.spec} | ${r.nodes} | ${r.native.toFixed(2)} | ${r.peakMb.toFixed(0)} | ${r.wasm.toFixed(2)} (${r.wall.toFixed(2)}) | ` +
-      `${(r.wasm / r.native).toFixed(2)} | ${r.first.cpu.toFixed(2)} (${r.first.wall.toFixed(2)}; ${r.first.all.toFixed(2)}) | ${r.identical ? 'byte-identical' : 'DIFFERENT'} |`);
+      `${(r.wasm / r.native).toFixed(2)} | ${r.first.cpu.toFixed(2)} (${r.first.wall.toFixed(2)}; ${r.first.all.toFixed(2)}) |${afterStart} ${r.identical ? 'byte-identical' : 'DIFFERENT'} |`);
+  }
+  if (values.browser) {
+    const starts = rows.flatMap((r) => r.afterStart.map((c) => c.start));
+    console.log(`The page's start before those calls, wall s: "${startExample}" planned ${starts.map((s) => s.plan.toFixed(2)).join(', ')}; ` +
+      `compared in a second worker ${starts.map((s) => s.compare.toFixed(2)).join(', ')}.`);
+  }
   if (rows.some((r) => !r.identical)) process.exitCode = 1;
 }
 
