@@ -190,7 +190,7 @@ async function browserEngine(text, startExample) {
   const threads = threadsNamed(chromiumServer.process().pid, 'DedicatedWorker');
   if (threads.length !== 1) throw new Error(`expected one worker thread in Chromium, found ${threads.length}`);
   const [{ pid, tid }] = threads;
-  const start = startExample && await page.evaluate(async (name) => {
+  const start = !startExample ? null : await page.evaluate(async (name) => {
     const plan = await window.call({ start: name });
     const compare = await window.call({ compare: name }, new Worker('./worker.mjs', { type: 'module' }));
     return { plan: plan.ms / 1000, compare: compare.ms / 1000 };
