@@ -51,8 +51,6 @@
 #include <limits>
 #include <map>
 #include <sstream>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 namespace spillway {
@@ -696,38 +694,57 @@ private:
         }
 
         // The rule's edges, each with the spill it belongs to and why: require(edge, spill, why).
-        std::unordered_map<int, std::vector<int>> spillsOfBuf;
+        // Each buffer's spills in the order of their SPILL_OUT (those missing from the order first,
+        // ties by spill index), placed by counting: spillOfBuf[spillStart[bi] .. spillStart[bi + 1]).
+        // The planner numbers spills in SPILL_OUT order, so placing them in index order sorts
+        // them; a run is sorted here only when a hand-made plan numbers them otherwise. (A hash map
+        // of a vector a buffer, each sorted, was most of this check at 10^6 nodes.)
+        const std::size_t B = g_.buffers.size();
+        std::vector<int> spillStart(B + 1, 0), spillOfBuf;
         for (std::size_t k = 0; k < plan_.spills.size(); ++k)
-            if (spillBufIndex_[k] >= 0) spillsOfBuf[spillBufIndex_[k]].push_back(static_cast<int>(k));
-        for (auto& [bi, ks] : spillsOfBuf)
-            std::stable_sort(ks.begin(), ks.end(), [&](int x, int y) {
-                return posOf(plan_.spills[x].outNode) < posOf(plan_.spills[y].outNode);
-            });
+            if (spillBufIndex_[k] >= 0) ++spillStart[static_cast<std::size_t>(spillBufIndex_[k]) + 1];
+        for (std::size_t bi = 0; bi < B; ++bi) spillStart[bi + 1] += spillStart[bi];
+        spillOfBuf.resize(static_cast<std::size_t>(spillStart[B]));
+        {
+            std::vector<int> next(spillStart.begin(), spillStart.end() - 1);
+            for (std::size_t k = 0; k < plan_.spills.size(); ++k)
+                if (const int bi = spillBufIndex_[k]; bi >= 0) spillOfBuf[static_cast<std::size_t>(next[static_cast<std::size_t>(bi)]++)] = static_cast<int>(k);
+        }
+        auto outStep = [&](int k) { return posOf(plan_.spills[static_cast<std::size_t>(k)].outNode); };
+        auto byOutStep = [&](int x, int y) { return outStep(x) < outStep(y); };
+        for (std::size_t bi = 0; bi < B; ++bi) {
+            const auto first = spillOfBuf.begin() + spillStart[bi], last = spillOfBuf.begin() + spillStart[bi + 1];
+            if (!std::is_sorted(first, last, byOutStep)) std::stable_sort(first, last, byOutStep);
+        }
+        std::vector<std::pair<int, NodeId>> users;  // a buffer's users as (step, id), in order
         auto forEachRequired = [&](auto&& require) {
-            for (const auto& [bi, ks] : spillsOfBuf) {
+            for (std::size_t bi = 0; bi < B; ++bi) {
+                const int* ks = spillOfBuf.data() + spillStart[bi];
+                const std::size_t m = static_cast<std::size_t>(spillStart[bi + 1] - spillStart[bi]);
+                if (m == 0) continue;
                 const Buffer& buf = g_.buffers[bi];
                 const NodeId allocId = g_.nodes[buf.allocNode].id;
                 const NodeId freeId = g_.nodes[buf.freeNode].id;
                 // Users in order; each falls in the window before some OUT_j and/or after some IN_j.
-                std::vector<std::pair<int, NodeId>> users;  // (step, id)
                 // A user's first step, and its id from the order there: no node record read.
+                users.clear();
                 for (int ui : buf.users)
                     if (const int p = stepOfGraphNode_[static_cast<std::size_t>(ui)]; p >= 0) users.emplace_back(p, plan_.order[static_cast<std::size_t>(p)]);
-                std::sort(users.begin(), users.end());
+                if (!std::is_sorted(users.begin(), users.end())) std::sort(users.begin(), users.end());
                 auto u = users.begin();
-                for (std::size_t j = 0; j < ks.size(); ++j) {
+                for (std::size_t j = 0; j < m; ++j) {
                     const std::size_t k = static_cast<std::size_t>(ks[j]);
                     const Spill& s = plan_.spills[k];
                     require(std::make_pair(allocId, s.outNode), k, "ALLOC -> SPILL_OUT");
                     require(std::make_pair(s.outNode, s.inNode), k, "SPILL_OUT -> SPILL_IN");
                     require(std::make_pair(s.inNode, freeId), k, "SPILL_IN -> FREE");
-                    if (j > 0) require(std::make_pair(plan_.spills[ks[j - 1]].inNode, s.outNode), k, "previous SPILL_IN -> SPILL_OUT");
+                    if (j > 0) require(std::make_pair(plan_.spills[static_cast<std::size_t>(ks[j - 1])].inNode, s.outNode), k, "previous SPILL_IN -> SPILL_OUT");
                     const int po = posOf(s.outNode);
                     for (; u != users.end() && po >= 0 && u->first < po; ++u)
                         require(std::make_pair(u->second, s.outNode), k, "a user since the buffer's last reload -> SPILL_OUT");
                     const int pi = posOf(s.inNode);
                     while (u != users.end() && pi >= 0 && u->first < pi) ++u;  // between OUT and IN: a residency fault
-                    const int nextOut = j + 1 < ks.size() ? posOf(plan_.spills[ks[j + 1]].outNode) : -1;
+                    const int nextOut = j + 1 < m ? outStep(ks[j + 1]) : -1;
                     for (auto w = u; w != users.end() && (nextOut < 0 || w->first < nextOut); ++w)
                         require(std::make_pair(s.inNode, w->second), k, "SPILL_IN -> a user before the buffer's next SPILL_OUT");
                 }
@@ -753,7 +770,7 @@ private:
         sources.reserve(edges.size());
         for (const auto& e : edges) sources.push_back(e.first);
         const IdTable firstOf = IdTable::positions(sources);  // a source's first edge
-        std::vector<char> required(edges.size(), 0);
+        std::vector<bool> required(edges.size(), false);  // a bit an edge: the marks stay in cache
         std::size_t distinct = 0;
         bool all = true;
         forEachRequired([&](std::pair<NodeId, NodeId> edge, std::size_t, const char*) {
@@ -775,9 +792,9 @@ private:
                 all = false;
                 return;
             }
-            char& seen = required[static_cast<std::size_t>(it - edges.begin())];
-            distinct += seen == 0;
-            seen = 1;
+            const std::size_t at = static_cast<std::size_t>(it - edges.begin());
+            distinct += !required[at];
+            required[at] = true;
         });
         return all && distinct == edges.size();
     }
@@ -794,7 +811,9 @@ private:
         };
         std::vector<Required> rule;
         forEachRequired([&](std::pair<NodeId, NodeId> edge, std::size_t k, const char* why) { rule.push_back({edge, k, why}); });
-        std::sort(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge < b.edge; });
+        // Stable: of a required edge listed more than once (a hand-made plan's repeated spill
+        // ids), the first in the rule's order (buffers ascending, their spills by SPILL_OUT) is named.
+        std::stable_sort(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge < b.edge; });
         rule.erase(std::unique(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge == b.edge; }),
                    rule.end());
 
