@@ -867,40 +867,59 @@ private:
 
     // 6. Replay: residency, bounds, overlap. 7. Everything freed at the end.
     void replay() {
-        std::vector<BufState> st(g_.buffers.size());
-        std::map<std::string, Occupancy> occ;
-        // Each buffer's memory, resolved once (a type without a capacity still gets one).
-        std::vector<Occupancy*> occOf(g_.buffers.size());
-        std::vector<const Bytes*> capOf(g_.buffers.size(), nullptr);
+        // Each buffer's state and what placing it reads, in one record: the walk visits buffers
+        // in the order's sequence, scattered, and each table it read (the state, the allocation
+        // through its pointer, the buffer, its memory's map and capacity) was a cache miss of its
+        // own. Each memory resolved once (a type without a capacity still gets a map).
+        struct alignas(64) Resident {
+            BufState st;
+            Bytes allocOffset = 0;
+            Bytes size = 0;
+            Occupancy* occ = nullptr;
+            const Bytes* cap = nullptr;  // null: the memory has no capacity
+            BufferId id = 0;
+            bool allocated = false;      // it has an allocation (else reported by checkAllocations)
+        };
+        std::vector<Occupancy> occ(memoryNames_.size());
+        std::vector<const Bytes*> capOfMemory(memoryNames_.size(), nullptr);
+        for (std::size_t m = 0; m < memoryNames_.size(); ++m)
+            if (auto cap = caps_.find(memoryNames_[m]); cap != caps_.end()) capOfMemory[m] = &cap->second;
+        std::vector<Resident> st(g_.buffers.size());
         for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
-            occOf[bi] = &occ[g_.buffers[bi].type];
-            auto cap = caps_.find(g_.buffers[bi].type);
-            if (cap != caps_.end()) capOf[bi] = &cap->second;
+            Resident& r = st[bi];
+            const int m = memoryOf_[bi];
+            r.size = g_.buffers[bi].size;
+            r.id = g_.buffers[bi].id;
+            r.occ = &occ[static_cast<std::size_t>(m)];
+            r.cap = capOfMemory[static_cast<std::size_t>(m)];
+            r.allocated = allocOf_[bi] != nullptr;
+            if (r.allocated) r.allocOffset = allocOf_[bi]->offset;
         }
 
         auto place = [&](int bi, Bytes offset, int step, NodeId node, const char* what) {
-            const Buffer& buf = g_.buffers[bi];
-            BufState& s = st[bi];
+            const Resident& r = st[bi];
+            BufState& s = st[bi].st;
             s.state = State::Resident;
             s.offset = offset;
             s.placed = false;
             auto where = [&] {
+                const Buffer& buf = g_.buffers[bi];
                 return cat("step ", step, ", ", nodeName(node), ": ", what, " of buffer ", buf.id, " at ", buf.type, " ",
                            range(offset, buf.size));
             };
             At at;
             at.node = node;
-            at.buffer = buf.id;
+            at.buffer = r.id;
             at.step = step;
-            const Bytes* cap = capOf[bi];
+            const Bytes* cap = r.cap;
             if (cap == nullptr) {
-                report_.add(Kind::Bounds, cat(where(), ": memory ", buf.type, " has no capacity"), at);
-            } else if (offset < 0 || endOf(offset, buf.size) > *cap) {
+                report_.add(Kind::Bounds, cat(where(), ": memory ", g_.buffers[bi].type, " has no capacity"), at);
+            } else if (offset < 0 || endOf(offset, r.size) > *cap) {
                 report_.add(Kind::Bounds, cat(where(), " is outside [0, ", *cap, ")"), at);
             }
-            if (buf.size <= 0) return;
-            Occupancy& o = *occOf[bi];
-            const Bytes end = endOf(offset, buf.size);
+            if (r.size <= 0) return;
+            Occupancy& o = *r.occ;
+            const Bytes end = endOf(offset, r.size);
             auto it = o.lower_bound(offset);
             if (it != o.begin()) {
                 auto prev = std::prev(it);
@@ -915,13 +934,13 @@ private:
                             at);
             }
             if (!clash) {
-                o.emplace(offset, std::make_pair(end, buf.id));
+                o.emplace(offset, std::make_pair(end, r.id));
                 s.placed = true;
             }
         };
         auto unplace = [&](int bi) {
-            BufState& s = st[bi];
-            if (s.placed) occOf[bi]->erase(s.offset);
+            BufState& s = st[bi].st;
+            if (s.placed) st[bi].occ->erase(s.offset);
             s.placed = false;
         };
 
@@ -935,13 +954,13 @@ private:
                 if (fact.op == Op::Alloc || fact.op == Op::Free) {
                     const int bi = fact.buf;
                     if (bi < 0) continue;
-                    BufState& s = st[bi];
+                    BufState& s = st[bi].st;
                     if (fact.op == Op::Alloc) {  // the buffer's only ALLOC, first occurrence
-                        if (allocOf_[bi] == nullptr) {  // reported by checkAllocations
+                        if (!st[bi].allocated) {  // reported by checkAllocations
                             s.state = State::Resident;
                             continue;
                         }
-                        place(bi, allocOf_[bi]->offset, step, id, "ALLOC");
+                        place(bi, st[bi].allocOffset, step, id, "ALLOC");
                     } else {
                         if (s.state != State::Resident) {
                             report_.add(Kind::Residency,
@@ -960,7 +979,7 @@ private:
                         const int bi = *b;
                         // Unknown, or listed twice (the same id, the same index): one report is enough.
                         if (bi < 0 || std::find(bufs.begin(), b, bi) != b) continue;
-                        const BufState& s = st[bi];
+                        const BufState& s = st[bi].st;
                         if (s.state != State::Resident) {
                             const BufferId buffer = g_.buffers[bi].id;
                             report_.add(Kind::Residency,
@@ -977,7 +996,7 @@ private:
             const Spill& sp = plan_.spills[k];
             const int bi = fact.buf;
             if (bi < 0) continue;  // unknown buffer: reported by checkSpillIds
-            BufState& s = st[bi];
+            BufState& s = st[bi].st;
             At at = atNode(id, sp.buf);
             at.spill = k;
             if (id == sp.outNode) {
@@ -1017,11 +1036,11 @@ private:
         }
 
         for (std::size_t bi = 0; bi < st.size(); ++bi) {
-            if (st[bi].state != State::Freed) {
+            if (st[bi].st.state != State::Freed) {
                 At at;
                 at.buffer = g_.buffers[bi].id;
                 report_.add(Kind::Residency,
-                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ", stateName(st[bi].state), ")"),
+                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ", stateName(st[bi].st.state), ")"),
                             at);
             }
         }
@@ -1152,26 +1171,41 @@ private:
         const std::size_t L = plan_.order.size();
         // Predecessors of each step, as steps: row i is predStep[predStart[i] .. predStart[i + 1]),
         // placed by counting (sorting the millions of arcs of a 10^6-node plan grew faster than n).
-        std::vector<int> predStart(L + 1, 0), predStep;
-        auto forEachArc = [&](auto&& arc) {  // arc(to, from), as steps
-            for (const auto& [a, b] : g_.edges) arc(stepOfGraphNode_[b], stepOfGraphNode_[a]);
-            for (const auto& [a, b] : plan_.addedEdges)
-                if (posOf(a) >= 0 && posOf(b) >= 0) arc(posOf(b), posOf(a));
-        };
-        forEachArc([&](int to, int) { ++predStart[static_cast<std::size_t>(to) + 1]; });
+        // Each arc's ends are looked up once, into `arcs`, which both passes then read in sequence:
+        // looking them up again to place them was a second round of scattered reads.
+        std::vector<std::pair<int, int>> arcs;  // (to, from), as steps
+        arcs.reserve(g_.edges.size() + plan_.addedEdges.size());
+        for (const auto& [a, b] : g_.edges) arcs.emplace_back(stepOfGraphNode_[b], stepOfGraphNode_[a]);
+        for (const auto& [a, b] : plan_.addedEdges)
+            if (const int from = posOf(a), to = posOf(b); from >= 0 && to >= 0) arcs.emplace_back(to, from);
+        // Counted at their row, summed to each row's end, then placed from the end down: each
+        // row's start is where its last arc lands, with no copy of the row starts to place by.
+        std::vector<int> predStart(L + 1, 0), predStep(arcs.size());
+        for (const auto& arc : arcs) ++predStart[static_cast<std::size_t>(arc.first)];
         for (std::size_t i = 0; i < L; ++i) predStart[i + 1] += predStart[i];
-        predStep.resize(static_cast<std::size_t>(predStart[L]));
-        {
-            std::vector<int> next(predStart.begin(), predStart.end() - 1);
-            forEachArc([&](int to, int from) { predStep[static_cast<std::size_t>(next[static_cast<std::size_t>(to)]++)] = from; });
-        }
+        for (const auto& [to, from] : arcs) predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from;
+
+        // Each buffer's place, size and memory, and who used it there, in one record read a step
+        // that touches it: the walk below reads buffers in the order's sequence, scattered, and
+        // each table it read (the allocation through its pointer, the buffer, its memory) was a
+        // cache miss of its own. Filled in buffer order; its place is its allocation's until
+        // a SPILL_IN moves it.
+        struct alignas(32) Here {
+            Bytes offset = 0;
+            Bytes size = 0;
+            Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
+            int lastUser = -1;   // the step of the first node to end then
+            int memory = 0;      // memory index
+        };
+        std::vector<Here> here(g_.buffers.size());
+        for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi)
+            here[bi] = {allocOf_[bi]->offset, g_.buffers[bi].size, 0, -1, memoryOf_[bi]};
 
         // The memories and the offsets anything is placed at in each.
         std::vector<std::vector<Bytes>> coords(memoryNames_.size());
-        for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
-            const Buffer& b = g_.buffers[bi];
-            coords[memoryOf_[bi]].push_back(allocOf_[bi]->offset);
-            coords[memoryOf_[bi]].push_back(endOf(allocOf_[bi]->offset, b.size));
+        for (const Here& h : here) {
+            coords[static_cast<std::size_t>(h.memory)].push_back(h.offset);
+            coords[static_cast<std::size_t>(h.memory)].push_back(endOf(h.offset, h.size));
         }
         for (std::size_t k = 0; k < plan_.spills.size(); ++k) {
             const Spill& s = plan_.spills[k];
@@ -1182,16 +1216,10 @@ private:
         std::vector<LeaveTimes> leaves;  // per memory index
         leaves.reserve(coords.size());
         for (std::vector<Bytes>& c : coords) leaves.emplace_back(std::move(c));
-        struct Here {
-            Bytes offset = 0;
-            Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
-            int lastUser = -1;   // the step of the first node to end then
-        };
         struct Left {
             int buf = -1;   // buffer index
             int step = -1;  // the step whose end the leave time is
         };
-        std::vector<Here> here(g_.buffers.size());
         std::vector<Left> leftBy(L);  // per step of a FREE / SPILL_OUT: what it left
         std::vector<int> pipeLast(pipeNames_.size(), -1);  // pipe index -> step of its last node
         const std::string noPipe;
@@ -1223,11 +1251,14 @@ private:
             const int placedBuf = fact.buf;
             LeaveTimes::Leave latest{0, -1};
             if (placedBuf >= 0 && (fact.op == Op::Alloc || fact.op == Op::SpillIn)) {
-                const Buffer& b = g_.buffers[placedBuf];
-                // A SPILL_IN's step is its spill's (spill-ids and order are sound here).
-                const Bytes offset = fact.op == Op::Alloc ? allocOf_[placedBuf]->offset : plan_.spills[fact.spill].newOffset;
-                here[placedBuf] = {offset, 0, -1};
-                latest = leaves[memoryOf_[placedBuf]].latest(offset, endOf(offset, b.size));
+                Here& h = here[placedBuf];
+                // A buffer's one ALLOC comes before its spills (the replay found no fault), so its
+                // place is still its allocation's; a SPILL_IN's step is its spill's (spill-ids and
+                // order are sound here).
+                if (fact.op == Op::SpillIn) h.offset = plan_.spills[fact.spill].newOffset;
+                h.lastUse = 0;
+                h.lastUser = -1;
+                latest = leaves[static_cast<std::size_t>(h.memory)].latest(h.offset, endOf(h.offset, h.size));
                 address = latest.first;
             }
             const Cycles start = std::max({Cycles{0}, edge, pipe, address});
@@ -1257,11 +1288,10 @@ private:
                         here[b].lastUser = static_cast<int>(i);
                     }
             if (placedBuf >= 0 && (fact.op == Op::Free || fact.op == Op::SpillOut)) {
-                const Buffer& b = g_.buffers[placedBuf];
                 const Here& h = here[placedBuf];
                 const bool last = end[i] >= h.lastUse;
                 leftBy[i] = {placedBuf, last ? static_cast<int>(i) : h.lastUser};
-                leaves[memoryOf_[placedBuf]].leave(h.offset, endOf(h.offset, b.size),
+                leaves[static_cast<std::size_t>(h.memory)].leave(h.offset, endOf(h.offset, h.size),
                                         {last ? end[i] : h.lastUse, static_cast<std::int64_t>(i)});
             }
         }
