@@ -299,6 +299,10 @@ private:
     // Graph node index -> first position in plan.order (-1: absent), filled in one pass over the
     // nodes: the edges' checks read it instead of two scattered node records an edge.
     std::vector<int> stepOfGraphNode_;
+    // Each added edge's ends as steps (-1: absent), looked up once by checkTopological for the
+    // timing check too: a scattered lookup an end, and the tiled matmul has more added edges
+    // than nodes at 10^6.
+    std::vector<std::pair<int, int>> addedEdgeSteps_;
     IdTable addedIndex_;    // added node id -> index in plan.addedNodes
     IdTable spillOfNode_;   // spill node id (not a graph id) -> spill k
     std::vector<int> spillBufIndex_;                 // spill k -> buffer index, -1 if unknown
@@ -850,19 +854,21 @@ private:
 
     // 5. The order respects the original edges and the added edges.
     void checkTopological() {
-        auto check = [&](NodeId a, NodeId b, const char* what) {
-            const int pa = posOf(a), pb = posOf(b);
-            if (pa >= 0 && pb >= 0 && pa >= pb) {
-                report_.add(Kind::Order,
-                            cat(what, " edge ", a, " -> ", b, " is broken: ", a, " at step ", pa, ", ", b, " at step ", pb),
-                            atNode(b));
-            }
+        auto broken = [](int pa, int pb) { return pa >= 0 && pb >= 0 && pa >= pb; };
+        auto report = [&](NodeId a, NodeId b, int pa, int pb, const char* what) {
+            report_.add(Kind::Order, cat(what, " edge ", a, " -> ", b, " is broken: ", a, " at step ", pa, ", ", b, " at step ", pb),
+                        atNode(b));
         };
         for (const auto& [a, b] : g_.edges) {
             const int pa = stepOfGraphNode_[a], pb = stepOfGraphNode_[b];
-            if (pa >= 0 && pb >= 0 && pa >= pb) check(g_.nodes[a].id, g_.nodes[b].id, "graph");
+            if (broken(pa, pb)) report(g_.nodes[a].id, g_.nodes[b].id, pa, pb, "graph");
         }
-        for (const auto& [a, b] : plan_.addedEdges) check(a, b, "added");
+        addedEdgeSteps_.reserve(plan_.addedEdges.size());
+        for (const auto& [a, b] : plan_.addedEdges) {
+            const int pa = posOf(a), pb = posOf(b);
+            addedEdgeSteps_.emplace_back(pa, pb);
+            if (broken(pa, pb)) report(a, b, pa, pb, "added");
+        }
     }
 
     // 6. Replay: residency, bounds, overlap. 7. Everything freed at the end.
@@ -1176,8 +1182,8 @@ private:
         std::vector<std::pair<int, int>> arcs;  // (to, from), as steps
         arcs.reserve(g_.edges.size() + plan_.addedEdges.size());
         for (const auto& [a, b] : g_.edges) arcs.emplace_back(stepOfGraphNode_[b], stepOfGraphNode_[a]);
-        for (const auto& [a, b] : plan_.addedEdges)
-            if (const int from = posOf(a), to = posOf(b); from >= 0 && to >= 0) arcs.emplace_back(to, from);
+        for (const auto& [from, to] : addedEdgeSteps_)
+            if (from >= 0 && to >= 0) arcs.emplace_back(to, from);
         // Counted at their row, summed to each row's end, then placed from the end down: each
         // row's start is where its last arc lands, with no copy of the row starts to place by.
         std::vector<int> predStart(L + 1, 0), predStep(arcs.size());
@@ -1190,16 +1196,17 @@ private:
         // each table it read (the allocation through its pointer, the buffer, its memory) was a
         // cache miss of its own. Filled in buffer order; its place is its allocation's until
         // a SPILL_IN moves it.
-        struct alignas(32) Here {
+        struct alignas(64) Here {
             Bytes offset = 0;
             Bytes size = 0;
             Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
             int lastUser = -1;   // the step of the first node to end then
             int memory = 0;      // memory index
+            BufferId id = 0;
         };
         std::vector<Here> here(g_.buffers.size());
         for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi)
-            here[bi] = {allocOf_[bi]->offset, g_.buffers[bi].size, 0, -1, memoryOf_[bi]};
+            here[bi] = {allocOf_[bi]->offset, g_.buffers[bi].size, 0, -1, memoryOf_[bi], g_.buffers[bi].id};
 
         // The memories and the offsets anything is placed at in each.
         std::vector<std::vector<Bytes>> coords(memoryNames_.size());
@@ -1216,9 +1223,11 @@ private:
         std::vector<LeaveTimes> leaves;  // per memory index
         leaves.reserve(coords.size());
         for (std::vector<Bytes>& c : coords) leaves.emplace_back(std::move(c));
+        // Ids, not indices: named where a later placement waits for them, they would be read from
+        // the order and the buffers there, scattered.
         struct Left {
-            int buf = -1;   // buffer index
-            int step = -1;  // the step whose end the leave time is
+            BufferId buf = -1;
+            NodeId node = -1;  // the node whose end the leave time is
         };
         std::vector<Left> leftBy(L);  // per step of a FREE / SPILL_OUT: what it left
         std::vector<int> pipeLast(pipeNames_.size(), -1);  // pipe index -> step of its last node
@@ -1269,7 +1278,7 @@ private:
                 w = {"pipe", plan_.order[pipeStep], -1, start - std::max(edge, address), {}};
             } else if (start > 0) {
                 const Left& l = leftBy[static_cast<std::size_t>(latest.second)];
-                w = {"address", plan_.order[l.step], g_.buffers[l.buf].id, start - std::max(edge, pipe), {}};
+                w = {"address", l.node, l.buf, start - std::max(edge, pipe), {}};
             }
             if (i < claimedWaits() && !sameWait(claimedWait(i), w, pipeName))
                 wrongWaits.emplace_back(i, std::move(w));
@@ -1290,7 +1299,7 @@ private:
             if (placedBuf >= 0 && (fact.op == Op::Free || fact.op == Op::SpillOut)) {
                 const Here& h = here[placedBuf];
                 const bool last = end[i] >= h.lastUse;
-                leftBy[i] = {placedBuf, last ? static_cast<int>(i) : h.lastUser};
+                leftBy[i] = {h.id, plan_.order[last ? i : static_cast<std::size_t>(h.lastUser)]};
                 leaves[static_cast<std::size_t>(h.memory)].leave(h.offset, endOf(h.offset, h.size),
                                         {last ? end[i] : h.lastUse, static_cast<std::int64_t>(i)});
             }
