@@ -699,31 +699,38 @@ private:
 
         // The rule's edges, each with the spill it belongs to and why: require(edge, spill, why).
         // Each buffer's spills in the order of their SPILL_OUT (those missing from the order first,
-        // ties by spill index), placed by counting: spillOfBuf[spillStart[bi] .. spillStart[bi + 1]).
-        // The planner numbers spills in SPILL_OUT order, so placing them in index order sorts
-        // them; a run is sorted here only when a hand-made plan numbers them otherwise. (A hash map
-        // of a vector a buffer, each sorted, was most of this check at 10^6 nodes.)
+        // ties by spill index), placed by counting: spillsOf[spillStart[bi] .. spillStart[bi + 1]).
+        // Each holds what the rule reads of its spill, read here in spill order: read by buffer,
+        // the spills and their steps were scattered lookups. (A hash map of a vector a buffer, each
+        // sorted, was most of this check at 10^6 nodes.) The planner numbers spills in SPILL_OUT
+        // order, so placing them in index order sorts them; a run is sorted here only when a
+        // hand-made plan numbers them otherwise.
+        struct SpillOfBuffer {
+            int k = 0;                 // the spill
+            int out = -1, in = -1;     // its SPILL_OUT's and SPILL_IN's steps (-1: absent)
+            NodeId outNode = 0, inNode = 0;
+        };
         const std::size_t B = g_.buffers.size();
-        std::vector<int> spillStart(B + 1, 0), spillOfBuf;
+        std::vector<int> spillStart(B + 1, 0);
         for (std::size_t k = 0; k < plan_.spills.size(); ++k)
-            if (spillBufIndex_[k] >= 0) ++spillStart[static_cast<std::size_t>(spillBufIndex_[k]) + 1];
-        for (std::size_t bi = 0; bi < B; ++bi) spillStart[bi + 1] += spillStart[bi];
-        spillOfBuf.resize(static_cast<std::size_t>(spillStart[B]));
-        {
-            std::vector<int> next(spillStart.begin(), spillStart.end() - 1);
-            for (std::size_t k = 0; k < plan_.spills.size(); ++k)
-                if (const int bi = spillBufIndex_[k]; bi >= 0) spillOfBuf[static_cast<std::size_t>(next[static_cast<std::size_t>(bi)]++)] = static_cast<int>(k);
-        }
-        auto outStep = [&](int k) { return posOf(plan_.spills[static_cast<std::size_t>(k)].outNode); };
-        auto byOutStep = [&](int x, int y) { return outStep(x) < outStep(y); };
+            if (spillBufIndex_[k] >= 0) ++spillStart[static_cast<std::size_t>(spillBufIndex_[k])];
+        for (std::size_t bi = 0; bi < B; ++bi) spillStart[bi + 1] += spillStart[bi];  // each run's end
+        std::vector<SpillOfBuffer> spillsOf(static_cast<std::size_t>(spillStart[B]));
+        for (std::size_t k = plan_.spills.size(); k-- > 0;)  // from the end down: each run ascending
+            if (const int bi = spillBufIndex_[k]; bi >= 0) {
+                const Spill& s = plan_.spills[k];
+                spillsOf[static_cast<std::size_t>(--spillStart[static_cast<std::size_t>(bi)])] =
+                    {static_cast<int>(k), posOf(s.outNode), posOf(s.inNode), s.outNode, s.inNode};
+            }
+        auto byOutStep = [](const SpillOfBuffer& x, const SpillOfBuffer& y) { return x.out < y.out; };
         for (std::size_t bi = 0; bi < B; ++bi) {
-            const auto first = spillOfBuf.begin() + spillStart[bi], last = spillOfBuf.begin() + spillStart[bi + 1];
+            const auto first = spillsOf.begin() + spillStart[bi], last = spillsOf.begin() + spillStart[bi + 1];
             if (!std::is_sorted(first, last, byOutStep)) std::stable_sort(first, last, byOutStep);
         }
         std::vector<std::pair<int, NodeId>> users;  // a buffer's users as (step, id), in order
         auto forEachRequired = [&](auto&& require) {
             for (std::size_t bi = 0; bi < B; ++bi) {
-                const int* ks = spillOfBuf.data() + spillStart[bi];
+                const SpillOfBuffer* ks = spillsOf.data() + spillStart[bi];
                 const std::size_t m = static_cast<std::size_t>(spillStart[bi + 1] - spillStart[bi]);
                 if (m == 0) continue;
                 const Buffer& buf = g_.buffers[bi];
@@ -737,18 +744,16 @@ private:
                 if (!std::is_sorted(users.begin(), users.end())) std::sort(users.begin(), users.end());
                 auto u = users.begin();
                 for (std::size_t j = 0; j < m; ++j) {
-                    const std::size_t k = static_cast<std::size_t>(ks[j]);
-                    const Spill& s = plan_.spills[k];
+                    const SpillOfBuffer& s = ks[j];
+                    const std::size_t k = static_cast<std::size_t>(s.k);
                     require(std::make_pair(allocId, s.outNode), k, "ALLOC -> SPILL_OUT");
                     require(std::make_pair(s.outNode, s.inNode), k, "SPILL_OUT -> SPILL_IN");
                     require(std::make_pair(s.inNode, freeId), k, "SPILL_IN -> FREE");
-                    if (j > 0) require(std::make_pair(plan_.spills[static_cast<std::size_t>(ks[j - 1])].inNode, s.outNode), k, "previous SPILL_IN -> SPILL_OUT");
-                    const int po = posOf(s.outNode);
-                    for (; u != users.end() && po >= 0 && u->first < po; ++u)
+                    if (j > 0) require(std::make_pair(ks[j - 1].inNode, s.outNode), k, "previous SPILL_IN -> SPILL_OUT");
+                    for (; u != users.end() && s.out >= 0 && u->first < s.out; ++u)
                         require(std::make_pair(u->second, s.outNode), k, "a user since the buffer's last reload -> SPILL_OUT");
-                    const int pi = posOf(s.inNode);
-                    while (u != users.end() && pi >= 0 && u->first < pi) ++u;  // between OUT and IN: a residency fault
-                    const int nextOut = j + 1 < m ? outStep(ks[j + 1]) : -1;
+                    while (u != users.end() && s.in >= 0 && u->first < s.in) ++u;  // between OUT and IN: a residency fault
+                    const int nextOut = j + 1 < m ? ks[j + 1].out : -1;
                     for (auto w = u; w != users.end() && (nextOut < 0 || w->first < nextOut); ++w)
                         require(std::make_pair(s.inNode, w->second), k, "SPILL_IN -> a user before the buffer's next SPILL_OUT");
                 }
