@@ -868,10 +868,11 @@ private:
             const int pa = stepOfGraphNode_[a], pb = stepOfGraphNode_[b];
             if (broken(pa, pb)) report(g_.nodes[a].id, g_.nodes[b].id, pa, pb, "graph");
         }
-        addedEdgeSteps_.reserve(plan_.addedEdges.size());
-        for (const auto& [a, b] : plan_.addedEdges) {
+        addedEdgeSteps_.resize(plan_.addedEdges.size());
+        for (std::size_t e = 0; e < plan_.addedEdges.size(); ++e) {
+            const auto [a, b] = plan_.addedEdges[e];
             const int pa = posOf(a), pb = posOf(b);
-            addedEdgeSteps_.emplace_back(pa, pb);
+            addedEdgeSteps_[e] = {pa, pb};
             if (broken(pa, pb)) report(a, b, pa, pb, "added");
         }
     }
@@ -1184,11 +1185,12 @@ private:
         // placed by counting (sorting the millions of arcs of a 10^6-node plan grew faster than n).
         // Each arc's ends are looked up once, into `arcs`, which both passes then read in sequence:
         // looking them up again to place them was a second round of scattered reads.
-        std::vector<std::pair<int, int>> arcs;  // (to, from), as steps
-        arcs.reserve(g_.edges.size() + plan_.addedEdges.size());
-        for (const auto& [a, b] : g_.edges) arcs.emplace_back(stepOfGraphNode_[b], stepOfGraphNode_[a]);
+        std::vector<std::pair<int, int>> arcs(g_.edges.size() + addedEdgeSteps_.size());  // (to, from), as steps
+        std::size_t arcCount = 0;  // written by index: emplace_back was not inlined, a call an arc
+        for (const auto& [a, b] : g_.edges) arcs[arcCount++] = {stepOfGraphNode_[b], stepOfGraphNode_[a]};
         for (const auto& [from, to] : addedEdgeSteps_)
-            if (from >= 0 && to >= 0) arcs.emplace_back(to, from);
+            if (from >= 0 && to >= 0) arcs[arcCount++] = {to, from};
+        arcs.resize(arcCount);
         // Counted at their row, summed to each row's end, then placed from the end down: each
         // row's start is where its last arc lands, with no copy of the row starts to place by.
         std::vector<int> predStart(L + 1, 0), predStep(arcs.size());
