@@ -344,6 +344,7 @@ private:
     }
     // Names compare by identity: no text compared a step.
     const Name allocOp_{kAlloc}, freeOp_{kFree}, spillOutOp_{kSpillOut}, spillInOp_{kSpillIn};
+    const Name spillOutPipe_{kSpillOutPipe}, spillInPipe_{kSpillInPipe};
     Op opOf(const Node& n) const {
         return n.op == allocOp_ ? Op::Alloc : n.op == freeOp_ ? Op::Free : n.op == spillOutOp_ ? Op::SpillOut : n.op == spillInOp_ ? Op::SpillIn : Op::Other;
     }
@@ -582,13 +583,15 @@ private:
                 report_.add(Kind::SpillIds, cat("added node ", n.id, " (", n.op, ") belongs to no spill"), atNode(n.id));
         for (std::size_t k = 0; k < spills.size(); ++k) {
             const Spill& s = spills[k];
-            checkAddedNode(k, s.outNode, kSpillOut, kSpillOutPipe, s.buf);
-            checkAddedNode(k, s.inNode, kSpillIn, kSpillInPipe, s.buf);
+            checkAddedNode(k, s.outNode, spillOutOp_, spillOutPipe_, s.buf);
+            checkAddedNode(k, s.inNode, spillInOp_, spillInPipe_, s.buf);
         }
         gatherSpillSteps();
     }
 
-    void checkAddedNode(std::size_t k, NodeId id, const char* op, const char* pipe, BufferId buf) {
+    // `op` and `pipe` as Names: compared by identity, not as texts (two a spill node, and the
+    // tiled matmul has more spills a node the larger it is).
+    void checkAddedNode(std::size_t k, NodeId id, const Name& op, const Name& pipe, BufferId buf) {
         if (isGraphNode(id)) return;  // already reported
         const Node* added = addedNode(id);
         if (!added) {
