@@ -38,10 +38,11 @@
 //
 // At most 100 violations are listed (shared fairly between kinds), then "... and N more".
 // Cost: O((nodes + edges + added edges + uses) log). The log factors are in the per-memory maps
-// and segment trees (over the memory's offsets), the sorts of each spilled buffer's users and
-// spills, and each required edge's lookup in addedEdges; the passes over the plan are linear
-// (arcs placed by counting, each step's node record read once in the timing check), and the
-// required edges are sorted only when addedEdges differ from them, to report the differences.
+// and segment trees (over the memory's offsets), the sorts of a spilled buffer's users or spills
+// when they are out of order, and each required edge's lookup in addedEdges; the passes over the
+// plan are linear (arcs and each buffer's spills placed by counting, each step's node record read
+// once in the timing check), and the required edges are sorted only when addedEdges differ from
+// them, to report the differences.
 #include "spillway/verifier.h"
 
 #include "spillway/id_table.h"
