@@ -38,10 +38,11 @@
 //
 // At most 100 violations are listed (shared fairly between kinds), then "... and N more".
 // Cost: O((nodes + edges + added edges + uses) log). The log factors are in the per-memory maps
-// and segment trees (over the memory's offsets), the sorts of each spilled buffer's users and
-// spills, and each required edge's lookup in addedEdges; the passes over the plan are linear
-// (arcs placed by counting, each step's node record read once in the timing check), and the
-// required edges are sorted only when addedEdges differ from them, to report the differences.
+// and segment trees (over the memory's offsets), the sorts of a spilled buffer's users or spills
+// when they are out of order, and each required edge's lookup in addedEdges; the passes over the
+// plan are linear (arcs and each buffer's spills placed by counting, each step's node record read
+// once in the timing check), and the required edges are sorted only when addedEdges differ from
+// them, to report the differences.
 #include "spillway/verifier.h"
 
 #include "spillway/id_table.h"
@@ -51,8 +52,6 @@
 #include <limits>
 #include <map>
 #include <sstream>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 namespace spillway {
@@ -301,6 +300,10 @@ private:
     // Graph node index -> first position in plan.order (-1: absent), filled in one pass over the
     // nodes: the edges' checks read it instead of two scattered node records an edge.
     std::vector<int> stepOfGraphNode_;
+    // Each added edge's ends as steps (-1: absent), looked up once by checkTopological for the
+    // timing check too: a scattered lookup an end, and the tiled matmul has more added edges
+    // than nodes at 10^6.
+    std::vector<std::pair<int, int>> addedEdgeSteps_;
     IdTable addedIndex_;    // added node id -> index in plan.addedNodes
     IdTable spillOfNode_;   // spill node id (not a graph id) -> spill k
     std::vector<int> spillBufIndex_;                 // spill k -> buffer index, -1 if unknown
@@ -342,6 +345,7 @@ private:
     }
     // Names compare by identity: no text compared a step.
     const Name allocOp_{kAlloc}, freeOp_{kFree}, spillOutOp_{kSpillOut}, spillInOp_{kSpillIn};
+    const Name spillOutPipe_{kSpillOutPipe}, spillInPipe_{kSpillInPipe};
     Op opOf(const Node& n) const {
         return n.op == allocOp_ ? Op::Alloc : n.op == freeOp_ ? Op::Free : n.op == spillOutOp_ ? Op::SpillOut : n.op == spillInOp_ ? Op::SpillIn : Op::Other;
     }
@@ -436,7 +440,6 @@ private:
     void gatherSteps(const std::vector<std::size_t>& repeats) {
         const std::size_t L = plan_.order.size();
         stepOfGraphNode_.resize(g_.nodes.size());
-        for (std::size_t gi = 0; gi < g_.nodes.size(); ++gi) stepOfGraphNode_[gi] = posOf(g_.nodes[gi].id);
         // The added node each step's id names, when it is no graph node's (its first in addedNodes).
         auto forEachAddedStep = [&](auto&& f) {
             for (std::size_t k = 0; k < plan_.addedNodes.size(); ++k) {
@@ -445,9 +448,14 @@ private:
                 if (const int p = posOf(id); p >= 0) f(static_cast<std::size_t>(p), plan_.addedNodes[k], false);
             }
         };
-        auto forEachStep = [&](auto&& f) {  // f(step, node, graph) for each step whose id is a node
-            for (std::size_t gi = 0; gi < g_.nodes.size(); ++gi)
-                if (stepOfGraphNode_[gi] >= 0) f(static_cast<std::size_t>(stepOfGraphNode_[gi]), g_.nodes[gi], true);
+        // f(step, node, graph) for each step whose id is a node. The first pass also numbers the
+        // graph's nodes (stepOfGraphNode_) as it reads their records: a pass of its own over the
+        // records for their ids was 80 MB more read at 10^6 nodes.
+        auto forEachStep = [&](bool numbered, auto&& f) {
+            for (std::size_t gi = 0; gi < g_.nodes.size(); ++gi) {
+                const int p = numbered ? stepOfGraphNode_[gi] : (stepOfGraphNode_[gi] = posOf(g_.nodes[gi].id));
+                if (p >= 0) f(static_cast<std::size_t>(p), g_.nodes[gi], true);
+            }
             forEachAddedStep(f);
             for (std::size_t i : repeats) {
                 const NodeId id = plan_.order[i];
@@ -460,7 +468,7 @@ private:
         // pipes only where a run changes.
         const std::string* lastPipe = nullptr;
         int lastPipeIndex = -1;
-        forEachStep([&](std::size_t i, const Node& n, bool graph) {
+        forEachStep(false, [&](std::size_t i, const Node& n, bool graph) {
             Step& s = steps_[i];
             s.node = &n;
             s.graph = graph;
@@ -479,7 +487,7 @@ private:
         });
         for (std::size_t i = 0; i < L; ++i) stepBufStart_[i + 1] += stepBufStart_[i];
         stepBufs_.resize(static_cast<std::size_t>(stepBufStart_[L]));
-        forEachStep([&](std::size_t i, const Node& n, bool) {
+        forEachStep(true, [&](std::size_t i, const Node& n, bool) {
             int* at = stepBufs_.data() + stepBufStart_[i];
             for (BufferId b : n.bufs) *at++ = bufferIndex_.find(b);
         });
@@ -576,13 +584,15 @@ private:
                 report_.add(Kind::SpillIds, cat("added node ", n.id, " (", n.op, ") belongs to no spill"), atNode(n.id));
         for (std::size_t k = 0; k < spills.size(); ++k) {
             const Spill& s = spills[k];
-            checkAddedNode(k, s.outNode, kSpillOut, kSpillOutPipe, s.buf);
-            checkAddedNode(k, s.inNode, kSpillIn, kSpillInPipe, s.buf);
+            checkAddedNode(k, s.outNode, spillOutOp_, spillOutPipe_, s.buf);
+            checkAddedNode(k, s.inNode, spillInOp_, spillInPipe_, s.buf);
         }
         gatherSpillSteps();
     }
 
-    void checkAddedNode(std::size_t k, NodeId id, const char* op, const char* pipe, BufferId buf) {
+    // `op` and `pipe` as Names: compared by identity, not as texts (two a spill node, and the
+    // tiled matmul has more spills a node the larger it is).
+    void checkAddedNode(std::size_t k, NodeId id, const Name& op, const Name& pipe, BufferId buf) {
         if (isGraphNode(id)) return;  // already reported
         const Node* added = addedNode(id);
         if (!added) {
@@ -696,38 +706,62 @@ private:
         }
 
         // The rule's edges, each with the spill it belongs to and why: require(edge, spill, why).
-        std::unordered_map<int, std::vector<int>> spillsOfBuf;
+        // Each buffer's spills in the order of their SPILL_OUT (those missing from the order first,
+        // ties by spill index), placed by counting: spillsOf[spillStart[bi] .. spillStart[bi + 1]).
+        // Each holds what the rule reads of its spill, read here in spill order: read by buffer,
+        // the spills and their steps were scattered lookups. (A hash map of a vector a buffer, each
+        // sorted, was most of this check at 10^6 nodes.) The planner numbers spills in SPILL_OUT
+        // order, so placing them in index order sorts them; a run is sorted here only when a
+        // hand-made plan numbers them otherwise.
+        struct SpillOfBuffer {
+            int k = 0;                 // the spill
+            int out = -1, in = -1;     // its SPILL_OUT's and SPILL_IN's steps (-1: absent)
+            NodeId outNode = 0, inNode = 0;
+        };
+        const std::size_t B = g_.buffers.size();
+        std::vector<int> spillStart(B + 1, 0);
         for (std::size_t k = 0; k < plan_.spills.size(); ++k)
-            if (spillBufIndex_[k] >= 0) spillsOfBuf[spillBufIndex_[k]].push_back(static_cast<int>(k));
-        for (auto& [bi, ks] : spillsOfBuf)
-            std::stable_sort(ks.begin(), ks.end(), [&](int x, int y) {
-                return posOf(plan_.spills[x].outNode) < posOf(plan_.spills[y].outNode);
-            });
+            if (spillBufIndex_[k] >= 0) ++spillStart[static_cast<std::size_t>(spillBufIndex_[k])];
+        for (std::size_t bi = 0; bi < B; ++bi) spillStart[bi + 1] += spillStart[bi];  // each run's end
+        std::vector<SpillOfBuffer> spillsOf(static_cast<std::size_t>(spillStart[B]));
+        for (std::size_t k = plan_.spills.size(); k-- > 0;)  // from the end down: each run ascending
+            if (const int bi = spillBufIndex_[k]; bi >= 0) {
+                const Spill& s = plan_.spills[k];
+                spillsOf[static_cast<std::size_t>(--spillStart[static_cast<std::size_t>(bi)])] =
+                    {static_cast<int>(k), posOf(s.outNode), posOf(s.inNode), s.outNode, s.inNode};
+            }
+        auto byOutStep = [](const SpillOfBuffer& x, const SpillOfBuffer& y) { return x.out < y.out; };
+        for (std::size_t bi = 0; bi < B; ++bi) {
+            const auto first = spillsOf.begin() + spillStart[bi], last = spillsOf.begin() + spillStart[bi + 1];
+            if (!std::is_sorted(first, last, byOutStep)) std::stable_sort(first, last, byOutStep);
+        }
+        std::vector<std::pair<int, NodeId>> users;  // a buffer's users as (step, id), in order
         auto forEachRequired = [&](auto&& require) {
-            for (const auto& [bi, ks] : spillsOfBuf) {
+            for (std::size_t bi = 0; bi < B; ++bi) {
+                const SpillOfBuffer* ks = spillsOf.data() + spillStart[bi];
+                const std::size_t m = static_cast<std::size_t>(spillStart[bi + 1] - spillStart[bi]);
+                if (m == 0) continue;
                 const Buffer& buf = g_.buffers[bi];
                 const NodeId allocId = g_.nodes[buf.allocNode].id;
                 const NodeId freeId = g_.nodes[buf.freeNode].id;
                 // Users in order; each falls in the window before some OUT_j and/or after some IN_j.
-                std::vector<std::pair<int, NodeId>> users;  // (step, id)
                 // A user's first step, and its id from the order there: no node record read.
+                users.clear();
                 for (int ui : buf.users)
                     if (const int p = stepOfGraphNode_[static_cast<std::size_t>(ui)]; p >= 0) users.emplace_back(p, plan_.order[static_cast<std::size_t>(p)]);
-                std::sort(users.begin(), users.end());
+                if (!std::is_sorted(users.begin(), users.end())) std::sort(users.begin(), users.end());
                 auto u = users.begin();
-                for (std::size_t j = 0; j < ks.size(); ++j) {
-                    const std::size_t k = static_cast<std::size_t>(ks[j]);
-                    const Spill& s = plan_.spills[k];
+                for (std::size_t j = 0; j < m; ++j) {
+                    const SpillOfBuffer& s = ks[j];
+                    const std::size_t k = static_cast<std::size_t>(s.k);
                     require(std::make_pair(allocId, s.outNode), k, "ALLOC -> SPILL_OUT");
                     require(std::make_pair(s.outNode, s.inNode), k, "SPILL_OUT -> SPILL_IN");
                     require(std::make_pair(s.inNode, freeId), k, "SPILL_IN -> FREE");
-                    if (j > 0) require(std::make_pair(plan_.spills[ks[j - 1]].inNode, s.outNode), k, "previous SPILL_IN -> SPILL_OUT");
-                    const int po = posOf(s.outNode);
-                    for (; u != users.end() && po >= 0 && u->first < po; ++u)
+                    if (j > 0) require(std::make_pair(ks[j - 1].inNode, s.outNode), k, "previous SPILL_IN -> SPILL_OUT");
+                    for (; u != users.end() && s.out >= 0 && u->first < s.out; ++u)
                         require(std::make_pair(u->second, s.outNode), k, "a user since the buffer's last reload -> SPILL_OUT");
-                    const int pi = posOf(s.inNode);
-                    while (u != users.end() && pi >= 0 && u->first < pi) ++u;  // between OUT and IN: a residency fault
-                    const int nextOut = j + 1 < ks.size() ? posOf(plan_.spills[ks[j + 1]].outNode) : -1;
+                    while (u != users.end() && s.in >= 0 && u->first < s.in) ++u;  // between OUT and IN: a residency fault
+                    const int nextOut = j + 1 < m ? ks[j + 1].out : -1;
                     for (auto w = u; w != users.end() && (nextOut < 0 || w->first < nextOut); ++w)
                         require(std::make_pair(s.inNode, w->second), k, "SPILL_IN -> a user before the buffer's next SPILL_OUT");
                 }
@@ -753,7 +787,7 @@ private:
         sources.reserve(edges.size());
         for (const auto& e : edges) sources.push_back(e.first);
         const IdTable firstOf = IdTable::positions(sources);  // a source's first edge
-        std::vector<char> required(edges.size(), 0);
+        std::vector<bool> required(edges.size(), false);  // a bit an edge: the marks stay in cache
         std::size_t distinct = 0;
         bool all = true;
         forEachRequired([&](std::pair<NodeId, NodeId> edge, std::size_t, const char*) {
@@ -775,9 +809,9 @@ private:
                 all = false;
                 return;
             }
-            char& seen = required[static_cast<std::size_t>(it - edges.begin())];
-            distinct += seen == 0;
-            seen = 1;
+            const std::size_t at = static_cast<std::size_t>(it - edges.begin());
+            distinct += !required[at];
+            required[at] = true;
         });
         return all && distinct == edges.size();
     }
@@ -794,7 +828,9 @@ private:
         };
         std::vector<Required> rule;
         forEachRequired([&](std::pair<NodeId, NodeId> edge, std::size_t k, const char* why) { rule.push_back({edge, k, why}); });
-        std::sort(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge < b.edge; });
+        // Stable: of a required edge listed more than once (a hand-made plan's repeated spill
+        // ids), the first in the rule's order (buffers ascending, their spills by SPILL_OUT) is named.
+        std::stable_sort(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge < b.edge; });
         rule.erase(std::unique(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge == b.edge; }),
                    rule.end());
 
@@ -831,57 +867,79 @@ private:
 
     // 5. The order respects the original edges and the added edges.
     void checkTopological() {
-        auto check = [&](NodeId a, NodeId b, const char* what) {
-            const int pa = posOf(a), pb = posOf(b);
-            if (pa >= 0 && pb >= 0 && pa >= pb) {
-                report_.add(Kind::Order,
-                            cat(what, " edge ", a, " -> ", b, " is broken: ", a, " at step ", pa, ", ", b, " at step ", pb),
-                            atNode(b));
-            }
+        auto broken = [](int pa, int pb) { return pa >= 0 && pb >= 0 && pa >= pb; };
+        auto report = [&](NodeId a, NodeId b, int pa, int pb, const char* what) {
+            report_.add(Kind::Order, cat(what, " edge ", a, " -> ", b, " is broken: ", a, " at step ", pa, ", ", b, " at step ", pb),
+                        atNode(b));
         };
         for (const auto& [a, b] : g_.edges) {
             const int pa = stepOfGraphNode_[a], pb = stepOfGraphNode_[b];
-            if (pa >= 0 && pb >= 0 && pa >= pb) check(g_.nodes[a].id, g_.nodes[b].id, "graph");
+            if (broken(pa, pb)) report(g_.nodes[a].id, g_.nodes[b].id, pa, pb, "graph");
         }
-        for (const auto& [a, b] : plan_.addedEdges) check(a, b, "added");
+        addedEdgeSteps_.resize(plan_.addedEdges.size());
+        for (std::size_t e = 0; e < plan_.addedEdges.size(); ++e) {
+            const auto [a, b] = plan_.addedEdges[e];
+            const int pa = posOf(a), pb = posOf(b);
+            addedEdgeSteps_[e] = {pa, pb};
+            if (broken(pa, pb)) report(a, b, pa, pb, "added");
+        }
     }
 
     // 6. Replay: residency, bounds, overlap. 7. Everything freed at the end.
     void replay() {
-        std::vector<BufState> st(g_.buffers.size());
-        std::map<std::string, Occupancy> occ;
-        // Each buffer's memory, resolved once (a type without a capacity still gets one).
-        std::vector<Occupancy*> occOf(g_.buffers.size());
-        std::vector<const Bytes*> capOf(g_.buffers.size(), nullptr);
+        // Each buffer's state and what placing it reads, in one record: the walk visits buffers
+        // in the order's sequence, scattered, and each table it read (the state, the allocation
+        // through its pointer, the buffer, its memory's map and capacity) was a cache miss of its
+        // own. Each memory resolved once (a type without a capacity still gets a map).
+        struct alignas(64) Resident {
+            BufState st;
+            Bytes allocOffset = 0;
+            Bytes size = 0;
+            Occupancy* occ = nullptr;
+            const Bytes* cap = nullptr;  // null: the memory has no capacity
+            BufferId id = 0;
+            bool allocated = false;      // it has an allocation (else reported by checkAllocations)
+        };
+        std::vector<Occupancy> occ(memoryNames_.size());
+        std::vector<const Bytes*> capOfMemory(memoryNames_.size(), nullptr);
+        for (std::size_t m = 0; m < memoryNames_.size(); ++m)
+            if (auto cap = caps_.find(memoryNames_[m]); cap != caps_.end()) capOfMemory[m] = &cap->second;
+        std::vector<Resident> st(g_.buffers.size());
         for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
-            occOf[bi] = &occ[g_.buffers[bi].type];
-            auto cap = caps_.find(g_.buffers[bi].type);
-            if (cap != caps_.end()) capOf[bi] = &cap->second;
+            Resident& r = st[bi];
+            const int m = memoryOf_[bi];
+            r.size = g_.buffers[bi].size;
+            r.id = g_.buffers[bi].id;
+            r.occ = &occ[static_cast<std::size_t>(m)];
+            r.cap = capOfMemory[static_cast<std::size_t>(m)];
+            r.allocated = allocOf_[bi] != nullptr;
+            if (r.allocated) r.allocOffset = allocOf_[bi]->offset;
         }
 
         auto place = [&](int bi, Bytes offset, int step, NodeId node, const char* what) {
-            const Buffer& buf = g_.buffers[bi];
-            BufState& s = st[bi];
+            const Resident& r = st[bi];
+            BufState& s = st[bi].st;
             s.state = State::Resident;
             s.offset = offset;
             s.placed = false;
             auto where = [&] {
+                const Buffer& buf = g_.buffers[bi];
                 return cat("step ", step, ", ", nodeName(node), ": ", what, " of buffer ", buf.id, " at ", buf.type, " ",
                            range(offset, buf.size));
             };
             At at;
             at.node = node;
-            at.buffer = buf.id;
+            at.buffer = r.id;
             at.step = step;
-            const Bytes* cap = capOf[bi];
+            const Bytes* cap = r.cap;
             if (cap == nullptr) {
-                report_.add(Kind::Bounds, cat(where(), ": memory ", buf.type, " has no capacity"), at);
-            } else if (offset < 0 || endOf(offset, buf.size) > *cap) {
+                report_.add(Kind::Bounds, cat(where(), ": memory ", g_.buffers[bi].type, " has no capacity"), at);
+            } else if (offset < 0 || endOf(offset, r.size) > *cap) {
                 report_.add(Kind::Bounds, cat(where(), " is outside [0, ", *cap, ")"), at);
             }
-            if (buf.size <= 0) return;
-            Occupancy& o = *occOf[bi];
-            const Bytes end = endOf(offset, buf.size);
+            if (r.size <= 0) return;
+            Occupancy& o = *r.occ;
+            const Bytes end = endOf(offset, r.size);
             auto it = o.lower_bound(offset);
             if (it != o.begin()) {
                 auto prev = std::prev(it);
@@ -896,13 +954,13 @@ private:
                             at);
             }
             if (!clash) {
-                o.emplace(offset, std::make_pair(end, buf.id));
+                o.emplace(offset, std::make_pair(end, r.id));
                 s.placed = true;
             }
         };
         auto unplace = [&](int bi) {
-            BufState& s = st[bi];
-            if (s.placed) occOf[bi]->erase(s.offset);
+            BufState& s = st[bi].st;
+            if (s.placed) st[bi].occ->erase(s.offset);
             s.placed = false;
         };
 
@@ -916,13 +974,13 @@ private:
                 if (fact.op == Op::Alloc || fact.op == Op::Free) {
                     const int bi = fact.buf;
                     if (bi < 0) continue;
-                    BufState& s = st[bi];
+                    BufState& s = st[bi].st;
                     if (fact.op == Op::Alloc) {  // the buffer's only ALLOC, first occurrence
-                        if (allocOf_[bi] == nullptr) {  // reported by checkAllocations
+                        if (!st[bi].allocated) {  // reported by checkAllocations
                             s.state = State::Resident;
                             continue;
                         }
-                        place(bi, allocOf_[bi]->offset, step, id, "ALLOC");
+                        place(bi, st[bi].allocOffset, step, id, "ALLOC");
                     } else {
                         if (s.state != State::Resident) {
                             report_.add(Kind::Residency,
@@ -941,7 +999,7 @@ private:
                         const int bi = *b;
                         // Unknown, or listed twice (the same id, the same index): one report is enough.
                         if (bi < 0 || std::find(bufs.begin(), b, bi) != b) continue;
-                        const BufState& s = st[bi];
+                        const BufState& s = st[bi].st;
                         if (s.state != State::Resident) {
                             const BufferId buffer = g_.buffers[bi].id;
                             report_.add(Kind::Residency,
@@ -958,7 +1016,7 @@ private:
             const Spill& sp = plan_.spills[k];
             const int bi = fact.buf;
             if (bi < 0) continue;  // unknown buffer: reported by checkSpillIds
-            BufState& s = st[bi];
+            BufState& s = st[bi].st;
             At at = atNode(id, sp.buf);
             at.spill = k;
             if (id == sp.outNode) {
@@ -998,11 +1056,11 @@ private:
         }
 
         for (std::size_t bi = 0; bi < st.size(); ++bi) {
-            if (st[bi].state != State::Freed) {
+            if (st[bi].st.state != State::Freed) {
                 At at;
                 at.buffer = g_.buffers[bi].id;
                 report_.add(Kind::Residency,
-                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ", stateName(st[bi].state), ")"),
+                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ", stateName(st[bi].st.state), ")"),
                             at);
             }
         }
@@ -1133,26 +1191,43 @@ private:
         const std::size_t L = plan_.order.size();
         // Predecessors of each step, as steps: row i is predStep[predStart[i] .. predStart[i + 1]),
         // placed by counting (sorting the millions of arcs of a 10^6-node plan grew faster than n).
-        std::vector<int> predStart(L + 1, 0), predStep;
-        auto forEachArc = [&](auto&& arc) {  // arc(to, from), as steps
-            for (const auto& [a, b] : g_.edges) arc(stepOfGraphNode_[b], stepOfGraphNode_[a]);
-            for (const auto& [a, b] : plan_.addedEdges)
-                if (posOf(a) >= 0 && posOf(b) >= 0) arc(posOf(b), posOf(a));
-        };
-        forEachArc([&](int to, int) { ++predStart[static_cast<std::size_t>(to) + 1]; });
+        // Each arc's ends are looked up once, into `arcs`, which both passes then read in sequence:
+        // looking them up again to place them was a second round of scattered reads.
+        std::vector<std::pair<int, int>> arcs(g_.edges.size() + addedEdgeSteps_.size());  // (to, from), as steps
+        std::size_t arcCount = 0;  // written by index: emplace_back was not inlined, a call an arc
+        for (const auto& [a, b] : g_.edges) arcs[arcCount++] = {stepOfGraphNode_[b], stepOfGraphNode_[a]};
+        for (const auto& [from, to] : addedEdgeSteps_)
+            if (from >= 0 && to >= 0) arcs[arcCount++] = {to, from};
+        arcs.resize(arcCount);
+        // Counted at their row, summed to each row's end, then placed from the end down: each
+        // row's start is where its last arc lands, with no copy of the row starts to place by.
+        std::vector<int> predStart(L + 1, 0), predStep(arcs.size());
+        for (const auto& arc : arcs) ++predStart[static_cast<std::size_t>(arc.first)];
         for (std::size_t i = 0; i < L; ++i) predStart[i + 1] += predStart[i];
-        predStep.resize(static_cast<std::size_t>(predStart[L]));
-        {
-            std::vector<int> next(predStart.begin(), predStart.end() - 1);
-            forEachArc([&](int to, int from) { predStep[static_cast<std::size_t>(next[static_cast<std::size_t>(to)]++)] = from; });
-        }
+        for (const auto& [to, from] : arcs) predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from;
+
+        // Each buffer's place, size and memory, and who used it there, in one record read a step
+        // that touches it: the walk below reads buffers in the order's sequence, scattered, and
+        // each table it read (the allocation through its pointer, the buffer, its memory) was a
+        // cache miss of its own. Filled in buffer order; its place is its allocation's until
+        // a SPILL_IN moves it.
+        struct alignas(64) Here {
+            Bytes offset = 0;
+            Bytes size = 0;
+            Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
+            int lastUser = -1;   // the step of the first node to end then
+            int memory = 0;      // memory index
+            BufferId id = 0;
+        };
+        std::vector<Here> here(g_.buffers.size());
+        for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi)
+            here[bi] = {allocOf_[bi]->offset, g_.buffers[bi].size, 0, -1, memoryOf_[bi], g_.buffers[bi].id};
 
         // The memories and the offsets anything is placed at in each.
         std::vector<std::vector<Bytes>> coords(memoryNames_.size());
-        for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
-            const Buffer& b = g_.buffers[bi];
-            coords[memoryOf_[bi]].push_back(allocOf_[bi]->offset);
-            coords[memoryOf_[bi]].push_back(endOf(allocOf_[bi]->offset, b.size));
+        for (const Here& h : here) {
+            coords[static_cast<std::size_t>(h.memory)].push_back(h.offset);
+            coords[static_cast<std::size_t>(h.memory)].push_back(endOf(h.offset, h.size));
         }
         for (std::size_t k = 0; k < plan_.spills.size(); ++k) {
             const Spill& s = plan_.spills[k];
@@ -1163,16 +1238,12 @@ private:
         std::vector<LeaveTimes> leaves;  // per memory index
         leaves.reserve(coords.size());
         for (std::vector<Bytes>& c : coords) leaves.emplace_back(std::move(c));
-        struct Here {
-            Bytes offset = 0;
-            Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
-            int lastUser = -1;   // the step of the first node to end then
-        };
+        // Ids, not indices: named where a later placement waits for them, they would be read from
+        // the order and the buffers there, scattered.
         struct Left {
-            int buf = -1;   // buffer index
-            int step = -1;  // the step whose end the leave time is
+            BufferId buf = -1;
+            NodeId node = -1;  // the node whose end the leave time is
         };
-        std::vector<Here> here(g_.buffers.size());
         std::vector<Left> leftBy(L);  // per step of a FREE / SPILL_OUT: what it left
         std::vector<int> pipeLast(pipeNames_.size(), -1);  // pipe index -> step of its last node
         const std::string noPipe;
@@ -1204,11 +1275,14 @@ private:
             const int placedBuf = fact.buf;
             LeaveTimes::Leave latest{0, -1};
             if (placedBuf >= 0 && (fact.op == Op::Alloc || fact.op == Op::SpillIn)) {
-                const Buffer& b = g_.buffers[placedBuf];
-                // A SPILL_IN's step is its spill's (spill-ids and order are sound here).
-                const Bytes offset = fact.op == Op::Alloc ? allocOf_[placedBuf]->offset : plan_.spills[fact.spill].newOffset;
-                here[placedBuf] = {offset, 0, -1};
-                latest = leaves[memoryOf_[placedBuf]].latest(offset, endOf(offset, b.size));
+                Here& h = here[placedBuf];
+                // A buffer's one ALLOC comes before its spills (the replay found no fault), so its
+                // place is still its allocation's; a SPILL_IN's step is its spill's (spill-ids and
+                // order are sound here).
+                if (fact.op == Op::SpillIn) h.offset = plan_.spills[fact.spill].newOffset;
+                h.lastUse = 0;
+                h.lastUser = -1;
+                latest = leaves[static_cast<std::size_t>(h.memory)].latest(h.offset, endOf(h.offset, h.size));
                 address = latest.first;
             }
             const Cycles start = std::max({Cycles{0}, edge, pipe, address});
@@ -1219,7 +1293,7 @@ private:
                 w = {"pipe", plan_.order[pipeStep], -1, start - std::max(edge, address), {}};
             } else if (start > 0) {
                 const Left& l = leftBy[static_cast<std::size_t>(latest.second)];
-                w = {"address", plan_.order[l.step], g_.buffers[l.buf].id, start - std::max(edge, pipe), {}};
+                w = {"address", l.node, l.buf, start - std::max(edge, pipe), {}};
             }
             if (i < claimedWaits() && !sameWait(claimedWait(i), w, pipeName))
                 wrongWaits.emplace_back(i, std::move(w));
@@ -1238,11 +1312,10 @@ private:
                         here[b].lastUser = static_cast<int>(i);
                     }
             if (placedBuf >= 0 && (fact.op == Op::Free || fact.op == Op::SpillOut)) {
-                const Buffer& b = g_.buffers[placedBuf];
                 const Here& h = here[placedBuf];
                 const bool last = end[i] >= h.lastUse;
-                leftBy[i] = {placedBuf, last ? static_cast<int>(i) : h.lastUser};
-                leaves[memoryOf_[placedBuf]].leave(h.offset, endOf(h.offset, b.size),
+                leftBy[i] = {h.id, plan_.order[last ? i : static_cast<std::size_t>(h.lastUser)]};
+                leaves[static_cast<std::size_t>(h.memory)].leave(h.offset, endOf(h.offset, h.size),
                                         {last ? end[i] : h.lastUse, static_cast<std::int64_t>(i)});
             }
         }

@@ -412,6 +412,51 @@ TEST_CASE("missing required edges") {
     }
 }
 
+TEST_CASE("the edge rule reads each buffer's spills in the order of their SPILL_OUTs") {
+    SUBCASE("spills numbered out of that order: the same rule, the spill named by its index") {
+        FixtureD d;
+        Plan p = d.plan();
+        std::swap(p.spills[0], p.spills[1]);  // spill 0 is now the second one (13 -> 14)
+        auto clean = verifyPlan(d.g, caps100(), p);
+        INFO("violations:\n" << dump(clean));
+        CHECK(!has(clean, "edges", {}));
+        EXPECT_HAS(clean, "spill-ids", "spill 0", "expected 11 / 12");
+        p.addedEdges.erase(std::find(p.addedEdges.begin(), p.addedEdges.end(), std::pair<NodeId, NodeId>{12, 13}));
+        auto vs = verifyPlan(d.g, caps100(), p);
+        EXPECT_HAS(vs, "edges", "spill 0 (buffer 0)", "12 -> 13", "previous SPILL_IN");
+        CHECK(!has(vs, "edges", {"spill 1 (buffer 0)", "12 -> 13"}));
+    }
+    SUBCASE("a spilled buffer without users: ALLOC -> SPILL_OUT -> SPILL_IN -> FREE only") {
+        //   0 ALLOC b0  1 ALLOC b1  2 U[b1]  3 FREE b1  4 FREE b0; b0 spilled around b1's life.
+        Graph g = makeGraph({allocNode(0, 0, 60), allocNode(1, 1, 60), opNode(2, {1}), freeNode(3, 1, 60),
+                             freeNode(4, 0, 60)},
+                            {{0, 4}, {1, 2}, {2, 3}});
+        Plan p;
+        p.allocations = {alloc(0, 0, 60), alloc(1, 0, 60)};
+        p.spills = {spill(0, 60, 0, 40, 5, 6, 1, 5)};
+        p.order = {0, 5, 1, 2, 3, 6, 4};
+        p.addedNodes = {spillNode(5, true, 0), spillNode(6, false, 0)};
+        p.addedEdges = {{0, 5}, {5, 6}, {6, 4}};
+        EXPECT_CLEAN(verifyPlan(g, caps100(), p));
+        p.addedEdges.pop_back();
+        auto vs = verifyPlan(g, caps100(), p);
+        CHECK(onlyKind(vs, "edges"));
+        EXPECT_HAS(vs, "edges", "spill 0 (buffer 0)", "6 -> 4", "SPILL_IN -> FREE");
+    }
+    SUBCASE("a repeated spill entry: an edge the rule lists twice is named for the first spill") {
+        FixtureB b;
+        Plan p = b.plan();
+        p.spills.push_back(p.spills[0]);
+        p.addedEdges.erase(std::find(p.addedEdges.begin(), p.addedEdges.end(), std::pair<NodeId, NodeId>{7, 8}));
+        auto vs = verifyPlan(b.g, caps100(), p);
+        EXPECT_HAS(vs, "spill-ids", "spill 1", "already used by spill 0");
+        EXPECT_HAS(vs, "edges", "spill 0 (buffer 0)", "7 -> 8", "SPILL_OUT -> SPILL_IN");
+        CHECK(!has(vs, "edges", {"spill 1 (buffer 0)", "7 -> 8"}));
+        // The copy's own edge: its previous SPILL_IN is the first entry's, the same node 8.
+        EXPECT_HAS(vs, "edges", "spill 1 (buffer 0)", "8 -> 7", "previous SPILL_IN");
+    }
+}
+
 TEST_CASE("malformed added edges") {
     FixtureB b;
     SUBCASE("an edge between two graph nodes") {
