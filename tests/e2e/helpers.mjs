@@ -264,8 +264,8 @@ export const waitForCompare = (page, timeout = 120000) => page.waitForFunction((
 /**
  * What the page itself computes from Run until it has painted the result, its pipe timeline last
  * (painted in a task of its own after the chart and tables), measured so that a loaded machine
- * does not stretch it: the main thread's CPU time in that span (trace) plus the worker's time
- * preparing the view (`prepare`). Call waitForCompare first, so that no other worker shares the
+ * stretches it little: the main thread's CPU time in that span (trace), plus the worker's time
+ * preparing the view (`prepare`, a wall time but a small one). Call waitForCompare first, so that no other worker shares the
  * cores and no compare table is drawn in the span. Also returns the span's wall time and the
  * engine's.
  */
