@@ -257,9 +257,18 @@ export async function mainThreadTasks(browser, page, action) {
     .map((x) => ({ wall: Math.round(x.wall), cpu: Math.round(x.cpu) }));
 }
 
-/** Waits until the compare table holds every plan of the graph and settings on screen. */
-export const waitForCompare = (page, timeout = 120000) => page.waitForFunction(() =>
-  document.querySelector('[data-testid=compare-table]:not(.stale)') && document.querySelector('[data-testid=compare-status]').textContent.includes('verified'), null, { timeout });
+/**
+ * Waits until the compare table holds every plan of the graph and settings on screen; a failed
+ * comparison throws its own message at once (not a timeout two minutes later).
+ */
+export async function waitForCompare(page, timeout = 120000) {
+  const outcome = await (await page.waitForFunction(() => {
+    const status = document.querySelector('[data-testid=compare-status]').textContent;
+    if (status.startsWith('failed')) return `the comparison failed: ${document.getElementById('compare').textContent.trim()}`;
+    return document.querySelector('[data-testid=compare-table]:not(.stale)') && status.includes('verified') && 'verified';
+  }, null, { timeout })).jsonValue();
+  if (outcome !== 'verified') throw new Error(outcome);
+}
 
 /**
  * What the page itself computes from Run until it has painted the result, its pipe timeline last
