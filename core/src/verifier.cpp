@@ -1193,27 +1193,36 @@ private:
         const std::size_t L = plan_.order.size();
         // Predecessors of each step, as steps: row i is predStep[predStart[i] .. predStart[i + 1]),
         // placed by counting (sorting the millions of arcs of a 10^6-node plan grew faster than n).
-        // Each arc's ends are looked up once, into `arcs`, which both passes then read in sequence:
-        // looking them up again to place them was a second round of scattered reads.
-        // The arcs (and the added edges' steps, read here last) are released once the rows are
-        // placed: the arrays below take their memory. At 10^6 nodes the verify stage needed more
-        // than the process held, and a tenth of its time was the kernel clearing new pages.
+        // Each graph edge's ends are looked up once, into `arcs`, which both passes then read in
+        // sequence (looking them up again to place them was a second round of scattered reads);
+        // the added edges' steps are checkTopological's. Both are released once the rows are
+        // placed, and the graph nodes' steps with them (nothing reads them after), for the arrays
+        // below to take their memory: at 10^6 nodes the verify stage needed more than the
+        // process held, and a tenth of its time in `scale` was the kernel clearing new pages.
         std::vector<int> predStart(L + 1, 0), predStep;
         {
-            std::vector<std::pair<int, int>> arcs(g_.edges.size() + addedEdgeSteps_.size());  // (to, from), as steps
-            std::size_t arcCount = 0;  // written by index: emplace_back was not inlined, a call an arc
-            for (const auto& [a, b] : g_.edges) arcs[arcCount++] = {stepOfGraphNode_[b], stepOfGraphNode_[a]};
-            for (const auto& [from, to] : addedEdgeSteps_)
-                if (from >= 0 && to >= 0) arcs[arcCount++] = {to, from};
-            arcs.resize(arcCount);
+            std::vector<std::pair<int, int>> arcs(g_.edges.size());  // (to, from), as steps
+            for (std::size_t e = 0; e < arcs.size(); ++e)
+                arcs[e] = {stepOfGraphNode_[static_cast<std::size_t>(g_.edges[e].second)],
+                           stepOfGraphNode_[static_cast<std::size_t>(g_.edges[e].first)]};
+            auto forEachArc = [&](auto&& f) {
+                for (const auto& [to, from] : arcs) f(to, from);
+                for (const auto& [from, to] : addedEdgeSteps_)
+                    if (from >= 0 && to >= 0) f(to, from);
+            };
             // Counted at their row, summed to each row's end, then placed from the end down: each
             // row's start is where its last arc lands, with no copy of the row starts to place by.
-            predStep.resize(arcs.size());
-            for (const auto& arc : arcs) ++predStart[static_cast<std::size_t>(arc.first)];
+            std::size_t count = 0;
+            forEachArc([&](int to, int) {
+                ++predStart[static_cast<std::size_t>(to)];
+                ++count;
+            });
             for (std::size_t i = 0; i < L; ++i) predStart[i + 1] += predStart[i];
-            for (const auto& [to, from] : arcs) predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from;
+            predStep.resize(count);
+            forEachArc([&](int to, int from) { predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from; });
         }
         std::vector<std::pair<int, int>>().swap(addedEdgeSteps_);
+        std::vector<int>().swap(stepOfGraphNode_);
         // Each buffer's place, size and memory, and who used it there, in one record read a step
         // that touches it: the walk below reads buffers in the order's sequence, scattered, and
         // each table it read (the allocation through its pointer, the buffer, its memory) was a
