@@ -203,11 +203,13 @@ struct BufState {
 using Occupancy = std::map<Bytes, std::pair<Bytes, BufferId>>;
 
 // The latest leave of each byte of one memory, over compressed offsets: a segment tree with
-// "raise a range to at least (time, step)" and "latest (time, step) over a range". The step of a
-// leave names it: the node at that step released the bytes (one buffer per node).
+// "raise a range to at least (time, leave)" and "latest (time, leave) over a range". A leave's
+// number names it: the node of the leave released the bytes (one buffer per node).
 class LeaveTimes {
 public:
-    using Leave = std::pair<Cycles, std::int64_t>;  // (time, step of the leaving node); step -1: never
+    // (time, number of the leave); -1: never. Leaves are numbered in the order's sequence, so their
+    // numbers order them as their steps would.
+    using Leave = std::pair<Cycles, std::int64_t>;
     explicit LeaveTimes(std::vector<Bytes> coords) : coords_(std::move(coords)) {
         std::sort(coords_.begin(), coords_.end());
         coords_.erase(std::unique(coords_.begin(), coords_.end()), coords_.end());
@@ -1191,21 +1193,36 @@ private:
         const std::size_t L = plan_.order.size();
         // Predecessors of each step, as steps: row i is predStep[predStart[i] .. predStart[i + 1]),
         // placed by counting (sorting the millions of arcs of a 10^6-node plan grew faster than n).
-        // Each arc's ends are looked up once, into `arcs`, which both passes then read in sequence:
-        // looking them up again to place them was a second round of scattered reads.
-        std::vector<std::pair<int, int>> arcs(g_.edges.size() + addedEdgeSteps_.size());  // (to, from), as steps
-        std::size_t arcCount = 0;  // written by index: emplace_back was not inlined, a call an arc
-        for (const auto& [a, b] : g_.edges) arcs[arcCount++] = {stepOfGraphNode_[b], stepOfGraphNode_[a]};
-        for (const auto& [from, to] : addedEdgeSteps_)
-            if (from >= 0 && to >= 0) arcs[arcCount++] = {to, from};
-        arcs.resize(arcCount);
-        // Counted at their row, summed to each row's end, then placed from the end down: each
-        // row's start is where its last arc lands, with no copy of the row starts to place by.
-        std::vector<int> predStart(L + 1, 0), predStep(arcs.size());
-        for (const auto& arc : arcs) ++predStart[static_cast<std::size_t>(arc.first)];
-        for (std::size_t i = 0; i < L; ++i) predStart[i + 1] += predStart[i];
-        for (const auto& [to, from] : arcs) predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from;
-
+        // Each graph edge's ends are looked up once, into `arcs`, which both passes then read in
+        // sequence (looking them up again to place them was a second round of scattered reads);
+        // the added edges' steps are checkTopological's. Both are released once the rows are
+        // placed, and the graph nodes' steps with them (nothing reads them after), for the arrays
+        // below to take their memory: at 10^6 nodes the verify stage needed more than the
+        // process held, and a tenth of its time in `scale` was the kernel clearing new pages.
+        std::vector<int> predStart(L + 1, 0), predStep;
+        {
+            std::vector<std::pair<int, int>> arcs(g_.edges.size());  // (to, from), as steps
+            for (std::size_t e = 0; e < arcs.size(); ++e)
+                arcs[e] = {stepOfGraphNode_[static_cast<std::size_t>(g_.edges[e].second)],
+                           stepOfGraphNode_[static_cast<std::size_t>(g_.edges[e].first)]};
+            auto forEachArc = [&](auto&& f) {
+                for (const auto& [to, from] : arcs) f(to, from);
+                for (const auto& [from, to] : addedEdgeSteps_)
+                    if (from >= 0 && to >= 0) f(to, from);
+            };
+            // Counted at their row, summed to each row's end, then placed from the end down: each
+            // row's start is where its last arc lands, with no copy of the row starts to place by.
+            std::size_t count = 0;
+            forEachArc([&](int to, int) {
+                ++predStart[static_cast<std::size_t>(to)];
+                ++count;
+            });
+            for (std::size_t i = 0; i < L; ++i) predStart[i + 1] += predStart[i];
+            predStep.resize(count);
+            forEachArc([&](int to, int from) { predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from; });
+        }
+        std::vector<std::pair<int, int>>().swap(addedEdgeSteps_);
+        std::vector<int>().swap(stepOfGraphNode_);
         // Each buffer's place, size and memory, and who used it there, in one record read a step
         // that touches it: the walk below reads buffers in the order's sequence, scattered, and
         // each table it read (the allocation through its pointer, the buffer, its memory) was a
@@ -1244,7 +1261,10 @@ private:
             BufferId buf = -1;
             NodeId node = -1;  // the node whose end the leave time is
         };
-        std::vector<Left> leftBy(L);  // per step of a FREE / SPILL_OUT: what it left
+        // Per leave (a FREE's or SPILL_OUT's), numbered in the order's sequence: what it left. (One
+        // a step was 22 MB at 10^6 nodes, most of it never written but cleared.)
+        std::vector<Left> leftBy;
+        leftBy.reserve(g_.buffers.size() + plan_.spills.size());  // a sound plan's leaves
         std::vector<int> pipeLast(pipeNames_.size(), -1);  // pipe index -> step of its last node
         const std::string noPipe;
         std::vector<Cycles> end(L, 0);
@@ -1314,9 +1334,9 @@ private:
             if (placedBuf >= 0 && (fact.op == Op::Free || fact.op == Op::SpillOut)) {
                 const Here& h = here[placedBuf];
                 const bool last = end[i] >= h.lastUse;
-                leftBy[i] = {h.id, plan_.order[last ? i : static_cast<std::size_t>(h.lastUser)]};
                 leaves[static_cast<std::size_t>(h.memory)].leave(h.offset, endOf(h.offset, h.size),
-                                        {last ? end[i] : h.lastUse, static_cast<std::int64_t>(i)});
+                                        {last ? end[i] : h.lastUse, static_cast<std::int64_t>(leftBy.size())});
+                leftBy.push_back({h.id, plan_.order[last ? i : static_cast<std::size_t>(h.lastUser)]});
             }
         }
         if (overflow) {

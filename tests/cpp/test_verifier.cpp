@@ -1173,3 +1173,43 @@ TEST_CASE("demand peaks: recomputed from the claimed input order, the plan's or 
     CHECK(back[0].message == "metrics.demandPeak.total says " + std::to_string(all) + " but the plan gives " +
                                  std::to_string(r.metrics.demandPeaks.total));
 }
+
+TEST_CASE("address waits name the leave that set them: its node and its buffer") {
+    // checkTiming numbers the leaves (FREEs and SPILL_OUTs) as the walk meets them and keeps what
+    // each left by that number, which also breaks ties between leaves of equal time: a slip in
+    // the numbering names another leave's node or buffer. A tiled matmul with spills has address
+    // waits left by FREEs and by SPILL_OUTs.
+    MatmulParams m;
+    m.m = m.n = m.k = 6;
+    m.freesAtEnd = true;
+    const GraphDocument doc = parseGraphDocument(generateTiledMatmul(m));
+    const Result r = test::planVerified(doc);
+    REQUIRE(!r.plan.spills.empty());
+    const ResultClaims right = claimsOf(r);
+    std::vector<std::size_t> address;
+    std::size_t bySpill = 0;
+    for (std::size_t i = 0; i < right.waits->size(); ++i) {
+        const ResultClaims::NodeWait& w = (*right.waits)[i];
+        if (w.cause != "address") continue;
+        address.push_back(i);
+        bySpill += doc.graph.nodeIndex.find(w.node) < 0;  // no graph node: a SPILL_OUT
+    }
+    REQUIRE(address.size() >= 10);
+    CHECK(bySpill > 0);
+    CHECK(bySpill < address.size());
+    // A wrong buffer or node at a few of them: each reported at its step, naming the right one.
+    for (std::size_t j = 0; j < address.size(); j += address.size() / 5) {
+        const std::size_t i = address[j];
+        for (bool node : {false, true}) {
+            ResultClaims wrong = right;
+            ResultClaims::NodeWait& w = (*wrong.waits)[i];
+            const std::string actual = "waits for address (node " + std::to_string(w.node) + ", buffer " +
+                                       std::to_string(w.buffer) + ", " + std::to_string(w.cycles) + " cycles)";
+            (node ? w.node : w.buffer) += 1;
+            const auto violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, wrong);
+            REQUIRE(violations.size() == 1);
+            CHECK(violations[0].field == "waits[" + std::to_string(i) + "]");
+            CHECK(violations[0].message.find(actual) != std::string::npos);
+        }
+    }
+}
