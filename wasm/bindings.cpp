@@ -78,6 +78,7 @@ val jsText(std::string_view text) {
 // heap's growth only reserves address space), so this touches the text's size once.
 class ResultText : public std::streambuf {
 public:
+    // A reservation the heap cannot make is no error: the block then grows as it is written.
     explicit ResultText(std::size_t reserve) { grow(reserve); }
     ResultText(ResultText&& other) noexcept
         : data_(std::exchange(other.data_, nullptr)),
@@ -93,7 +94,8 @@ public:
 protected:
     std::streamsize xsputn(const char* s, std::streamsize n) override {
         const auto count = static_cast<std::size_t>(n);
-        // A text larger than the reservation moves once to a block twice the size it needs.
+        // A text larger than its block moves to one twice the size it needs (a copy, as a
+        // std::string's growth would make).
         if (size_ + count > capacity_ && !grow(2 * (size_ + count))) return 0;
         std::memcpy(data_ + size_, s, count);
         size_ += count;
