@@ -6,6 +6,13 @@
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <cstdlib>
+#include <cstring>
+#include <ostream>
+#include <streambuf>
+#include <string_view>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "spillway/error.h"
@@ -57,9 +64,73 @@ std::string textOf(const val& js, const char* parameter, const char* source) {
     return text;
 }
 
-val jsText(const std::string& text) {
+val jsText(std::string_view text) {
     static const val decoder = val::global("TextDecoder").new_();
     return decoder.call<val>("decode", val(emscripten::typed_memory_view(text.size(), reinterpret_cast<const unsigned char*>(text.data()))));
+}
+
+// A result's text, written into one block of the heap reserved up front. A first plan() runs
+// on a fresh heap, where every page the engine first touches costs a page fault (about 11 us
+// each on the machine of docs/benchmarks.md, against a 2 MB huge page natively); a std::string
+// grown by doubling touches its final size and every smaller copy besides: about 52 MB of new
+// heap for the 27 MB result of a 100K-node graph, the largest part of the first call's fresh
+// pages. A block reserved larger than the text is only touched where the text is written (the
+// heap's growth only reserves address space), so this touches the text's size once.
+class ResultText : public std::streambuf {
+public:
+    // A reservation the heap cannot make is no error: the block then grows as it is written.
+    explicit ResultText(std::size_t reserve) { grow(reserve); }
+    ResultText(ResultText&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)),
+          size_(std::exchange(other.size_, 0)),
+          capacity_(std::exchange(other.capacity_, 0)) {}
+    ResultText(const ResultText&) = delete;
+    ResultText& operator=(const ResultText&) = delete;
+    ResultText& operator=(ResultText&&) = delete;
+    ~ResultText() override { std::free(data_); }
+
+    operator std::string_view() const { return {data_, size_}; }
+
+protected:
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        const auto count = static_cast<std::size_t>(n);
+        // A text larger than its block moves to one twice the size it needs (a copy, as a
+        // std::string's growth would make).
+        if (size_ + count > capacity_ && !grow(2 * (size_ + count))) return 0;
+        std::memcpy(data_ + size_, s, count);
+        size_ += count;
+        return n;
+    }
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        const char ch = traits_type::to_char_type(c);
+        return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
+    }
+
+private:
+    bool grow(std::size_t capacity) {
+        char* data = static_cast<char*>(std::realloc(data_, capacity));
+        if (!data) return false;
+        data_ = data;
+        capacity_ = capacity;
+        return true;
+    }
+
+    char* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
+
+// What the result's text reserves: the results of the generated 100K-node graphs are 2.5 times
+// their graph's text; more is only address space.
+constexpr std::size_t kResultPerGraphByte = 4;
+
+ResultText resultText(const Graph& graph, const Result& result, std::size_t graphBytes) {
+    ResultText text(kResultPerGraphByte * graphBytes + (1 << 20));
+    std::ostream out(&text);
+    writeResultJson(out, graph, result);
+    if (!out) throw std::bad_alloc();  // the block could not grow (the stream keeps the error)
+    return text;
 }
 
 std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
@@ -90,19 +161,20 @@ std::string errorJson(const char* kind, const std::string& message, const ErrorP
     return dump(j);
 }
 
+// `f` returns the text (a std::string or a ResultText).
 template <typename F>
 val guarded(F&& f) {
-    std::string out;
+    std::string error;
     try {
-        out = f();
+        return jsText(f());
     } catch (const InputError& e) {
-        out = errorJson("input", e.what(), e.where);
+        error = errorJson("input", e.what(), e.where);
     } catch (const std::bad_alloc&) {
-        out = errorJson("input", "out of memory: the input is too large for the browser's WebAssembly memory");
+        error = errorJson("input", "out of memory: the input is too large for the browser's WebAssembly memory");
     } catch (const std::exception& e) {
-        out = errorJson("internal", e.what());
+        error = errorJson("internal", e.what());
     }
-    return jsText(out);
+    return jsText(error);
 }
 
 // The largest graph the browser plans: above it the WebAssembly heap (at most 4 GiB) and the
@@ -113,6 +185,13 @@ constexpr std::int64_t kBrowserMaxNodes = 600'000;
 GraphDocument parseInBrowser(const std::string& graphJson) {
     return parseGraphDocument(graphJson, HostNodeLimit{kBrowserMaxNodes, "the browser", "browserNodes",
                                                        ": plan it with the command-line tool (spillway plan)"});
+}
+
+// The graph of plan()'s parameter, and the size of its text (what its result reserves).
+GraphDocument parseGraph(const val& graphJson, std::size_t& graphBytes) {
+    const std::string text = textOf(graphJson, "graphJson", "graph");
+    graphBytes = text.size();
+    return parseInBrowser(text);
 }
 
 std::string version() { return std::string("spillway ") + SPILLWAY_VERSION; }
@@ -129,8 +208,9 @@ std::string orders() {
 
 val plan(const val& graphJson, const val& optionsJson) {
     return guarded([&] {
-        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
-        return resultToJson(doc.graph, run(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options"))));
+        std::size_t graphBytes = 0;
+        GraphDocument doc = parseGraph(graphJson, graphBytes);
+        return resultText(doc.graph, run(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options"))), graphBytes);
     });
 }
 
@@ -138,7 +218,8 @@ val plan(const val& graphJson, const val& optionsJson) {
 // every so often and returns false to stop the search, which then plans its best order so far.
 val planWithProgress(const val& graphJson, const val& optionsJson, val onProgress) {
     return guarded([&] {
-        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
+        std::size_t graphBytes = 0;
+        GraphDocument doc = parseGraph(graphJson, graphBytes);
         RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"));
         opts.progress = [&](const SearchProgress& p) {
             Json j;
@@ -147,7 +228,7 @@ val planWithProgress(const val& graphJson, const val& optionsJson, val onProgres
             j["best"] = p.best;
             return onProgress(dump(j)).as<bool>();
         };
-        return resultToJson(doc.graph, run(doc, opts));
+        return resultText(doc.graph, run(doc, opts), graphBytes);
     });
 }
 
