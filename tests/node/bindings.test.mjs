@@ -93,6 +93,19 @@ test('the contest cases give byte-identical results natively and in wasm', (t) =
   }
 });
 
+
+test('a result larger than the block reserved for it grows and stays byte-identical to the CLI\'s', () => {
+  // plan() reserves 4x the graph's text + 1 MB for its result (wasm/bindings.cpp, ResultText): a
+  // compact matmul of 16^3 tiles with a tiny L1 spills on nearly every step and writes more.
+  const graph = JSON.stringify(JSON.parse(execFileSync(cli, ['generate', 'matmul', '16', '16', '16'], { encoding: 'utf8', maxBuffer: 1 << 26 })));
+  const caps = { L1: 512, UB: 1024, L0A: 256, L0B: 256, L0C: 512 };
+  const wasm = engine.plan(graph, JSON.stringify({ order: 'id', policy: 'seed', capacities: caps }));
+  assert.ok(wasm.length > 4 * graph.length + (1 << 20), `the result (${wasm.length} bytes) must outgrow its reserved block`);
+  assert.equal(wasm, cliResult(graph, ['--order', 'id', '--policy', 'seed', '--caps', Object.entries(caps).map(([k, v]) => `${k}=${v}`).join(',')]));
+  const result = JSON.parse(wasm);
+  assert.ok(result.metrics.spills > 5000, `${result.metrics.spills} spills`);
+  assert.deepEqual(JSON.parse(engine.verify(graph, wasm, JSON.stringify({ capacities: caps }))), { violations: [] });
+});
 test('options change the plan: a larger capacity needs fewer spills', () => {
   const graph = engine.example('one-spill');
   const tight = JSON.parse(engine.plan(graph, '{"order":"schedule"}'));
