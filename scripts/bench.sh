@@ -28,6 +28,21 @@ for kind in matmul random; do
   /usr/bin/time -f "peak memory %M KB" build/native/spillway scale "$kind"
 done
 echo
+echo "== a million nodes, the whole CLI run: spillway plan GRAPH -o RESULT with default options, from"
+echo "   the graph's file (issue 12: under 10 s of CPU and 800 MB); CPU = user + system, /usr/bin/time"
+build/native/spillway generate matmul 52 52 52 --frees-at-end -o "$work/matmul-1m.json"
+build/native/spillway generate random 357142 -o "$work/random-1m.json"
+printf '%-10s %9s %8s %8s %8s %8s %9s\n' graph nodes "CPU s" "wall s" "peak MB" spills verified
+for g in matmul-1m random-1m; do
+  summary=$(/usr/bin/time -o "$work/time.txt" -f "%U %S %e %M" build/native/spillway plan "$work/$g.json" -o "$work/$g.result.json")
+  nodes=$(sed -nE 's/^graph: .* \(([0-9]+) nodes.*/\1/p' <<< "$summary")
+  spills=$(sed -nE 's/^spills: ([0-9]+).*/\1/p' <<< "$summary")
+  verified=$(sed -nE 's/^verified: ([a-z]+).*/\1/p' <<< "$summary")
+  awk -v g="$g" -v n="$nodes" -v s="$spills" -v v="$verified" \
+    '{ printf "%-10s %9s %8.2f %8.2f %8d %8s %9s\n", g, n, $1 + $2, $3, $4 / 1024, s, v }' "$work/time.txt"
+  rm -f "$work/$g.json" "$work/$g.result.json"
+done
+echo
 echo "== WebAssembly against native: the default plan, CPU seconds (issue 12: within 1.6x), results byte-identical;
    in Node, then in a module Worker of headless Chromium (the page's way)"
 node scripts/wasm-ratio.mjs --repeat 3
