@@ -16,15 +16,14 @@ MinCostFlow::MinCostFlow(int nodes) { reset(nodes); }
 
 void MinCostFlow::reset(int nodes) {
     n_ = nodes;
-    arcs_.clear();
+    added_.clear();
     potential_.assign(static_cast<std::size_t>(nodes), 0);
     dist_.assign(static_cast<std::size_t>(nodes), kInfinity);
     current_.assign(static_cast<std::size_t>(nodes), 0);
-    state_.assign(static_cast<std::size_t>(nodes), kOpen);
-    visited_.assign(static_cast<std::size_t>(nodes), -1);
+    stamp_.assign(static_cast<std::size_t>(nodes), 0);
     reached_.clear();
     potentialShift_ = 0;
-    phase_ = 0;
+    phaseBase_ = 0;
     cost_ = 0;
     work_ = 0;
     finished_ = true;
@@ -34,22 +33,26 @@ void MinCostFlow::reset(int nodes) {
 
 int MinCostFlow::addArc(int from, int to, Amount capacity, Amount cost) {
     if (from >= to || from < 0 || to >= n_) throw InternalError("min-cost flow: arcs must go forward in node order");
-    const int index = static_cast<int>(arcs_.size() / 2);
-    arcs_.push_back({to, capacity, cost});
-    arcs_.push_back({from, 0, -cost});
-    return index;
+    added_.push_back({from, to, capacity, cost});
+    return static_cast<int>(added_.size()) - 1;
 }
 
-// Arc 2i leaves its tail (the head of 2i + 1) and 2i + 1 leaves its head: rows by counting, each
-// in the order the arcs were added. Row v's end first, then the arcs placed from the back, which
-// leaves each rowStart_[v] at its row's start (no second array of positions).
+// An added arc is a forward arc in its tail's row and a reverse arc (no residual yet) in its
+// head's; each row in the order the arcs were added. Rows by counting: row v's end first, then
+// the arcs placed from the back, which leaves each rowStart_[v] at its row's start.
 void MinCostFlow::buildRows() {
     rowStart_.assign(static_cast<std::size_t>(n_) + 1, 0);
-    for (const Arc& a : arcs_) ++rowStart_[static_cast<std::size_t>(a.to)];  // as many leave a.to
-    for (int v = 1; v < n_; ++v) rowStart_[v] += rowStart_[v - 1];
-    rowStart_[n_] = static_cast<int>(arcs_.size());
-    rowArcs_.resize(arcs_.size());
-    for (std::size_t a = arcs_.size(); a-- > 0;) rowArcs_[--rowStart_[arcs_[a ^ 1].to]] = static_cast<int>(a);
+    for (const AddedArc& a : added_) ++rowStart_[a.from], ++rowStart_[a.to];
+    for (int v = 1; v <= n_; ++v) rowStart_[v] += rowStart_[v - 1];
+    arcs_.resize(2 * added_.size());
+    reverseOf_.resize(added_.size());
+    for (std::size_t i = added_.size(); i-- > 0;) {
+        const AddedArc& a = added_[i];
+        const int forward = --rowStart_[a.from], reverse = --rowStart_[a.to];
+        arcs_[forward] = {a.to, reverse, a.capacity, a.cost};
+        arcs_[reverse] = {a.from, forward, 0, -a.cost};
+        reverseOf_[i] = reverse;
+    }
 }
 
 // Arcs go forward in index order, so one pass in that order gives exact distances from the
@@ -59,9 +62,9 @@ void MinCostFlow::initialPotentials(int source) {
     potential_[source] = 0;
     for (int v = source; v < n_; ++v) {
         if (potential_[v] == kInfinity) continue;
-        for (const int* it = rowBegin(v); it != rowEnd(v); ++it)
-            if (const int a = *it; a % 2 == 0 && arcs_[a].residual > 0)
-                potential_[arcs_[a].to] = std::min(potential_[arcs_[a].to], potential_[v] + arcs_[a].cost);
+        for (int p = rowStart_[v]; p < rowStart_[v + 1]; ++p)
+            if (const Arc& arc = arcs_[p]; arc.to > v && arc.residual > 0)
+                potential_[arc.to] = std::min(potential_[arc.to], potential_[v] + arc.cost);
     }
     for (Amount& p : potential_)
         if (p == kInfinity) p = 0;  // unreachable from the source: never touched again
@@ -137,7 +140,6 @@ std::optional<bool> MinCostFlow::dijkstra(int source, int sink, Queue& queue) {
     Amount* const dist = dist_.data();
     const Amount* const potential = potential_.data();
     const Arc* const arcs = arcs_.data();
-    const int* const rowArcs = rowArcs_.data();
     const int* const rowStart = rowStart_.data();
     std::int64_t work = 0;
     while (!queue.empty()) {
@@ -145,18 +147,18 @@ std::optional<bool> MinCostFlow::dijkstra(int source, int sink, Queue& queue) {
         ++work;
         if (d0 != dist[v]) continue;
         if (v == sink) break;  // farther nodes lie on no shortest path to the sink
-        const int* const end = rowArcs + rowStart[v + 1];
-        work += end - (rowArcs + rowStart[v]);
+        const Arc* const end = arcs + rowStart[v + 1];
+        work += end - (arcs + rowStart[v]);
         const Amount pv = potential[v];
-        for (const int* it = rowArcs + rowStart[v]; it != end; ++it) {
-            const Arc& arc = arcs[*it];
-            if (arc.residual <= 0) continue;
-            const Amount d = d0 + arc.cost + pv - potential[arc.to];
-            if (d < dist[arc.to]) {
+        for (const Arc* arc = arcs + rowStart[v]; arc != end; ++arc) {
+            const Amount d = d0 + arc->cost + pv - potential[arc->to];
+            // Both tests, then one branch: whether an arc has room is a coin toss (the reverse
+            // arcs without flow are half the rows), and its own branch mispredicted often.
+            if ((arc->residual > 0) & (d < dist[arc->to])) {
                 if (!Queue::fits(d)) return std::nullopt;
-                if (dist[arc.to] == kInfinity) reached_.push_back(arc.to);
-                dist[arc.to] = d;
-                queue.push(d, arc.to);
+                if (dist[arc->to] == kInfinity) reached_.push_back(arc->to);
+                dist[arc->to] = d;
+                queue.push(d, arc->to);
             }
         }
     }
@@ -200,60 +202,68 @@ MinCostFlow::Amount MinCostFlow::run(int source, int sink, Amount limit, std::in
 // all failed is dead for this phase; arcs back into the current path are skipped, so zero-cost
 // cycles cannot trap it, and the first search always finds a path when one exists. Returns the
 // units pushed, at most `limit`.
-void MinCostFlow::visit(int v) {
-    if (visited_[v] == phase_) return;
-    visited_[v] = phase_;
-    state_[v] = kOpen;
-    current_[v] = rowStart_[v];
-}
-
 MinCostFlow::Amount MinCostFlow::blockingFlow(int source, int sink, Amount limit) {
-    ++phase_;
-    auto admissible = [&](int v, const Arc& arc) {
-        return arc.residual > 0 && stateOf(arc.to) == kOpen && arc.cost + potential_[v] - potential_[arc.to] == 0;
+    const std::int64_t base = phaseBase_ += kStates;
+    // Locals as in dijkstra(): stores to the arcs, stamps and work would make the compiler reload
+    // members in the arc loop.
+    Arc* const arcs = arcs_.data();
+    const Amount* const potential = potential_.data();
+    std::int64_t* const stamp = stamp_.data();
+    int* const current = current_.data();
+    const int* const rowStart = rowStart_.data();
+    std::int64_t work = 0;
+    // Opens `v` for this phase (open, first arc current) on its first visit.
+    auto visit = [&](int v) {
+        if (stamp[v] < base) stamp[v] = base + kOpen, current[v] = rowStart[v];
     };
     Amount total = 0;
     std::vector<int>& path = path_;
     path.clear();
     int v = source;
     visit(source);
-    state_[source] = kOnPath;
+    stamp[source] = base + kOnPath;
     while (total < limit) {
         if (v == sink) {
             Amount push = limit - total;
-            for (int a : path) push = std::min(push, arcs_[a].residual);
+            for (int p : path) push = std::min(push, arcs[p].residual);
             size_t firstSaturated = path.size();
             for (size_t i = 0; i < path.size(); ++i) {
-                arcs_[path[i]].residual -= push;
-                arcs_[path[i] ^ 1].residual += push;
-                if (arcs_[path[i]].residual == 0 && firstSaturated == path.size()) firstSaturated = i;
+                Arc& arc = arcs[path[i]];
+                arc.residual -= push;
+                arcs[arc.reverse].residual += push;
+                if (arc.residual == 0 && firstSaturated == path.size()) firstSaturated = i;
             }
             total += push;
-            for (size_t i = firstSaturated; i < path.size(); ++i) state_[arcs_[path[i]].to] = kOpen;
+            for (size_t i = firstSaturated; i < path.size(); ++i) stamp[arcs[path[i]].to] = base + kOpen;
             path.resize(firstSaturated);
-            v = path.empty() ? source : arcs_[path.back()].to;
+            v = path.empty() ? source : arcs[path.back()].to;
             continue;
         }
-        bool advanced = false;
-        for (; current_[v] < rowStart_[v + 1]; ++current_[v], ++work_) {
-            const int a = rowArcs_[current_[v]];
-            if (admissible(v, arcs_[a])) {
-                path.push_back(a);
-                v = arcs_[a].to;
-                visit(v);
-                state_[v] = kOnPath;
-                advanced = true;
-                break;
-            }
+        // The first admissible arc from the current one on: room, an open head, reduced cost 0;
+        // the three tests without a branch each (as in dijkstra()).
+        const Amount pv = potential[v];
+        const int end = rowStart[v + 1];
+        int p = current[v];
+        for (; p < end; ++p, ++work) {
+            const Arc& arc = arcs[p];
+            if ((arc.residual > 0) & (stamp[arc.to] <= base) & (arc.cost + pv == potential[arc.to])) break;
         }
-        if (advanced) continue;
-        state_[v] = kDead;
+        current[v] = p;
+        if (p < end) {
+            path.push_back(p);
+            v = arcs[p].to;
+            visit(v);
+            stamp[v] = base + kOnPath;
+            continue;
+        }
+        stamp[v] = base + kDead;
         if (v == source) break;
         const int back = path.back();
         path.pop_back();
-        v = arcs_[back ^ 1].to;
-        ++current_[v];
+        v = arcs[arcs[back].reverse].to;
+        ++current[v];
     }
+    work_ += work;
     return total;
 }
 

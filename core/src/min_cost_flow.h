@@ -33,7 +33,7 @@ public:
     // Sends as much flow as possible, up to `limit`, from `source` to `sink` at least total cost
     // for that amount. Returns the flow sent; cost() is its total cost. With a `workBudget` (in
     // work() units, counted, so deterministic) it may stop early: finished() is then false and
-    // costFloor() bounds the full run's cost from below.
+    // costFloor() bounds the full run's cost from below. Once per network: reset() before the next.
     Amount run(int source, int sink, Amount limit, std::int64_t workBudget = -1);
 
     Amount cost() const { return cost_; }
@@ -43,21 +43,24 @@ public:
     Amount costFloor() const { return cost_ + unsent_ * std::min<Amount>(nextPathCost_, 0); }
     // Arcs scanned and heap entries popped so far: a deterministic measure of the time spent.
     std::int64_t work() const { return work_; }
-    Amount flowOn(int arc) const { return arcs_[2 * arc + 1].residual; }
+    Amount flowOn(int arc) const { return arcs_[static_cast<std::size_t>(reverseOf_[arc])].residual; }
     // A node's potential: after run(), every residual arc's reduced cost is non-negative (dual
     // feasible), also when it stopped early.
     Amount potential(int node) const { return potential_[node] + potentialShift_; }
 
 private:
+    struct AddedArc {  // as addArc() was given it
+        int from, to;
+        Amount capacity, cost;
+    };
+    // An arc of the residual network, in its tail's row; `reverse`: the position of its reverse.
     struct Arc {
         int to;
+        int reverse;
         Amount residual;
         Amount cost;
     };
     void buildRows();
-    // Node v's arcs (indices into arcs_), in the order they were added.
-    const int* rowBegin(int v) const { return rowArcs_.data() + rowStart_[v]; }
-    const int* rowEnd(int v) const { return rowArcs_.data() + rowStart_[v + 1]; }
     void initialPotentials(int source);
     struct PairEntries;
     struct WordEntries;
@@ -67,15 +70,16 @@ private:
     template <typename Queue>
     std::optional<bool> dijkstra(int source, int sink, Queue& queue);
     Amount blockingFlow(int v, int sink, Amount pushed);
-    // Opens `v` for this phase's blocking flow (open, first arc current) on its first visit.
-    void visit(int v);
-    char stateOf(int v) const { return visited_[v] == phase_ ? state_[v] : char(kOpen); }
 
     int n_;
-    std::vector<Arc> arcs_;                 // arc 2i forward, 2i+1 its reverse
-    // Each node's arcs as rows of one array (built by run()): a vector per node was an
-    // allocation a node, and the bound solves thousands of small flows.
-    std::vector<int> rowStart_, rowArcs_;
+    std::vector<AddedArc> added_;
+    // Each node's arcs as a row of one array (built by run()), in the order they were added,
+    // forward arcs and the reverses of the arcs entering it: a scan of a row reads consecutive
+    // arcs, where an array of arc indices per row made every arc an indirection (the scans of
+    // Dijkstra and the blocking flow are most of the bound's time).
+    std::vector<Arc> arcs_;
+    std::vector<int> rowStart_;  // node v's row: arcs_[rowStart_[v] .. rowStart_[v + 1])
+    std::vector<int> reverseOf_;  // per added arc: its reverse's position, whose residual is its flow
     // Dijkstra's queue of (distance, node), kept between phases: buckets while the distances
     // fit them (useBuckets_), else a heap of words, else of pairs.
     BucketQueue buckets_;
@@ -85,16 +89,18 @@ private:
     // A phase touches only the nodes its Dijkstra reaches and its blocking flow visits, not all
     // n_ (a phase may reach a handful of the time line's 10^6 points): the potentials of the rest
     // all rise by the same amount, kept once in potentialShift_; distances are reset through
-    // reached_, and a node's state and current arc are valid only when visited_ is this phase.
+    // reached_, and a node's state and current arc are stamped by phase (stamp_).
     std::vector<Amount> potential_, dist_;  // dist_: kInfinity outside reached_
     Amount potentialShift_ = 0;             // added to every potential_
     std::vector<int> reached_;              // nodes given a distance by the last Dijkstra
-    std::vector<int> current_;              // Dinic's current-arc pointers (positions in rowArcs_)
-    enum : char { kOpen, kOnPath, kDead };
-    std::vector<char> state_;               // per node, during a blocking flow
-    std::vector<std::int64_t> visited_;     // the phase that last set a node's state_ and current_
-    std::vector<int> path_;                 // the blocking flow's path (arc indices from the source)
-    std::int64_t phase_ = 0;
+    std::vector<int> current_;              // Dinic's current-arc pointers (positions in arcs_)
+    // A node's state in the blocking flow, stamped by phase so that no phase clears them: below
+    // phaseBase_ (not visited this phase: open, its current arc not yet set) or phaseBase_ plus
+    // its state. One load and one comparison tell whether an arc may enter a node.
+    enum : std::int64_t { kOpen, kOnPath, kDead, kStates };
+    std::vector<std::int64_t> stamp_;
+    std::int64_t phaseBase_ = 0;
+    std::vector<int> path_;                 // the blocking flow's path (positions in arcs_, from the source)
     Amount cost_ = 0;
     std::int64_t work_ = 0;
     bool finished_ = true;

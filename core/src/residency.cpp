@@ -374,9 +374,10 @@ private:
 
 }  // namespace
 
-std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& order, const Capacities& caps) {
-    // Ids by a flat table where they are dense (id_table.h): the graph's hash map was a cache
-    // miss or two a step.
+namespace {
+// Each node's step in `order` (indexed like Graph::nodes). Ids by a flat table where they are
+// dense (id_table.h): the graph's hash map was a cache miss or two a step.
+std::vector<int> stepsOf(const Graph& g, const Order& order) {
     std::vector<NodeId> ids;
     ids.reserve(g.nodes.size());
     for (const Node& n : g.nodes) ids.push_back(n.id);
@@ -387,25 +388,25 @@ std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& ord
         if (i < 0) throw InternalError("residency: the order names unknown node " + std::to_string(order[s]));
         stepOf[i] = static_cast<int>(s);
     }
-    return residencyProblemsAt(g, stepOf, caps);
+    return stepOf;
 }
 
-std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf, const Capacities& caps) {
-    const int steps = static_cast<int>(stepOf.size());
-    std::vector<ResidencyProblem> problems;
-    std::map<std::string, size_t> index;
-    for (const auto& [type, cap] : caps) {
-        index.emplace(type, problems.size());
-        problems.push_back({type, cap, std::vector<Bytes>(steps, 0), {}});
-    }
-    std::vector<char> used(problems.size(), 0);
+// The problem of memory `type` into `p`, whose vectors keep their storage: the bounds solve the
+// memories one after another in one problem, where five problems built at once were five arrays
+// of forced bytes over 10^6 steps (40 MB) to fault in. False, `p` unspecified, when no buffer of
+// the graph is in that memory.
+bool buildProblem(const Graph& g, const std::vector<int>& stepOf, const std::string& type, Bytes capacity,
+                  ResidencyProblem& p) {
+    const Name memory(type);
+    p.type = type;
+    p.capacity = capacity;
+    p.gaps.clear();
+    bool used = false;
     std::vector<int> uses;
     for (size_t b = 0; b < g.buffers.size(); ++b) {
         const Buffer& buf = g.buffers[b];
-        auto it = index.find(buf.type);
-        if (it == index.end()) continue;
-        ResidencyProblem& p = problems[it->second];
-        used[it->second] = 1;
+        if (buf.type != memory) continue;
+        if (!used) p.forced.assign(stepOf.size(), 0), used = true;
         uses.clear();
         uses.push_back(stepOf[buf.allocNode]);
         for (int u : buf.users) uses.push_back(stepOf[u]);
@@ -419,10 +420,21 @@ std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vec
                 p.gaps.push_back({static_cast<int>(b), uses[i], uses[i + 1], buf.size, traffic});
         }
     }
-    std::vector<ResidencyProblem> usedProblems;
-    for (size_t i = 0; i < problems.size(); ++i)
-        if (used[i]) usedProblems.push_back(std::move(problems[i]));
-    return usedProblems;
+    return used;
+}
+}  // namespace
+
+std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& order, const Capacities& caps) {
+    return residencyProblemsAt(g, stepsOf(g, order), caps);
+}
+
+std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf, const Capacities& caps) {
+    std::vector<ResidencyProblem> problems;
+    for (const auto& [type, capacity] : caps) {
+        ResidencyProblem p;
+        if (buildProblem(g, stepOf, type, capacity, p)) problems.push_back(std::move(p));
+    }
+    return problems;
 }
 
 Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget, std::int64_t flowWork) {
@@ -558,7 +570,10 @@ TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacit
     TrafficBound bound;
     const bool windowed = flowWork < 0 && isHugeGraph(order.size());
     if (flowWork < 0) flowWork = boundFlowWork(order.size());
-    for (const ResidencyProblem& p : residencyProblems(g, order, caps)) {
+    const std::vector<int> stepOf = stepsOf(g, order);
+    ResidencyProblem p;
+    for (const auto& [type, capacity] : caps) {
+        if (!buildProblem(g, stepOf, type, capacity, p)) continue;
         Relaxation r;
         if (windowed) {
             r.traffic = windowedRelaxation(p);
@@ -600,7 +615,10 @@ Bytes excessBound(const ResidencyProblem& p, int windowSteps) {
 
 Bytes excessBound(const Graph& g, const Order& order, const Capacities& caps) {
     Bytes total = 0;
-    for (const ResidencyProblem& p : residencyProblems(g, order, caps)) total += excessBound(p);
+    const std::vector<int> stepOf = stepsOf(g, order);
+    ResidencyProblem p;
+    for (const auto& [type, capacity] : caps)
+        if (buildProblem(g, stepOf, type, capacity, p)) total += excessBound(p);
     return total;
 }
 
