@@ -15,7 +15,7 @@ enum Role : unsigned {
 MadeOrder byId(const OrderRequest& r) { return {orderById(r.doc.graph), std::nullopt}; }
 MadeOrder bySchedule(const OrderRequest& r) {
     const Graph& g = r.doc.graph;
-    return {r.dependencies ? scheduleForMemory(g, *r.dependencies) : scheduleForMemory(g, orderById(g)), std::nullopt};
+    return {r.dependencies ? scheduleForMemory(*r.dependencies) : scheduleForMemory(g, orderById(g)), std::nullopt};
 }
 MadeOrder byReuse(const OrderRequest& r) {
     const Graph& g = r.doc.graph;

@@ -66,17 +66,23 @@ private:
     std::vector<std::vector<std::uint64_t>> levels_;  // levels_[0]: a bit per position
 };
 
-// What the schedulers follow, by node index, for one graph and hint: each node's kind, its
+// What the schedulers follow, by node index, for one graph and hint: each node's kind, id and
 // position in the hint, its successors (ascending position) and predecessors (ascending index)
-// with the implicit arcs, and which ALLOCs are pulled. It depends on the graph and the hint alone,
-// so the default on huge graphs builds it once for both schedulers (engine.cpp), which built the
-// same lists each (a fifth of the schedule order's time on a tiled matmul).
+// with the implicit arcs, which ALLOCs are pulled, the ALLOCs each operation pulls and the buffer
+// each FREE releases. It depends on the graph and the hint alone, so the default on huge graphs
+// builds it once for both schedulers (engine.cpp), which built the same lists each (a fifth of the
+// schedule order's time on a tiled matmul). Running a node reads only these flat arrays, not the
+// graph's Node and Buffer records (a cache miss or three each on a million-node graph).
 class ScheduleDependencies {
 public:
     ScheduleDependencies(const Graph& g, const Order& hint)
-        : n_(static_cast<int>(g.nodes.size())), position_(n_), atPosition_(n_, -1), kind_(n_) {
-        for (int v = 0; v < n_; ++v)
-            kind_[v] = g.nodes[v].isAlloc() ? Kind::Alloc : g.nodes[v].isFree() ? Kind::Free : Kind::Operation;
+        : n_(static_cast<int>(g.nodes.size())), position_(n_), atPosition_(n_, -1), kind_(n_), id_(n_), freed_(n_, -1) {
+        for (int v = 0; v < n_; ++v) {
+            const Node& node = g.nodes[v];
+            kind_[v] = node.isAlloc() ? Kind::Alloc : node.isFree() ? Kind::Free : Kind::Operation;
+            id_[v] = node.id;
+            if (node.isFree()) freed_[v] = g.bufferIndex.at(node.buf);
+        }
         for (int i = 0; i < static_cast<int>(hint.size()); ++i) {
             const int v = g.nodeIndex.at(hint[i]);
             position_[v] = i;
@@ -104,6 +110,7 @@ public:
                 std::any_of(s.begin(), s.end(), [&](int x) { return isOperation(x); }) &&
                 std::all_of(s.begin(), s.end(), [&](int x) { return isOperation(x) || x == b.freeNode; });
         }
+        buildPulls(g);
     }
 
     int nodes() const { return n_; }
@@ -118,30 +125,61 @@ public:
     // wait for it (its own FREE aside): a buffer node after it could not pull it, so then it runs
     // when ready.
     bool pulled(int alloc) const { return pulled_[alloc] != 0; }
+    NodeId id(int v) const { return id_[v]; }
+    // The ALLOCs operation v pulls when it runs, in the order they run: its buffers' (in the order
+    // of its Bufs), then any other ALLOC an edge puts before it (ascending index).
+    IndexRange pulls(int v) const { return pulls_[v]; }
+    // The buffer index a FREE releases (-1 for other nodes).
+    int freed(int v) const { return freed_[v]; }
 
 private:
+    // Read from the graph once, into one flat list, as fromArcs reads the arcs twice.
+    void buildPulls(const Graph& g) {
+        std::vector<int> count(n_, 0), allocs;
+        for (int v = 0; v < n_; ++v) {
+            if (!isOperation(v)) continue;
+            const size_t first = allocs.size();
+            auto pull = [&](int a) {
+                if (std::find(allocs.begin() + static_cast<std::ptrdiff_t>(first), allocs.end(), a) == allocs.end())
+                    allocs.push_back(a);
+            };
+            for (BufferId id : g.nodes[v].bufs) pull(g.buffers[g.bufferIndex.at(id)].allocNode);
+            for (int p : pred_[v])
+                if (isAlloc(p)) pull(p);
+            count[v] = static_cast<int>(allocs.size() - first);
+        }
+        pulls_ = Adjacency::fromArcs(g.nodes.size(), [&](auto&& add) {
+            size_t i = 0;
+            for (int v = 0; v < n_; ++v)
+                for (int k = 0; k < count[v]; ++k) add(v, allocs[i++]);
+        });
+    }
+
     int n_;
     std::vector<int> position_;
     std::vector<int> atPosition_;  // node index by position in the hint
     enum class Kind : char { Operation, Alloc, Free };
     std::vector<Kind> kind_;    // by node, so that the hot loops need not read the Node
     std::vector<char> pulled_;  // by node: an ALLOC pulled by its first user
-    Adjacency succ_, pred_;
+    std::vector<NodeId> id_;
+    std::vector<int> freed_;    // by node: the buffer index a FREE releases
+    Adjacency succ_, pred_, pulls_;
 };
 
 class ReadySet {
 public:
-    // `deps` (of g) must outlive the set.
-    ReadySet(const Graph& g, const ScheduleDependencies& deps)
-        : g_(g), deps_(deps), n_(deps.nodes()), remaining_(n_, 0), readyAllocPreds_(n_, 0), done_(n_, false), eligible_(n_) {
+    // `deps` must outlive the set.
+    explicit ReadySet(const ScheduleDependencies& deps)
+        : deps_(deps), n_(deps.nodes()), remaining_(n_, 0), readyAllocPreds_(n_, 0), done_(n_, false), eligible_(n_) {
         for (int v = 0; v < n_; ++v) remaining_[v] = static_cast<int>(deps.predecessors(v).size());
+        order_.reserve(static_cast<size_t>(n_));
     }
 
     int position(int v) const { return deps_.position(v); }
     bool done(int v) const { return done_[v]; }
     int remaining(int v) const { return remaining_[v]; }
     bool finished() const { return static_cast<int>(order_.size()) == n_; }
-    const Order& order() const { return order_; }
+    Order takeOrder() { return std::move(order_); }  // once finished
     IndexRange successors(int v) const { return deps_.successors(v); }    // ascending position
     IndexRange predecessors(int v) const { return deps_.predecessors(v); }  // ascending node index
     // Eligible operations as (position in the hint, node index), earliest first.
@@ -194,13 +232,9 @@ public:
     // edge puts before it), v, then every FREE this made ready.
     template <typename OnFree>
     void run(int v, OnFree&& onFree) {
-        if (!isEligible(v)) throw InternalError("scheduler: node " + std::to_string(g_.nodes[v].id) + " is not ready");
-        for (BufferId id : g_.nodes[v].bufs) {
-            const int a = g_.buffers[g_.bufferIndex.at(id)].allocNode;
+        if (!isEligible(v)) throw InternalError("scheduler: node " + std::to_string(deps_.id(v)) + " is not ready");
+        for (int a : deps_.pulls(v))
             if (!done_[a]) emit(a);
-        }
-        for (int p : deps_.predecessors(v))
-            if (!done_[p] && isAlloc(p)) emit(p);
         eligible_.erase(deps_.position(v));
         emit(v);
         runPending(onFree);
@@ -226,7 +260,7 @@ private:
 
     void emit(int v) {
         done_[v] = true;
-        order_.push_back(g_.nodes[v].id);
+        order_.push_back(deps_.id(v));
         const bool pulledAlloc = isAlloc(v) && pulled(v);
         for (int s : deps_.successors(v)) {
             if (pulledAlloc) --readyAllocPreds_[s];
@@ -241,11 +275,10 @@ private:
             const int v = pending_.back();
             pending_.pop_back();
             emit(v);
-            if (isFree(v)) onFree(g_.bufferIndex.at(g_.nodes[v].buf));
+            if (isFree(v)) onFree(deps_.freed(v));
         }
     }
 
-    const Graph& g_;
     const ScheduleDependencies& deps_;
     int n_;
     std::vector<int> remaining_;        // predecessors not yet run
@@ -260,7 +293,7 @@ private:
 // checkRemembered (for tests): the reuse scheduler checks each closure it remembered from an
 // earlier step against the one found afresh, and each cost against a step-by-step simulation,
 // and throws InternalError on a difference (slow).
-Order scheduleForMemory(const Graph& g, const ScheduleDependencies& deps);
+Order scheduleForMemory(const ScheduleDependencies& deps);
 Order scheduleForReuse(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps,
                        bool checkRemembered = false);
 

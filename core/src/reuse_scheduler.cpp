@@ -42,7 +42,7 @@ enum class State : char { Fresh, Resident, Evicted, Freed };
 class ReuseScheduler {
 public:
     ReuseScheduler(const Graph& g, const ScheduleDependencies& deps, const Capacities& caps, bool checkRemembered)
-        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(g, deps), checkRemembered_(checkRemembered) {
+        : g_(g), n_(static_cast<int>(g.nodes.size())), ready_(deps), checkRemembered_(checkRemembered) {
         opSucc_ = Adjacency::fromArcs(n_, [&](auto&& add) {
             for (int v = 0; v < n_; ++v)
                 for (int s : ready_.successors(v))
@@ -60,7 +60,7 @@ public:
             if (ready_.eligible().empty()) throw InternalError("reuse scheduler: no node can run (cycle?)");
             runClosure(pickClosure());
         }
-        return ready_.order();
+        return ready_.takeOrder();
     }
 
 private:

@@ -169,7 +169,7 @@ TEST_CASE("schedulers: one set of dependency lists shared by both gives the orde
         REQUIRE(scheduled != hint);  // the lists matter: FREEs move up, ALLOCs down
         const ScheduleDependencies shared(doc.graph, hint);
         CHECK(scheduleForReuse(doc.graph, shared, caps) == reused);
-        CHECK(scheduleForMemory(doc.graph, shared) == scheduled);
+        CHECK(scheduleForMemory(shared) == scheduled);
         CHECK(scheduleForReuse(doc.graph, shared, caps) == reused);
     }
 }
