@@ -16,19 +16,41 @@ struct Work {
     Cycles head = 0, cycles = 0, tail = 0;
 };
 
+// One pipe's works, each pass's order made once: by head, and with head and tail swapped (the
+// same bound on the reversed edges). Ties in head are ordered by tail: a work whose tail is
+// larger then comes later, where fewer works share its suffix, which gives the stronger bound of
+// the orders a tie allows; and the bound depends on the values alone, not on how a sort left
+// equal heads (libstdc++ and libc++ leave them differently: native and WebAssembly would differ).
+struct PipeWorks {
+    std::vector<Work> passes[2];
+    Cycles busy = 0;
+};
+
+PipeWorks sortedWorks(std::vector<Work> works) {
+    PipeWorks p;
+    for (const Work& w : works) p.busy += w.cycles;
+    for (std::vector<Work>& pass : p.passes) {
+        std::sort(works.begin(), works.end(),
+                  [](const Work& a, const Work& b) { return a.head != b.head ? a.head < b.head : a.tail < b.tail; });
+        pass = works;
+        for (Work& w : works) std::swap(w.head, w.tail);
+    }
+    return p;
+}
+
 // One pipe's bound: for the works that cannot start before each head h, h + their cycles + the
-// shortest tail among them; symmetrically for the works with at least each tail.
-Cycles pipeBound(std::vector<Work> works) {
+// shortest tail among them; symmetrically for the works with at least each tail. `extra` cycles of
+// spill work can run anywhere in the run (head and tail 0: first in either order).
+Cycles pipeBound(const PipeWorks& p, Cycles extra) {
     Cycles best = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        std::sort(works.begin(), works.end(), [](const Work& a, const Work& b) { return a.head < b.head; });
+    for (const std::vector<Work>& works : p.passes) {
         Cycles sum = 0, shortest = 0;
         for (size_t k = works.size(); k-- > 0;) {
             shortest = k + 1 == works.size() ? works[k].tail : std::min(shortest, works[k].tail);
             sum += works[k].cycles;
             best = std::max(best, works[k].head + sum + shortest);
         }
-        for (Work& w : works) std::swap(w.head, w.tail);
+        if (extra > 0) best = std::max(best, sum + extra);
     }
     return best;
 }
@@ -83,7 +105,7 @@ void raiseByPipes(const PlanNodes& nodes, const std::vector<int>& topo, const st
 // their heads and tails. Bounds that differ only in their spill work share it.
 struct Chains {
     Cycles criticalPath = 0;
-    std::map<std::string, std::vector<Work>> byPipe;
+    std::map<std::string, PipeWorks> byPipe;
 };
 
 // The chains of `nodes` (their edges: PlanNodes::preds).
@@ -143,7 +165,7 @@ Chains chainsOf(const PlanNodes& nodes) {
         }
     }
     for (size_t p = 1; p < pipeWorks.size(); ++p)
-        if (pipeName[p]) c.byPipe[*pipeName[p]] = std::move(pipeWorks[p]);
+        if (pipeName[p]) c.byPipe[*pipeName[p]] = sortedWorks(std::move(pipeWorks[p]));
     return c;
 }
 
@@ -152,18 +174,24 @@ CyclesBound boundOf(const Chains& chains, const std::map<std::string, Cycles>& e
     CyclesBound b;
     b.limit = "critical path";
     b.criticalPath = chains.criticalPath;
-    std::map<std::string, std::vector<Work>> byPipe = chains.byPipe;
-    for (const auto& [pipe, cycles] : extra)
-        if (cycles > 0) byPipe[pipe].push_back({0, cycles, 0});  // spill work: anywhere in the run
     b.total = b.criticalPath;
-    for (auto& [pipe, works] : byPipe) {
-        CyclesBound::Pipe p{pipe, 0, pipeBound(works)};
-        for (const Work& w : works) p.busy += w.cycles;
+    auto add = [&](const std::string& pipe, const PipeWorks& works, Cycles spillWork) {
+        CyclesBound::Pipe p{pipe, works.busy + spillWork, pipeBound(works, spillWork)};
         if (p.bound > b.total) {
             b.total = p.bound;
             b.limit = pipe;
         }
         b.pipes.push_back(std::move(p));
+    };
+    // Every pipe with works or spill work, in name order (as the results list them).
+    static const PipeWorks kNoWorks;
+    std::map<std::string, const PipeWorks*> pipes;
+    for (const auto& [pipe, works] : chains.byPipe) pipes[pipe] = &works;
+    for (const auto& [pipe, cycles] : extra)
+        if (cycles > 0) pipes.emplace(pipe, &kNoWorks);
+    for (const auto& [pipe, works] : pipes) {
+        const auto spill = extra.find(pipe);
+        add(pipe, *works, spill != extra.end() && spill->second > 0 ? spill->second : 0);
     }
     return b;
 }
