@@ -53,6 +53,24 @@ TEST_CASE("cycles bound: the worked example, pipe by pipe") {
     CHECK(r.metrics.cyclesBound.graph.total == 40);
 }
 
+TEST_CASE("cycles bound: a pipe's bound does not hang on how works with equal heads were listed") {
+    // On pipe P: A (3 cycles) after 10 cycles of QA and before 10 of RA; B (7) and C (1) both after
+    // 15 of QB, B before 5 of RB. B last in the pass by heads gives 15 + 7 + 5 = 27. Listed before
+    // C, as here, a sort that keeps equal heads in place gave 25 before (the pass by tails' best).
+    const Result r = planVerified(parseGraphDocument(R"({"Nodes":[
+     {"Id":0,"Op":"A","Pipe":"P","Cycles":3,"Bufs":[]},
+     {"Id":1,"Op":"B","Pipe":"P","Cycles":7,"Bufs":[]},
+     {"Id":2,"Op":"C","Pipe":"P","Cycles":1,"Bufs":[]},
+     {"Id":3,"Op":"QA","Pipe":"QA","Cycles":10,"Bufs":[]},
+     {"Id":4,"Op":"QB","Pipe":"QB","Cycles":15,"Bufs":[]},
+     {"Id":5,"Op":"RA","Pipe":"RA","Cycles":10,"Bufs":[]},
+     {"Id":6,"Op":"RB","Pipe":"RB","Cycles":5,"Bufs":[]}],
+     "Edges":[[3,0],[4,1],[4,2],[0,5],[1,6]], "Order":[3,4,0,1,2,5,6], "Capacities":{"L1":100}})"));
+    CHECK(pipeBound(r.metrics.cyclesBound.plan, "P") == 27);
+    CHECK(r.metrics.cyclesBound.plan.total == 27);
+    CHECK(r.metrics.totalCycles >= 27);
+}
+
 TEST_CASE("cycles bound: a forced reload counts on MTE2, for the plan and for any plan of the order") {
     const Result r = planVerified(parseGraphDocument(kForcedReload));
     REQUIRE(r.metrics.spills == 1);
