@@ -135,13 +135,16 @@ public:
 private:
     // Read from the graph once, into one flat list, as fromArcs reads the arcs twice.
     void buildPulls(const Graph& g) {
-        std::vector<int> count(n_, 0), allocs;
+        // listedFor[a]: the operation ALLOC a was last listed for (a node with many ALLOCs before
+        // it, from edges, lists each once without searching its list).
+        std::vector<int> count(n_, 0), allocs, listedFor(n_, -1);
         for (int v = 0; v < n_; ++v) {
             if (!isOperation(v)) continue;
             const size_t first = allocs.size();
             auto pull = [&](int a) {
-                if (std::find(allocs.begin() + static_cast<std::ptrdiff_t>(first), allocs.end(), a) == allocs.end())
-                    allocs.push_back(a);
+                if (listedFor[a] == v) return;
+                listedFor[a] = v;
+                allocs.push_back(a);
             };
             for (BufferId id : g.nodes[v].bufs) pull(g.buffers[g.bufferIndex.at(id)].allocNode);
             for (int p : pred_[v])
