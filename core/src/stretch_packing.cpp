@@ -6,7 +6,10 @@ namespace spillway {
 namespace {
 
 // The stretches placed so far, bucketed by time so that finding those overlapping a stretch
-// looks only at its own stretch of time: packing stays near-linear on large graphs.
+// looks only at its own stretch of time: packing stays near-linear on large graphs. A stretch
+// over more than kLongBuckets buckets is kept in one list instead, read by every query: in every
+// bucket, a graph whose buffers all live at once (thousands of ALLOCs before one node) made each
+// query read every placed stretch once per bucket, cubic in them.
 class TimeIndex {
 public:
     explicit TimeIndex(const std::vector<Stretch>& all) : all_(all), seen_(all.size(), 0) {
@@ -16,11 +19,20 @@ public:
         buckets_.resize(static_cast<size_t>(end / width_ + 1));
     }
     void add(int i) {
-        for (Time b = all_[i].from / width_; b <= (all_[i].to - 1) / width_; ++b) buckets_[b].push_back(i);
+        const Time first = all_[i].from / width_, last = (all_[i].to - 1) / width_;
+        if (last - first >= kLongBuckets) {
+            long_.push_back(i);
+            return;
+        }
+        for (Time b = first; b <= last; ++b) buckets_[b].push_back(i);
     }
     template <typename F>
     void forEachOverlapping(const Stretch& s, F&& f) {
         ++stamp_;
+        for (int j : long_) {
+            const Stretch& o = all_[j];
+            if (o.from < s.to && s.from < o.to) f(o);
+        }
         for (Time b = s.from / width_; b <= (s.to - 1) / width_; ++b)
             for (int j : buckets_[b]) {
                 const Stretch& o = all_[j];
@@ -36,6 +48,8 @@ private:
     int stamp_ = 0;
     Time width_;
     std::vector<std::vector<int>> buckets_;
+    static constexpr Time kLongBuckets = 64;
+    std::vector<int> long_;  // stretches over more than kLongBuckets buckets
 };
 
 // The free ranges of [0, capacity) outside `busy` ([offset, end) pairs, sorted by offset).
