@@ -233,7 +233,7 @@ val planWithProgress(const val& graphJson, const val& optionsJson, val onProgres
 }
 
 // Re-verifies a result JSON (as plan() returned it, or edited) against its graph: the plan and
-// every claim it makes (metrics, timing, spill cycles under its cost model).
+// every claim it makes (metrics, lower bounds recomputed, timing, spill cycles under its cost model).
 val verify(const val& graphJson, const val& resultJson, const val& optionsJson) {
     return guarded([&] {
         GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
@@ -241,7 +241,7 @@ val verify(const val& graphJson, const val& resultJson, const val& optionsJson) 
         const ResultFile result = readResultFile(textOf(resultJson, "resultJson", "result"));
         Json out;
         out["violations"] = Json::array();
-        for (const Violation& v : verifyResult(doc.graph, caps, result.cost, result.plan, result.claims)) {
+        for (const Violation& v : verifyResultRecomputing(doc.graph, caps, result.cost, result.plan, result.claims)) {
             Json j;
             j["kind"] = violationKindName(v.kind);
             j["message"] = v.message;

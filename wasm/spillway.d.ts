@@ -97,7 +97,7 @@ export interface EngineError {
 /** One thing verify() found wrong in a result. */
 export interface Violation {
   kind: "order" | "spill-ids" | "spill-pair" | "spill-cycles" | "edges" | "allocation" | "residency"
-    | "bounds" | "overlap" | "metrics" | "timing";
+    | "bounds" | "overlap" | "metrics" | "timing" | "capacities";
   message: string;
   node?: number;
   buffer?: number;

@@ -172,7 +172,7 @@ Chains chainsOf(const PlanNodes& nodes) {
 // The bound of `chains` with `extra` spill work per pipe name.
 CyclesBound boundOf(const Chains& chains, const std::map<std::string, Cycles>& extra) {
     CyclesBound b;
-    b.limit = "critical path";
+    b.limit = kCriticalPathLimit;
     b.criticalPath = chains.criticalPath;
     b.total = b.criticalPath;
     auto add = [&](const std::string& pipe, const PipeWorks& works, Cycles spillWork) {

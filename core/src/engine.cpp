@@ -84,6 +84,17 @@ std::map<std::string, Bytes> residentPeaks(const Graph& g, const Plan& plan) {
 
 }  // namespace
 
+LowerBounds lowerBounds(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
+                        const Plan& plan) {
+    LowerBounds b;
+    b.bytes = trafficLowerBound(g, inputOrder, caps);
+    b.cycles.plan = planCyclesBound(g, plan);
+    std::vector<CyclesBound> traffic = trafficCyclesBounds(g, cost, {b.bytes.byType, {}});
+    b.cycles.order = std::move(traffic[0]);
+    b.cycles.graph = std::move(traffic[1]);
+    return b;
+}
+
 Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder, const Plan& plan,
                 const Timing& timing) {
     Metrics m;
@@ -92,14 +103,12 @@ Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, c
     m.demandPeaks = peakResidency(g, inputOrder);
     m.residentPeaks = residentPeaks(g, plan);
     m.totalCycles = timing.total;
-    m.bound = trafficLowerBound(g, inputOrder, caps);
+    LowerBounds bounds = lowerBounds(g, caps, cost, inputOrder, plan);
+    m.bound = std::move(bounds.bytes);
+    m.cyclesBound = std::move(bounds.cycles);
     if (m.extraBytes < m.bound.total)
         throw InternalError("the plan moves " + std::to_string(m.extraBytes) + " bytes, below the lower bound " +
                             std::to_string(m.bound.total) + " for its order: the planner or the bound is wrong");
-    m.cyclesBound.plan = planCyclesBound(g, plan);
-    std::vector<CyclesBound> traffic = trafficCyclesBounds(g, cost, {m.bound.byType, {}});
-    m.cyclesBound.order = std::move(traffic[0]);
-    m.cyclesBound.graph = std::move(traffic[1]);
     for (const CyclesBound* b : {&m.cyclesBound.plan, &m.cyclesBound.order, &m.cyclesBound.graph})
         if (timing.total < b->total)
             throw InternalError("the plan takes " + std::to_string(timing.total) + " cycles, below the lower bound " +
@@ -145,7 +154,15 @@ ResultClaims claimsInPlace(const Result& r) {
     c.residentPeak = r.metrics.residentPeaks;
     c.totalCycles = r.metrics.totalCycles;
     c.steps = std::make_shared<TimingSteps>(r.timing);
+    c.capacities = r.capacities;
+    c.bound = r.metrics.bound;
+    c.cyclesBound = r.metrics.cyclesBound;
     return c;
+}
+
+std::vector<Violation> verifyResultRecomputing(const Graph& g, const Capacities& caps, const CostModel& cost,
+                                               const Plan& plan, const ResultClaims& claims) {
+    return verifyResult(g, caps, cost, plan, claims, [&] { return lowerBounds(g, caps, cost, claims.inputOrder, plan); });
 }
 
 ResultClaims claimsOf(const Result& r) {

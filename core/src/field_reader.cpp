@@ -10,6 +10,7 @@ FieldValue FieldValue::of(const Scalar& s) {
     FieldValue v;
     v.present = true;
     v.kind = s.kind;
+    v.boolean = s.boolean;
     v.integer = s.integer;
     v.beyondInt64 = s.beyondInt64;
     if (s.string) v.string = std::move(*s.string);
@@ -59,6 +60,11 @@ std::int64_t FieldCheck::integer(const FieldValue& v, const std::string& key, st
 std::string FieldCheck::string(FieldValue& v, const std::string& key) const {
     requireKind(v, key, Kind::String, "a string");
     return std::move(v.string);
+}
+
+bool FieldCheck::boolean(const FieldValue& v, const std::string& key) const {
+    requireKind(v, key, Kind::Bool, "true or false");
+    return v.boolean;
 }
 
 std::string FieldCheck::name(FieldValue& v, const std::string& key) const {
@@ -211,7 +217,8 @@ Node NodeFields::finish(std::int64_t& totalUses) {
     base.nodeIndex = static_cast<std::int64_t>(index_);
     FieldCheck f(text_, place(), base, start_);
     Node n;
-    n.id = static_cast<NodeId>(f.integer(fields_[kId], "Id", 0, limits::kMaxNodeId, "nodeId"));
+    n.id = static_cast<NodeId>(f.integer(fields_[kId], "Id", 0, spillNodes_ ? limits::kMaxSpillNodeId : limits::kMaxNodeId,
+                                         spillNodes_ ? "spillNodeId" : "nodeId"));
     f.rename("node " + std::to_string(n.id));
     f.base().node = n.id;
     n.op = f.name(fields_[kOp], "Op");
@@ -222,8 +229,8 @@ Node NodeFields::finish(std::int64_t& totalUses) {
         return n;
     }
     n.pipe = f.name(fields_[kPipe], "Pipe");
-    n.cycles = f.integer(fields_[kCycles], "Cycles", 0, maxCycles_,
-                         maxCycles_ == limits::kMaxCycles ? "cycles" : "spillCycles");
+    n.cycles = f.integer(fields_[kCycles], "Cycles", 0, spillNodes_ ? limits::kMaxSpillCycles : limits::kMaxCycles,
+                         spillNodes_ ? "spillCycles" : "cycles");
     f.requireKind(fields_[kBufs], "Bufs", Kind::Array, "an array");
     if (badBuf_)
         f.integer(badBuf_->second, "Bufs[" + std::to_string(badBuf_->first) + "]", 0, limits::kMaxBufferId, "bufferId");

@@ -16,6 +16,7 @@ namespace spillway::json {
 struct FieldValue {
     bool present = false;
     Kind kind = Kind::Null;
+    bool boolean = false;
     std::int64_t integer = 0;
     bool beyondInt64 = false;
     std::string string;
@@ -43,6 +44,7 @@ public:
     std::string name(FieldValue& v, const std::string& key) const;
     // Any string.
     std::string string(FieldValue& v, const std::string& key) const;
+    bool boolean(const FieldValue& v, const std::string& key) const;
     void requireKind(const FieldValue& v, const std::string& key, Kind kind, const char* expected) const;
     [[noreturn]] void fail(const std::string& key, std::size_t offset, const std::string& problem,
                            std::optional<LimitPlace> limit = std::nullopt) const;
@@ -108,9 +110,10 @@ CostModel costModelFrom(ObjectFields& fields, const FieldCheck& check);
 class NodeFields {
 public:
     // `array` names the array holding the nodes in messages ("Nodes", "addedNodes").
-    // `maxCycles` bounds Cycles (a graph's nodes: limits::kMaxCycles; spill nodes: kMaxSpillCycles).
-    NodeFields(const JsonText& text, const char* array, std::int64_t maxCycles)
-        : text_(text), array_(array), maxCycles_(maxCycles) {}
+    // `spillNodes`: the nodes are a plan's spill nodes, whose Id goes up to kMaxSpillNodeId and
+    // Cycles up to kMaxSpillCycles (a graph's nodes: kMaxNodeId and kMaxCycles).
+    NodeFields(const JsonText& text, const char* array, bool spillNodes)
+        : text_(text), array_(array), spillNodes_(spillNodes) {}
 
     void begin(std::size_t offset, std::size_t index);
     void key(const std::string& key, std::size_t offset);
@@ -128,7 +131,7 @@ private:
 
     const JsonText& text_;
     const char* array_;
-    std::int64_t maxCycles_;
+    bool spillNodes_;
     std::size_t start_ = 0;
     std::size_t index_ = 0;
     std::string place() const { return std::string(array_) + "[" + std::to_string(index_) + "]"; }

@@ -21,7 +21,7 @@ constexpr std::int64_t kBeyondInt64 = std::numeric_limits<std::int64_t>::min(); 
 class GraphReader {
 public:
     GraphReader(const json::JsonText& text, const std::optional<HostNodeLimit>& hostLimit)
-        : t_(text), hostLimit_(hostLimit), node_(text, "Nodes", limits::kMaxCycles),
+        : t_(text), hostLimit_(hostLimit), node_(text, "Nodes", false),
           capacities_(text, "Capacities", "Capacities") {}
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }

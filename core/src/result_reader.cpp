@@ -1,6 +1,7 @@
 // readResultFile: a result file (docs/result-format.md) read back from the JSON stream for
 // re-verification: the plan, the cost model it states and everything it claims about the plan.
-// "decisions" and the informational fields are skipped unread.
+// "decisions" and the informational fields are skipped unread; "metrics.cyclesBound", like
+// "waits", is read when present (results written before it existed are still read).
 #include <limits>
 
 #include "field_reader.h"
@@ -26,7 +27,9 @@ public:
         : t_(text), cost_(text, json::costFieldNames()), metrics_(text, {"spills", "extraBytes", "totalCycles"}),
           demand_(text, {"total"}), allocation_(text, {"buf", "type", "offset", "size"}),
           spill_(text, {"buf", "type", "size", "oldOffset", "newOffset", "outNode", "inNode", "outStep", "inStep"}),
-          wait_(text, {"cause", "node", "buffer", "cycles", "pipe"}), node_(text, "addedNodes", limits::kMaxSpillCycles) {}
+          wait_(text, {"cause", "node", "buffer", "cycles", "pipe"}), bound_(text, {"total", "exact"}),
+          cyclesBound_(text, {"total", "limit", "criticalPath"}), pipe_(text, {"busy", "bound"}),
+          capacities_(text, "the result's capacities", "capacities"), node_(text, "addedNodes", true) {}
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
@@ -38,7 +41,7 @@ private:
     enum class Ctx : std::uint8_t {
         Root, Cost, InputOrder, Metrics, DemandPeak, DemandByType, ResidentPeak, Allocations, Allocation,
         Spills, Spill, Order, AddedNodes, AddedNode, AddedNodeBufs, AddedEdges, AddedEdge, Timing, TimingEntry,
-        Waits, Wait
+        Waits, Wait, Capacities, Bound, BoundByType, CyclesBounds, CyclesBound, Pipes, Pipe
     };
     // The fields of the top-level object that are read, and the kind each must have.
     struct RootField {
@@ -54,12 +57,21 @@ private:
         {"order", Kind::Array, Ctx::Order, true},           {"addedNodes", Kind::Array, Ctx::AddedNodes, true},
         {"addedEdges", Kind::Array, Ctx::AddedEdges, true}, {"timing", Kind::Array, Ctx::Timing, true},
         {"planPolicy", Kind::String, Ctx::Root, true},      {"waits", Kind::Array, Ctx::Waits, false},
+        {"capacities", Kind::Object, Ctx::Capacities, true},
     };
     static constexpr int kRootFields = sizeof(kRoot) / sizeof(kRoot[0]);
 
     bool value(Kind k, const Scalar* s, std::size_t offset);
     bool rootValue(Kind k, const Scalar* s, std::size_t offset);
     bool metricsValue(Kind k, const Scalar* s, std::size_t offset);
+    bool cyclesBoundValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset);
+    // A member of the current object `fields` (at `place`): a scalar, or a container recorded
+    // by kind (and skipped).
+    static bool member(json::ObjectFields& fields, Kind k, const Scalar* s, std::size_t offset) {
+        if (k == Kind::Array || k == Kind::Object) fields.container(k, offset);
+        else fields.value(*s);
+        return false;
+    }
     bool enter(Ctx ctx) {
         stack_.push_back(ctx);
         count_.push_back(0);
@@ -77,6 +89,9 @@ private:
     void finishAllocation();
     void finishSpill();
     void finishWait();
+    void finishCyclesBound();
+    void finishPipe();
+    void finishBound(std::size_t metricsOffset);
     [[noreturn]] void fail(std::size_t offset, const std::string& message, const std::string& field = "") const {
         t_.failField(offset, message, field);
     }
@@ -88,9 +103,15 @@ private:
     int rootField_ = -1;
     bool seen_[kRootFields] = {};
     std::size_t rootOffset_ = 0;
-    ObjectFields cost_, metrics_, demand_, allocation_, spill_, wait_;
-    bool seenDemand_ = false, seenByType_ = false, seenResident_ = false;
-    std::string mapKey_;  // the current key of demandPeak.byType / residentPeak
+    ObjectFields cost_, metrics_, demand_, allocation_, spill_, wait_, bound_, cyclesBound_, pipe_;
+    json::CapacityEntries capacities_;
+    bool seenDemand_ = false, seenByType_ = false, seenResident_ = false, seenBound_ = false, seenBoundByType_ = false;
+    std::string mapKey_;  // the current key of metrics, demandPeak.byType, residentPeak, bound.byType
+    std::string setKey_;  // the current key of cyclesBound: "plan", "order" or "graph"
+    std::string pipeKey_; // the current pipe of a cycles bound's pipes
+    CyclesBound* set_ = nullptr;  // the cycles bound being read
+    bool seenPipes_ = false;      // its "pipes"
+    std::size_t cyclesBoundOffset_ = 0;
     json::NodeFields node_;
     std::int64_t uses_ = 0;
     std::int64_t tuple_[3] = {0, 0, 0};
@@ -116,7 +137,20 @@ void ResultReader::onKey(std::string& key, std::size_t offset) {
             mapKey_ = key;
             break;
         case Ctx::DemandByType:
-        case Ctx::ResidentPeak: mapKey_ = std::move(key); break;
+        case Ctx::ResidentPeak:
+        case Ctx::BoundByType: mapKey_ = std::move(key); break;
+        case Ctx::Capacities: capacities_.key(std::move(key), offset, *r_.claims.capacities); break;
+        case Ctx::Bound:
+            bound_.key(key, offset, "metrics.bound");
+            mapKey_ = key;
+            break;
+        case Ctx::CyclesBounds: setKey_ = std::move(key); break;
+        case Ctx::CyclesBound:
+            cyclesBound_.key(key, offset, "metrics.cyclesBound." + setKey_);
+            mapKey_ = key;
+            break;
+        case Ctx::Pipes: pipeKey_ = std::move(key); break;
+        case Ctx::Pipe: pipe_.key(key, offset, "metrics.cyclesBound." + setKey_ + ".pipes." + pipeKey_); break;
         case Ctx::Allocation: allocation_.key(key, offset, parentEntry("allocations")); break;
         case Ctx::Spill: spill_.key(key, offset, parentEntry("spills")); break;
         case Ctx::Wait: wait_.key(key, offset, parentEntry("waits")); break;
@@ -155,7 +189,8 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
     }
     const Ctx ctx = stack_.back();
     if (ctx != Ctx::Root && ctx != Ctx::Metrics && ctx != Ctx::DemandPeak && ctx != Ctx::Cost &&
-        ctx != Ctx::Allocation && ctx != Ctx::Spill && ctx != Ctx::AddedNode && ctx != Ctx::Wait)
+        ctx != Ctx::Allocation && ctx != Ctx::Spill && ctx != Ctx::AddedNode && ctx != Ctx::Wait &&
+        ctx != Ctx::Bound && ctx != Ctx::CyclesBound && ctx != Ctx::Pipe)
         ++count_.back();  // an array entry (or a map value)
     switch (ctx) {
         case Ctx::Root: return rootValue(k, s, offset);
@@ -173,15 +208,31 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
             else demand_.value(*s);
             return false;
         case Ctx::DemandByType:
-        case Ctx::ResidentPeak: {
-            const bool demand = ctx == Ctx::DemandByType;
-            auto& map = demand ? r_.claims.demandPeakByType : r_.claims.residentPeak;
-            const std::string field = std::string(demand ? "metrics.demandPeak.byType." : "metrics.residentPeak.") + mapKey_;
-            limitCount(demand ? "metrics.demandPeak.byType" : "metrics.residentPeak", offset, limits::kMaxMemories + 1,
-                       "memories");
-            map[mapKey_] = integerEntry(k, s, offset, field, kAnyMin, kAnyMax);
+        case Ctx::ResidentPeak:
+        case Ctx::BoundByType: {
+            const char* name = ctx == Ctx::DemandByType   ? "metrics.demandPeak.byType"
+                               : ctx == Ctx::ResidentPeak ? "metrics.residentPeak"
+                                                          : "metrics.bound.byType";
+            auto& map = ctx == Ctx::DemandByType   ? r_.claims.demandPeakByType
+                        : ctx == Ctx::ResidentPeak ? r_.claims.residentPeak
+                                                   : r_.claims.bound->byType;
+            limitCount(name, offset, limits::kMaxMemories + 1, "memories");
+            map[mapKey_] = integerEntry(k, s, offset, std::string(name) + "." + mapKey_, kAnyMin, kAnyMax);
             return false;
         }
+        case Ctx::Capacities:
+            (*r_.claims.capacities)[capacities_.name()] = capacities_.value(k, s, offset);
+            return false;
+        case Ctx::Bound:
+            if (mapKey_ == "byType" && k == Kind::Object && !seenBoundByType_) {
+                seenBoundByType_ = true;
+                return enter(Ctx::BoundByType);
+            }
+            return member(bound_, k, s, offset);
+        case Ctx::CyclesBounds:
+        case Ctx::CyclesBound:
+        case Ctx::Pipes:
+        case Ctx::Pipe: return cyclesBoundValue(ctx, k, s, offset);
         case Ctx::Allocations:
         case Ctx::Spills: {
             const bool alloc = ctx == Ctx::Allocations;
@@ -286,10 +337,28 @@ bool ResultReader::rootValue(Kind k, const Scalar* s, std::size_t offset) {
     if (f.ctx == Ctx::Cost) cost_.begin(offset);
     if (f.ctx == Ctx::Metrics) metrics_.begin(offset);
     if (f.ctx == Ctx::Waits) r_.claims.waits.emplace();
+    if (f.ctx == Ctx::Capacities) r_.claims.capacities.emplace();
     return enter(f.ctx);
 }
 
 bool ResultReader::metricsValue(Kind k, const Scalar* s, std::size_t offset) {
+    if (mapKey_ == "bound" || mapKey_ == "cyclesBound") {
+        const bool bytes = mapKey_ == "bound";
+        if (bytes ? seenBound_ : r_.claims.cyclesBound.has_value())
+            fail(offset, "the result's metrics: field \"" + mapKey_ + "\" appears twice", "metrics." + mapKey_);
+        if (k != Kind::Object)
+            fail(offset, "the result's metrics: field \"" + mapKey_ + "\" must be an object, got " + json::kindName(k),
+                 "metrics." + mapKey_);
+        if (!bytes) {
+            r_.claims.cyclesBound.emplace();
+            cyclesBoundOffset_ = offset;
+            return enter(Ctx::CyclesBounds);
+        }
+        seenBound_ = true;
+        r_.claims.bound.emplace();
+        bound_.begin(offset);
+        return enter(Ctx::Bound);
+    }
     if (mapKey_ == "demandPeak" || mapKey_ == "residentPeak") {
         const bool demand = mapKey_ == "demandPeak";
         bool& seen = demand ? seenDemand_ : seenResident_;
@@ -304,6 +373,77 @@ bool ResultReader::metricsValue(Kind k, const Scalar* s, std::size_t offset) {
     if (k == Kind::Array || k == Kind::Object) metrics_.container(k, offset);
     else metrics_.value(*s);
     return false;
+}
+
+// metrics.cyclesBound: {"plan", "order", "graph"}, each {"total", "limit", "criticalPath",
+// "pipes": {NAME: {"busy", "bound"}}}.
+bool ResultReader::cyclesBoundValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset) {
+    const std::string place = "metrics.cyclesBound." + setKey_;
+    switch (ctx) {
+        case Ctx::CyclesBounds: {
+            CyclesBounds& c = *r_.claims.cyclesBound;
+            set_ = setKey_ == "plan" ? &c.plan : setKey_ == "order" ? &c.order : setKey_ == "graph" ? &c.graph : nullptr;
+            if (!set_) return false;  // not a bound: skipped
+            if (k != Kind::Object) fail(offset, place + " must be an object, got " + json::kindName(k), place);
+            if (!set_->limit.empty()) fail(offset, place + " appears twice", place);
+            seenPipes_ = false;
+            cyclesBound_.begin(offset);
+            return enter(Ctx::CyclesBound);
+        }
+        case Ctx::CyclesBound:
+            if (mapKey_ != "pipes") return member(cyclesBound_, k, s, offset);
+            if (seenPipes_) fail(offset, place + ": field \"pipes\" appears twice", place + ".pipes");
+            if (k != Kind::Object)
+                fail(offset, place + ": field \"pipes\" must be an object, got " + json::kindName(k), place + ".pipes");
+            seenPipes_ = true;
+            return enter(Ctx::Pipes);
+        case Ctx::Pipes: {
+            const std::string field = place + ".pipes." + pipeKey_;
+            limitCount((place + ".pipes").c_str(), offset, limits::kMaxNodes + 1, "nodes");
+            if (k != Kind::Object) fail(offset, field + " must be an object, got " + json::kindName(k), field);
+            for (const CyclesBound::Pipe& p : set_->pipes)
+                if (p.name == pipeKey_) fail(offset, field + " appears twice", field);
+            pipe_.begin(offset);
+            return enter(Ctx::Pipe);
+        }
+        default: return member(pipe_, k, s, offset);
+    }
+}
+
+void ResultReader::finishCyclesBound() {
+    const std::string place = "metrics.cyclesBound." + setKey_;
+    ErrorPlace base;
+    base.field = place;
+    FieldCheck f(t_, place, base, cyclesBound_.offset());
+    set_->total = f.integer(cyclesBound_["total"], "total", kAnyMin, kAnyMax);
+    set_->limit = f.string(cyclesBound_["limit"], "limit");
+    if (set_->limit.empty()) f.fail("limit", cyclesBound_["limit"].offset, "must name a pipe or the critical path");
+    set_->criticalPath = f.integer(cyclesBound_["criticalPath"], "criticalPath", kAnyMin, kAnyMax);
+    if (!seenPipes_) f.fail("pipes", cyclesBound_.offset(), "is missing");
+}
+
+void ResultReader::finishPipe() {
+    const std::string place = "metrics.cyclesBound." + setKey_ + ".pipes." + pipeKey_;
+    ErrorPlace base;
+    base.field = place;
+    FieldCheck f(t_, place, base, pipe_.offset());
+    CyclesBound::Pipe p;
+    p.name = pipeKey_;
+    p.busy = f.integer(pipe_["busy"], "busy", kAnyMin, kAnyMax);
+    p.bound = f.integer(pipe_["bound"], "bound", kAnyMin, kAnyMax);
+    set_->pipes.push_back(std::move(p));
+}
+
+void ResultReader::finishBound(std::size_t metricsOffset) {
+    ErrorPlace base;
+    base.field = "metrics";
+    FieldCheck metrics(t_, "the result's metrics", base, metricsOffset);
+    if (!seenBound_) metrics.fail("bound", metricsOffset, "is missing");
+    base.field = "metrics.bound";
+    FieldCheck f(t_, "metrics.bound", base, bound_.offset());
+    if (!seenBoundByType_) f.fail("byType", bound_.offset(), "is missing");
+    r_.claims.bound->total = f.integer(bound_["total"], "total", kAnyMin, kAnyMax);
+    if (bound_["exact"].present) r_.claims.bound->exact = f.boolean(bound_["exact"], "exact");
 }
 
 void ResultReader::finishAllocation() {
@@ -373,6 +513,17 @@ void ResultReader::onEnd(Kind, std::size_t) {
             ++count_.back();
             break;
         case Ctx::AddedNode: r_.plan.addedNodes.push_back(node_.finish(uses_)); break;
+        case Ctx::CyclesBound: finishCyclesBound(); break;
+        case Ctx::Pipe: finishPipe(); break;
+        case Ctx::CyclesBounds:
+            for (const char* set : {"plan", "order", "graph"}) {
+                const CyclesBounds& c = *r_.claims.cyclesBound;
+                const CyclesBound& b = std::string(set) == "plan" ? c.plan : std::string(set) == "order" ? c.order : c.graph;
+                if (b.limit.empty())
+                    fail(cyclesBoundOffset_, std::string("metrics.cyclesBound: field \"") + set + "\" is missing",
+                         std::string("metrics.cyclesBound.") + set);
+            }
+            break;
         case Ctx::AddedEdge:
         case Ctx::TimingEntry: {
             const bool edge = ended == Ctx::AddedEdge;
@@ -416,6 +567,7 @@ ResultFile ResultReader::finish() {
     FieldCheck demand(t_, "metrics.demandPeak", base, demand_.offset());
     if (!seenByType_) demand.fail("byType", demand_.offset(), "is missing");
     r_.claims.demandPeakTotal = demand.integer(demand_["total"], "total", kAnyMin, kAnyMax);
+    finishBound(metrics_.offset());
     return std::move(r_);
 }
 

@@ -21,8 +21,14 @@
 //                buffer (a spilled one needs its SPILL_IN first); every buffer freed at the end
 //   bounds       every placement inside [0, capacity) of a memory that has a capacity
 //   overlap      no two resident buffers of one memory share a byte
-//   metrics      (claims) spills, extraBytes, demandPeak, residentPeak, totalCycles recomputed
+//   metrics      (claims) spills, extraBytes, demandPeak, residentPeak, totalCycles recomputed;
+//                the lower bounds (bound, cyclesBound) consistent with the plan: never negative
+//                nor above what the plan does, a total the sum (bytes) or the largest (cycles)
+//                of its terms and its limit the term giving it, on existing memories and pipes;
+//                given a recomputation (verifyResult's `recompute`), each equal to its figure
 //   timing       (claims) every node's start, end and wait recomputed under the pipe model
+//   capacities   (claims) each capacity is the one the plan is checked against, for the same
+//                memories, within 1..limits::kMaxBytes
 //
 // The edge rule. The contest asks, per spill of buffer b: ALLOC -> SPILL_OUT -> SPILL_IN -> FREE,
 // every user of b scheduled before the SPILL_OUT -> SPILL_OUT, and SPILL_IN -> every user
@@ -46,6 +52,7 @@
 #include "spillway/verifier.h"
 
 #include "spillway/id_table.h"
+#include "spillway/limits.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -69,6 +76,7 @@ const char* violationKindName(ViolationKind kind) {
         case ViolationKind::Overlap: return "overlap";
         case ViolationKind::Metrics: return "metrics";
         case ViolationKind::Timing: return "timing";
+        case ViolationKind::Capacities: return "capacities";
     }
     return "?";
 }
@@ -250,8 +258,8 @@ private:
 class Verifier {
 public:
     Verifier(const Graph& g, const Capacities& caps, const Plan& plan, const CostModel& cost,
-             const ResultClaims* claims)
-        : g_(g), caps_(caps), plan_(plan), cost_(cost), claims_(claims) {
+             const ResultClaims* claims, const BoundsRecomputation& recompute = {})
+        : g_(g), caps_(caps), plan_(plan), cost_(cost), claims_(claims), recompute_(recompute) {
         std::vector<std::int64_t> ids;
         ids.reserve(g.nodes.size());
         for (const Node& n : g.nodes) ids.push_back(n.id);
@@ -282,6 +290,8 @@ public:
             checkMetrics();
             if (!report_.any({Kind::Order, Kind::SpillIds, Kind::SpillPair, Kind::Allocation, Kind::Residency}))
                 checkTiming();
+            checkCapacities();
+            checkBoundClaims();
         }
         return report_.finish();
     }
@@ -292,7 +302,9 @@ private:
     const Plan& plan_;
     const CostModel& cost_;
     const ResultClaims* claims_;
+    const BoundsRecomputation& recompute_;
     Report report_;
+    std::optional<Cycles> timedTotal_;  // the total cycles checkTiming recomputed, when it ran
 
     // Ids to indices in flat tables where the ids are dense (id_table.h): at 10^6 nodes the
     // graph's hash maps made most of this check's time, cache misses growing faster than n.
@@ -1180,6 +1192,177 @@ private:
         return named;
     }
 
+    // 11. The claimed capacities are the ones the plan is checked against, memory for memory.
+    void checkCapacities() {
+        if (!claims_->capacities) return;
+        const Capacities& claimed = *claims_->capacities;
+        auto add = [&](const std::string& memory, std::string message) {
+            At at;
+            at.field = "capacities." + memory;
+            report_.add(Kind::Capacities, std::move(message), at);
+        };
+        for (const auto& [memory, bytes] : claimed) {
+            const auto checked = caps_.find(memory);
+            if (bytes < 1 || bytes > limits::kMaxBytes)
+                add(memory, cat("capacities.", memory, " says ", bytes, ": a capacity is between 1 and ", limits::kMaxBytes));
+            else if (checked == caps_.end())
+                add(memory, cat("capacities names ", memory, ", which the plan is not checked against"));
+            else if (checked->second != bytes)
+                add(memory, cat("capacities.", memory, " says ", bytes, " but the plan is checked against ", checked->second));
+        }
+        for (const auto& [memory, bytes] : caps_)
+            if (!claimed.count(memory))
+                add(memory, cat("capacities has no entry for ", memory, ", which the plan is checked against with ", bytes));
+        for (const std::string& memory : memoryNames_)
+            if (!claimed.count(memory) && !caps_.count(memory))
+                add(memory, cat("capacities has no entry for ", memory, ", which buffers use"));
+    }
+
+    // 12. The claimed lower bounds. Consistent with the plan's own figures: never negative, never
+    // above what the plan does (a lower bound that its own plan beats is false), a total the sum
+    // (bytes) or the largest (cycles) of its terms, its limit the term giving it, on memories and
+    // pipes that exist, a pipe busy no longer than its bound. Then, given a recomputation, each
+    // figure that passed equal to its own. A term above its total is reported once, as the total.
+    // The recomputation runs only on a sound plan whose claimed input order is its own (its
+    // functions assume one).
+    void checkBoundClaims() {
+        if (!claims_->bound && !claims_->cyclesBound) return;
+        std::optional<LowerBounds> recomputed;
+        if (recompute_ && inputIsOrder_ && claims_->foreignEdges.empty() &&
+            !report_.any({Kind::Order, Kind::SpillIds, Kind::SpillPair, Kind::Edges, Kind::Allocation, Kind::Residency}))
+            recomputed = recompute_();
+        if (claims_->bound) checkTrafficBound(*claims_->bound, recomputed ? &recomputed->bytes : nullptr);
+        if (!claims_->cyclesBound) return;
+        const CyclesBounds& c = *claims_->cyclesBound;
+        checkCyclesBound("plan", c.plan, recomputed ? &recomputed->cycles.plan : nullptr);
+        checkCyclesBound("order", c.order, recomputed ? &recomputed->cycles.order : nullptr);
+        checkCyclesBound("graph", c.graph, recomputed ? &recomputed->cycles.graph : nullptr);
+    }
+
+    // One claimed figure: `problem` says how it contradicts the plan (empty: it does not); else,
+    // with a recomputed figure, it must be that.
+    template <typename T>
+    void boundFigure(const std::string& field, const T& claimed, const std::string& problem, const T* recomputed) {
+        At at;
+        at.field = field;
+        if (!problem.empty())
+            report_.add(Kind::Metrics, cat(field, " says ", shown(claimed), ": ", problem), at);
+        else if (recomputed && *recomputed != claimed)
+            report_.add(Kind::Metrics, cat(field, " says ", shown(claimed), " but recomputed it is ", shown(*recomputed)), at);
+    }
+    template <typename T>
+    static const T& shown(const T& figure) { return figure; }
+    static const char* shown(bool flag) { return flag ? "true" : "false"; }
+    void unknownEntry(const std::string& field, const std::string& what) {
+        At at;
+        at.field = field;
+        report_.add(Kind::Metrics, cat(field, " names ", what), at);
+    }
+    void missingEntry(const std::string& field, const std::string& what) {
+        At at;
+        at.field = field;
+        report_.add(Kind::Metrics, cat(field, " has no entry for ", what), at);
+    }
+
+    void checkTrafficBound(const TrafficBound& b, const TrafficBound* again) {
+        const std::string field = "metrics.bound";
+        std::vector<Bytes> moved(memoryNames_.size(), 0);  // the plan's traffic per memory
+        Bytes extra = 0;
+        for (std::size_t k = 0; k < plan_.spills.size(); ++k)
+            if (const int bi = spillBufIndex_[k]; bi >= 0) {
+                const Buffer& buf = g_.buffers[bi];
+                const Bytes bytes = buf.hasCopyIn ? buf.size : mulSat(2, buf.size);
+                moved[memoryOf_[bi]] = addSat(moved[memoryOf_[bi]], bytes);
+                extra = addSat(extra, bytes);
+            }
+        Bytes sum = 0;
+        std::map<std::string, std::size_t> memoryIndex;
+        for (std::size_t m = 0; m < memoryNames_.size(); ++m) memoryIndex.emplace(memoryNames_[m], m);
+        for (const auto& [memory, bytes] : b.byType) {
+            const auto m = memoryIndex.find(memory);
+            if (m == memoryIndex.end()) {
+                unknownEntry(field + ".byType." + memory, cat(memory, ", which no buffer uses"));
+                continue;
+            }
+            sum = addSat(sum, bytes);
+            const Bytes planMoves = moved[m->second];
+            const Bytes* same = nullptr;
+            if (again)
+                if (const auto r = again->byType.find(memory); r != again->byType.end()) same = &r->second;
+            boundFigure(field + ".byType." + memory, bytes,
+                        bytes < 0 ? std::string("a bound is never negative")
+                        : bytes > planMoves ? cat("the plan moves ", planMoves, " bytes of ", memory, ", below its lower bound")
+                                            : std::string(),
+                        same);
+        }
+        for (const std::string& memory : memoryNames_)
+            if (!b.byType.count(memory) && caps_.count(memory)) missingEntry(field + ".byType", memory);
+        boundFigure(field + ".total", b.total,
+                    b.total < 0      ? std::string("a bound is never negative")
+                    : b.total != sum ? cat("its byType entries add up to ", sum)
+                    : b.total > extra ? cat("the plan moves ", extra, " bytes (extraBytes), below its lower bound")
+                                      : std::string(),
+                    again ? &again->total : nullptr);
+        boundFigure(field + ".exact", b.exact, std::string(), again ? &again->exact : nullptr);
+    }
+
+    void checkCyclesBound(const char* set, const CyclesBound& b, const CyclesBound* again) {
+        const std::string field = cat("metrics.cyclesBound.", set);
+        const Cycles timed = timedTotal_ ? *timedTotal_ : claims_->totalCycles;
+        Cycles largest = b.criticalPath;
+        std::string largestTerm = kCriticalPathLimit;
+        std::map<std::string, const CyclesBound::Pipe*> recomputedPipes;
+        if (again)
+            for (const CyclesBound::Pipe& p : again->pipes) recomputedPipes.emplace(p.name, &p);
+        std::map<std::string, Cycles> claimedPipes;
+        for (const CyclesBound::Pipe& p : b.pipes) {
+            const std::string at = cat(field, ".pipes.", p.name);
+            if (!claimedPipes.emplace(p.name, p.bound).second) {
+                unknownEntry(at, cat("pipe ", p.name, " twice"));
+                continue;
+            }
+            if (!isPipe(p.name)) {
+                unknownEntry(at, cat("pipe ", p.name, ", on which no node runs"));
+                continue;
+            }
+            const auto r = recomputedPipes.find(p.name);
+            const CyclesBound::Pipe* same = r == recomputedPipes.end() ? nullptr : r->second;
+            if (again && !same) unknownEntry(at, cat("pipe ", p.name, ", which has no work in the recomputed bound"));
+            boundFigure(at + ".busy", p.busy,
+                        p.busy < 0        ? std::string("busy cycles are never negative")
+                        : p.busy > p.bound ? cat("above its bound ", p.bound, " (busy cycles with a head and a tail)")
+                                           : std::string(),
+                        same ? &same->busy : nullptr);
+            boundFigure(at + ".bound", p.bound, p.bound < 0 ? std::string("a bound is never negative") : std::string(),
+                        same ? &same->bound : nullptr);
+            if (p.bound > largest) largest = p.bound, largestTerm = p.name;
+        }
+        for (const auto& [name, pipe] : recomputedPipes)
+            if (!claimedPipes.count(name)) missingEntry(field + ".pipes", cat("pipe ", name, ", which has work"));
+        boundFigure(field + ".criticalPath", b.criticalPath,
+                    b.criticalPath < 0 ? std::string("a bound is never negative") : std::string(),
+                    again ? &again->criticalPath : nullptr);
+        boundFigure(field + ".total", b.total,
+                    b.total < 0        ? std::string("a bound is never negative")
+                    : b.total != largest ? cat("the largest of its terms is ", largest, " (", largestTerm, ")")
+                    : b.total > timed ? cat("the plan takes ", timed, " cycles (totalCycles), fewer than its lower bound")
+                                      : std::string(),
+                    again ? &again->total : nullptr);
+        const auto named = claimedPipes.find(b.limit);
+        const bool gives = b.limit == kCriticalPathLimit ? b.criticalPath == b.total
+                                                          : named != claimedPipes.end() && named->second == b.total;
+        boundFigure(field + ".limit", b.limit,
+                    gives ? std::string() : cat("no term of that name gives the total ", b.total),
+                    again ? &again->limit : nullptr);
+    }
+    // A pipe some node of the plan runs on, or a spill pipe (the spill work a bound assumes).
+    bool isPipe(const std::string& name) const {
+        if (name == kSpillInPipe || name == kSpillOutPipe) return true;
+        for (const std::string* p : pipeNames_)
+            if (*p == name) return true;
+        return false;
+    }
+
     // 10. Timing under the pipe model, computed here from its definition: each pipe runs its
     // nodes one at a time in order; a node starts once its predecessors (graph and added edges)
     // have ended and its pipe is free; a buffer placed (ALLOC, SPILL_IN) over bytes another buffer
@@ -1345,6 +1528,7 @@ private:
             report_.add(Kind::Timing, "the plan's cycles add up beyond 2^63 - 1", at);
         }
         claim("metrics.totalCycles", claims_->totalCycles, total);
+        timedTotal_ = total;
         if (claimed != L) {
             At at;
             at.field = "timing";
@@ -1416,8 +1600,8 @@ std::vector<Violation> verifyPlan(const Graph& g, const Capacities& caps, const 
 }
 
 std::vector<Violation> verifyResult(const Graph& g, const Capacities& caps, const CostModel& cost, const Plan& plan,
-                                    const ResultClaims& claims) {
-    return Verifier(g, caps, plan, cost, &claims).run();
+                                    const ResultClaims& claims, const BoundsRecomputation& recompute) {
+    return Verifier(g, caps, plan, cost, &claims, recompute).run();
 }
 
 }  // namespace spillway

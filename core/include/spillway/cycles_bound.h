@@ -16,22 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "bounds.h"
 #include "cost.h"
 #include "plan.h"
 
 namespace spillway {
-
-struct CyclesBound {
-    Cycles total = 0;        // the largest of criticalPath and each pipe's bound
-    std::string limit;       // what gives total: a pipe's name, or "critical path"
-    Cycles criticalPath = 0;
-    struct Pipe {
-        std::string name;
-        Cycles busy = 0;   // the cycles of its nodes (and of the spill work assumed)
-        Cycles bound = 0;  // busy with the shortest head before and tail after
-    };
-    std::vector<Pipe> pipes;  // by name
-};
 
 // Any order and placement of `plan`'s nodes under the graph's and the plan's added edges.
 CyclesBound planCyclesBound(const Graph& g, const Plan& plan);

@@ -51,9 +51,7 @@ struct Metrics {
     TrafficBound bound;            // no plan for this order moves less (the residency relaxation)
     // No plan finishes sooner (cycles_bound.h): any re-scheduling and re-placement of this plan's
     // spills; any plan of this input order (moving at least `bound`); any plan of the graph.
-    struct {
-        CyclesBound plan, order, graph;
-    } cyclesBound;
+    CyclesBounds cyclesBound;
 };
 
 // Under the cycles objective: the bytes objective's plan it started from, and what each
@@ -125,6 +123,17 @@ std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& o
 // one of them).
 Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder, const Plan& plan,
                 const Timing& timing);
+
+// Every lower bound of a plan and its input order, as measure() states them: the residency
+// relaxation's bytes (trafficLowerBound) and the cycles bounds of the plan, the order and the graph.
+LowerBounds lowerBounds(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
+                        const Plan& plan);
+
+// verifyResult with the claimed lower bounds compared with lowerBounds recomputed for the
+// claimed input order (what `spillway verify` and the bindings' verify() run on a result file):
+// as costly as the engine's bound stage.
+std::vector<Violation> verifyResultRecomputing(const Graph& g, const Capacities& caps, const CostModel& cost,
+                                               const Plan& plan, const ResultClaims& claims);
 
 // What a result claims about its plan, for verifyResult: a copy, and one that reads the timing
 // and waits in `r` itself (r must outlive it; at 10^6 nodes the copy is 154 MB).

@@ -27,6 +27,8 @@ constexpr std::int64_t kMaxAddedEdges = 4 * kMaxSpills + 2 * kMaxUses;  // a res
 constexpr std::int64_t kMaxMemories = 256;                      // capacity entries; distinct Types
 constexpr std::int64_t kMaxNameBytes = 256;                     // Op, Pipe, Type and memory names
 constexpr std::int64_t kMaxNodeId = (std::int64_t{1} << 30) - 1;
+// The largest id a plan gives a spill node: kMaxNodeId + 1 + 2k + 1 for the last spill k.
+constexpr std::int64_t kMaxSpillNodeId = kMaxNodeId + 2 * kMaxSpills;
 constexpr std::int64_t kMaxBufferId = (std::int64_t{1} << 31) - 1;
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 36;       // Size, capacity, offsets
 constexpr std::int64_t kMaxCycles = std::int64_t{1} << 32;      // a node's Cycles

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bounds.h"
 #include "schedule.h"
 
 namespace spillway {
@@ -80,11 +81,6 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
 // the window of kBoundWindowSteps where it starts, each window's flow within
 // kBoundWindowWorkPerStep work per step. Linear, and stronger there than one budgeted flow over
 // the whole time line (whose early stop prices little).
-struct TrafficBound {
-    Bytes total = 0;
-    std::map<std::string, Bytes> byType;
-    bool exact = true;
-};
 inline constexpr std::int64_t kBoundWorkFloor = 60'000'000;
 inline constexpr std::int64_t kBoundWorkPerStep = 40;
 inline constexpr int kBoundWindowSteps = 1024;

@@ -4,12 +4,14 @@
 // (CMake target spillway_verifier links only the graph model, spillway_model).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bounds.h"
 #include "cost.h"
 #include "plan.h"
 
@@ -26,12 +28,14 @@ enum class ViolationKind {
     Residency,
     Bounds,
     Overlap,
-    Metrics,      // a claimed metric differs from the one recomputed
+    Metrics,      // a claimed metric differs from the one recomputed, or a claimed lower bound
+                  // contradicts the plan or differs from the one recomputed
     Timing,       // a claimed start, end or wait differs from the one recomputed
+    Capacities,   // the claimed capacities are not the ones the plan is checked against
 };
 
 // "order", "spill-ids", "spill-pair", "spill-cycles", "edges", "allocation", "residency",
-// "bounds", "overlap", "metrics", "timing".
+// "bounds", "overlap", "metrics", "timing", "capacities".
 const char* violationKindName(ViolationKind kind);
 
 struct Violation {
@@ -81,7 +85,16 @@ struct ResultClaims {
     std::optional<std::vector<NodeWait>> waits;  // per entry of plan.order; absent in older results
     std::shared_ptr<const Steps> steps;  // when set, the timing and waits claimed (the two above unused)
     std::vector<ForeignEdge> foreignEdges;
+    // Absent: not claimed, not checked (cyclesBound is absent from results written before it).
+    std::optional<Capacities> capacities;     // "capacities": what the plan was made for
+    std::optional<TrafficBound> bound;        // "metrics.bound"
+    std::optional<CyclesBounds> cyclesBound;  // "metrics.cyclesBound"
 };
+
+// The lower bounds of a sound plan and its input order, recomputed by the caller (engine.h,
+// verifyResultRecomputing) for verifyResult to compare the claimed ones with: the verifier
+// computes no bound itself, it checks only that the claimed ones are consistent with the plan.
+using BoundsRecomputation = std::function<LowerBounds()>;
 
 // The plan alone: order, spills, edges, allocations, residency, bounds, overlap, and the spill
 // nodes' cycles under `cost`.
@@ -89,8 +102,11 @@ std::vector<Violation> verifyPlan(const Graph& g, const Capacities& caps, const 
                                   const CostModel& cost = {});
 
 // The plan and every claim of a result: also the input order, the metrics and the timing,
-// recomputed here (the timing only when the plan itself is sound).
+// recomputed here (the timing only when the plan itself is sound). The claimed lower bounds are
+// checked against the plan's own figures and, given `recompute`, which is called only on a sound
+// plan whose claimed input order is its own, against the bounds it returns.
 std::vector<Violation> verifyResult(const Graph& g, const Capacities& caps, const CostModel& cost,
-                                    const Plan& plan, const ResultClaims& claims);
+                                    const Plan& plan, const ResultClaims& claims,
+                                    const BoundsRecomputation& recompute = {});
 
 }  // namespace spillway
