@@ -149,6 +149,31 @@ test('verify() accepts a plan and names the fault in a tampered one', () => {
   assert.ok(violations.some((v) => v.kind === 'residency' || v.kind === 'order'), JSON.stringify(violations));
 });
 
+test('verify() rejects false lower bounds and capacities, naming the field, like `spillway verify`', () => {
+  const graph = engine.example('tiled-matmul');
+  const resultText = engine.plan(graph, '{}');
+  writeFileSync(join(work, 'tm.json'), graph);
+  const cases = [
+    ['metrics.bound.total', (r) => { r.metrics.bound.total = r.metrics.extraBytes + 1; }, 'metrics'],
+    ['metrics.cyclesBound.plan.total', (r) => { r.metrics.cyclesBound.plan.total = 1e15; }, 'metrics'],
+    ['metrics.cyclesBound.graph.total', (r) => { r.metrics.cyclesBound.graph.total = -1; }, 'metrics'],
+    // Consistent with the plan (a term below its total): only the recomputation sees it.
+    ['metrics.cyclesBound.order.criticalPath', (r) => { r.metrics.cyclesBound.order.criticalPath -= 1; }, 'metrics'],
+    ['capacities.L1', (r) => { r.capacities.L1 += 1; }, 'capacities'],
+  ];
+  for (const [field, tamper, kind] of cases) {
+    const tampered = JSON.parse(resultText);
+    tamper(tampered);
+    const text = JSON.stringify(tampered);
+    const { violations } = JSON.parse(engine.verify(graph, text, '{}'));
+    assert.ok(violations.some((v) => v.field === field && v.kind === kind), `${field}: ${JSON.stringify(violations)}`);
+    writeFileSync(join(work, 'tm.result'), text);
+    const native = spawnSync(cli, ['verify', join(work, 'tm.json'), join(work, 'tm.result')], { encoding: 'utf8' });
+    assert.equal(native.status, 1, field);
+    assert.deepEqual(native.stdout.trim().split('\n'), violations.map((v) => `${v.kind}: ${v.message}`));
+  }
+});
+
 test('compare() gives the rows of `spillway compare --json -`, minus wall time', () => {
   const graph = engine.example('fragmentation');
   const strip = (rows) => rows.map(({ ms, ...rest }) => rest);
