@@ -58,7 +58,9 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 namespace spillway {
@@ -1233,10 +1235,14 @@ private:
             recomputed = recompute_();
         if (claims_->bound) checkTrafficBound(*claims_->bound, recomputed ? &recomputed->bytes : nullptr);
         if (!claims_->cyclesBound) return;
+        // The pipes a bound may name: those some node of the plan runs on, and the spill pipes
+        // (the spill work a bound assumes).
+        std::set<std::string_view> pipes{kSpillInPipe, kSpillOutPipe};
+        for (const std::string* p : pipeNames_) pipes.insert(*p);
         const CyclesBounds& c = *claims_->cyclesBound;
-        checkCyclesBound("plan", c.plan, recomputed ? &recomputed->cycles.plan : nullptr);
-        checkCyclesBound("order", c.order, recomputed ? &recomputed->cycles.order : nullptr);
-        checkCyclesBound("graph", c.graph, recomputed ? &recomputed->cycles.graph : nullptr);
+        checkCyclesBound("plan", c.plan, recomputed ? &recomputed->cycles.plan : nullptr, pipes);
+        checkCyclesBound("order", c.order, recomputed ? &recomputed->cycles.order : nullptr, pipes);
+        checkCyclesBound("graph", c.graph, recomputed ? &recomputed->cycles.graph : nullptr, pipes);
     }
 
     // One claimed figure: `problem` says how it contradicts the plan (empty: it does not); else,
@@ -1306,7 +1312,8 @@ private:
         boundFigure(field + ".exact", b.exact, std::string(), again ? &again->exact : nullptr);
     }
 
-    void checkCyclesBound(const char* set, const CyclesBound& b, const CyclesBound* again) {
+    void checkCyclesBound(const char* set, const CyclesBound& b, const CyclesBound* again,
+                          const std::set<std::string_view>& pipes) {
         const std::string field = cat("metrics.cyclesBound.", set);
         const Cycles timed = timedTotal_ ? *timedTotal_ : claims_->totalCycles;
         Cycles largest = b.criticalPath;
@@ -1321,7 +1328,7 @@ private:
                 unknownEntry(at, cat("pipe ", p.name, " twice"));
                 continue;
             }
-            if (!isPipe(p.name)) {
+            if (!pipes.count(p.name)) {
                 unknownEntry(at, cat("pipe ", p.name, ", on which no node runs"));
                 continue;
             }
@@ -1355,14 +1362,6 @@ private:
                     gives ? std::string() : cat("no term of that name gives the total ", b.total),
                     again ? &again->limit : nullptr);
     }
-    // A pipe some node of the plan runs on, or a spill pipe (the spill work a bound assumes).
-    bool isPipe(const std::string& name) const {
-        if (name == kSpillInPipe || name == kSpillOutPipe) return true;
-        for (const std::string* p : pipeNames_)
-            if (*p == name) return true;
-        return false;
-    }
-
     // 10. Timing under the pipe model, computed here from its definition: each pipe runs its
     // nodes one at a time in order; a node starts once its predecessors (graph and added edges)
     // have ended and its pipe is free; a buffer placed (ALLOC, SPILL_IN) over bytes another buffer
