@@ -304,7 +304,7 @@ private:
     const Plan& plan_;
     const CostModel& cost_;
     const ResultClaims* claims_;
-    const BoundsRecomputation& recompute_;
+    const BoundsRecomputation recompute_;
     Report report_;
     std::optional<Cycles> timedTotal_;  // the total cycles checkTiming recomputed, when it ran
 
@@ -1141,13 +1141,7 @@ private:
     // 9. Metrics: recomputed from the plan and the input order, by their definitions.
     void checkMetrics() {
         claim("metrics.spills", claims_->spills, static_cast<std::int64_t>(plan_.spills.size()));
-        Bytes extra = 0;
-        for (std::size_t k = 0; k < plan_.spills.size(); ++k)
-            if (spillBufIndex_[k] >= 0) {
-                const Buffer& b = g_.buffers[spillBufIndex_[k]];
-                extra = addSat(extra, b.hasCopyIn ? b.size : mulSat(2, b.size));  // a COPY_IN buffer moves once
-            }
-        claim("metrics.extraBytes", claims_->extraBytes, extra);
+        claim("metrics.extraBytes", claims_->extraBytes, sumSat(movedByMemory()));
 
         const std::size_t memories = memoryNames_.size();
         std::vector<Bytes> demand(memories, 0), now(memories, 0), resident(memories, 0), current(memories, 0);
@@ -1187,6 +1181,22 @@ private:
             resident[m] = std::max(resident[m], current[m]);
         }
         claimMap("metrics.residentPeak", claims_->residentPeak, byMemory(resident));
+    }
+    // The bytes the plan's spills move, per memory (an index of memoryNames_).
+    std::vector<Bytes> movedByMemory() const {
+        std::vector<Bytes> moved(memoryNames_.size(), 0);
+        for (std::size_t k = 0; k < plan_.spills.size(); ++k)
+            if (const int bi = spillBufIndex_[k]; bi >= 0) {
+                const Buffer& b = g_.buffers[bi];
+                const Bytes bytes = b.hasCopyIn ? b.size : mulSat(2, b.size);  // a COPY_IN buffer moves once
+                moved[memoryOf_[bi]] = addSat(moved[memoryOf_[bi]], bytes);
+            }
+        return moved;
+    }
+    static Bytes sumSat(const std::vector<Bytes>& values) {
+        Bytes sum = 0;
+        for (Bytes v : values) sum = addSat(sum, v);
+        return sum;
     }
     std::map<std::string, Bytes> byMemory(const std::vector<Bytes>& values) const {
         std::map<std::string, Bytes> named;
@@ -1272,15 +1282,8 @@ private:
 
     void checkTrafficBound(const TrafficBound& b, const TrafficBound* again) {
         const std::string field = "metrics.bound";
-        std::vector<Bytes> moved(memoryNames_.size(), 0);  // the plan's traffic per memory
-        Bytes extra = 0;
-        for (std::size_t k = 0; k < plan_.spills.size(); ++k)
-            if (const int bi = spillBufIndex_[k]; bi >= 0) {
-                const Buffer& buf = g_.buffers[bi];
-                const Bytes bytes = buf.hasCopyIn ? buf.size : mulSat(2, buf.size);
-                moved[memoryOf_[bi]] = addSat(moved[memoryOf_[bi]], bytes);
-                extra = addSat(extra, bytes);
-            }
+        const std::vector<Bytes> moved = movedByMemory();
+        const Bytes extra = sumSat(moved);
         Bytes sum = 0;
         std::map<std::string, std::size_t> memoryIndex;
         for (std::size_t m = 0; m < memoryNames_.size(); ++m) memoryIndex.emplace(memoryNames_[m], m);
