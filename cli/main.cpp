@@ -69,8 +69,11 @@ constexpr const char* kUsageHead = R"(usage:
                                          10000,100000,1000000 nodes): CPU seconds of each stage
                                          and each stage's fitted growth exponent
   spillway generate matmul M N K | flash Q KV | conv GROUPS LAYERS | random OPERATIONS
+                    | thrash BUFFERS OPERATIONS USES
                     [--seed S] [--frees-at-end] [--alloc-edges PCT] [--bufferless PCT] [-o FILE]
-                                         a generated graph (sizes of any scale, for benchmarks)
+                                         a generated graph (sizes of any scale, for benchmarks;
+                                         thrash: BUFFERS one-byte UB buffers, capacity USES,
+                                         each operation using USES of them at random)
   spillway --version | --help
 
 plan options:
@@ -671,6 +674,9 @@ int commandGenerate(int argc, char** argv) {
         return static_cast<int>(parseCount(what, p[i], 1, 1000000));
     };
     const bool freesAtEnd = a.options.count("--frees-at-end") != 0;
+    const std::uint64_t seed = a.options.count("--seed")
+                                   ? static_cast<std::uint64_t>(parseCount("--seed", a.options.at("--seed"), 0, INT64_MAX))
+                                   : 1;
     std::string text;
     if (kind == "matmul") {
         MatmulParams m;
@@ -699,12 +705,16 @@ int commandGenerate(int argc, char** argv) {
             r.allocEdgePercent = static_cast<int>(parseCount("--alloc-edges", a.options.at("--alloc-edges"), 0, 100));
         if (a.options.count("--bufferless"))
             r.bufferlessPercent = static_cast<int>(parseCount("--bufferless", a.options.at("--bufferless"), 0, 100));
-        const std::uint64_t seed = a.options.count("--seed")
-                                       ? static_cast<std::uint64_t>(parseCount("--seed", a.options.at("--seed"), 0, INT64_MAX))
-                                       : 1;
         text = generateRandomGraph(seed, r);
+    } else if (kind == "thrash") {
+        ThrashParams t;
+        t.buffers = count(1, "BUFFERS");
+        t.operations = count(2, "OPERATIONS");
+        t.usesPerOperation = count(3, "USES");
+        t.capacity = t.usesPerOperation;
+        text = generateThrash(seed, t);
     } else {
-        throw InputError("spillway generate: unknown kind \"" + excerpt(kind) + "\": expected matmul, flash, conv or random");
+        throw InputError("spillway generate: unknown kind \"" + excerpt(kind) + "\": expected matmul, flash, conv, random or thrash");
     }
     if (a.options.count("-o")) writeFile(a.options.at("-o"), text);
     else std::fputs(text.c_str(), stdout);

@@ -6,6 +6,7 @@
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <ostream>
@@ -18,6 +19,7 @@
 #include "spillway/error.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
+#include "spillway/limits.h"
 #include "spillway/packing_io.h"
 #include "spillway/packing_validator.h"
 #include "spillway/verifier.h"
@@ -76,27 +78,34 @@ val jsText(std::string_view text) {
 // heap for the 27 MB result of a 100K-node graph, the largest part of the first call's fresh
 // pages. A block reserved larger than the text is only touched where the text is written (the
 // heap's growth only reserves address space), so this touches the text's size once.
+// It stops at limits::kMaxResultBytes: past it the text is cut and overLimit() says so.
 class ResultText : public std::streambuf {
 public:
     // A reservation the heap cannot make is no error: the block then grows as it is written.
-    explicit ResultText(std::size_t reserve) { grow(reserve); }
+    explicit ResultText(std::size_t reserve) { grow(std::min(reserve, kLimit)); }
     ResultText(ResultText&& other) noexcept
         : data_(std::exchange(other.data_, nullptr)),
           size_(std::exchange(other.size_, 0)),
-          capacity_(std::exchange(other.capacity_, 0)) {}
+          capacity_(std::exchange(other.capacity_, 0)),
+          overLimit_(std::exchange(other.overLimit_, false)) {}
     ResultText(const ResultText&) = delete;
     ResultText& operator=(const ResultText&) = delete;
     ResultText& operator=(ResultText&&) = delete;
     ~ResultText() override { std::free(data_); }
 
     operator std::string_view() const { return {data_, size_}; }
+    bool overLimit() const { return overLimit_; }
 
 protected:
     std::streamsize xsputn(const char* s, std::streamsize n) override {
         const auto count = static_cast<std::size_t>(n);
+        if (size_ + count > kLimit) {
+            overLimit_ = true;
+            return 0;
+        }
         // A text larger than its block moves to one twice the size it needs (a copy, as a
-        // std::string's growth would make).
-        if (size_ + count > capacity_ && !grow(2 * (size_ + count))) return 0;
+        // std::string's growth would make), never past the limit.
+        if (size_ + count > capacity_ && !grow(std::min(2 * (size_ + count), kLimit))) return 0;
         std::memcpy(data_ + size_, s, count);
         size_ += count;
         return n;
@@ -116,9 +125,11 @@ private:
         return true;
     }
 
+    static constexpr std::size_t kLimit = static_cast<std::size_t>(limits::kMaxResultBytes);
     char* data_ = nullptr;
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;
+    bool overLimit_ = false;
 };
 
 // What the result's text reserves: the results of the generated 100K-node graphs are 2.5 times
@@ -129,6 +140,10 @@ ResultText resultText(const Graph& graph, const Result& result, std::size_t grap
     ResultText text(kResultPerGraphByte * graphBytes + (1 << 20));
     std::ostream out(&text);
     writeResultJson(out, graph, result);
+    if (text.overLimit())
+        limits::exceeded("the result is larger than " + std::to_string(limits::kMaxResultBytes) +
+                             " bytes, more than the browser can take: plan it with the command-line tool (spillway plan)",
+                         "resultBytes", limits::kMaxResultBytes, "");
     if (!out) throw std::bad_alloc();  // the block could not grow (the stream keeps the error)
     return text;
 }

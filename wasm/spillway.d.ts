@@ -175,7 +175,9 @@ export interface ExampleInfo {
 }
 
 /**
- * Every text parameter must be a string: anything else gets the EngineError JSON naming the
+ * No function throws. A call with the wrong number of arguments gets the EngineError JSON
+ * "plan() takes 2 arguments, got 1" (where.field "arguments"); a function without parameters
+ * ignores extra ones. Every text parameter must be a string: anything else gets the EngineError JSON naming the
  * parameter (where.field "graphJson", "optionsJson", "resultJson", "csvText" or "name"). Text
  * crosses the boundary as UTF-8 through the host's TextEncoder and TextDecoder (a lone surrogate
  * becomes U+FFFD).
@@ -187,7 +189,9 @@ export interface SpillwayModule {
   policies(): string;
   /** JSON array of OrderSourceInfo, default first: the menu of order sources. */
   orders(): string;
-  /** Result JSON (docs/result-format.md), byte-identical to `spillway plan -o`, or EngineError JSON. */
+  /** Result JSON (docs/result-format.md), byte-identical to `spillway plan -o`, or EngineError JSON;
+   *  a result over 2^28 bytes is the input error where.limit {name: "resultBytes", max: 268435456}
+   *  (README.md, "Limits"). */
   plan(graphJson: string, optionsJson: string): string;
   /**
    * plan() that reports the order search's progress: `onProgress` receives SearchProgress JSON
@@ -198,6 +202,9 @@ export interface SpillwayModule {
    * increasing efforts (e.g. 100, 400, 1600, ...) and post each result; each call is
    * deterministic and none is worse than the one before. Cancel by not starting the next call,
    * keeping the last result. onProgress drives a progress bar within one call.
+   *
+   * An onProgress that is not a function gets the EngineError JSON (where.field "onProgress"); one
+   * that throws stops the search, and the call returns the EngineError JSON "onProgress threw: ...".
    */
   planWithProgress(graphJson: string, optionsJson: string, onProgress: (progressJson: string) => boolean): string;
   /** {"violations": Violation[]} for a result JSON against its graph (the plan and every claim:

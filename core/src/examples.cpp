@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <set>
 #include <utility>
 
@@ -852,6 +853,42 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
         }
     }
     return b.finish();  // frees the rest, ascending BufId
+}
+
+std::string generateThrash(std::uint64_t seed, const ThrashParams& p) {
+    requireAtLeast("buffers", p.buffers, 1);
+    requireAtLeast("operations", p.operations, 1);
+    requireAtLeast("usesPerOperation", p.usesPerOperation, 1);
+    requireAtLeast("bufferBytes", p.bufferBytes, 1);
+    if (p.usesPerOperation > std::min<std::int64_t>(p.buffers, limits::kMaxBufsPerNode))
+        badParam("usesPerOperation", "must be at most min(buffers, " + std::to_string(limits::kMaxBufsPerNode) + ")");
+    if (std::int64_t{2} * p.buffers + p.operations > kMaxNodes)
+        badParam("operations", "make the graph exceed " + std::to_string(kMaxNodes) + " nodes");
+    if (p.bufferBytes > limits::kMaxBytes / p.usesPerOperation || p.capacity < p.usesPerOperation * p.bufferBytes)
+        badParam("capacity", "must hold usesPerOperation buffers");
+    Rng rng(seed);
+    OJson caps;
+    caps[p.memory] = p.capacity;
+    std::string out = "{\n \"Capacities\": " + caps.dump() + ",\n \"Nodes\": [\n";
+    NodeId id = 0;
+    auto bufferNode = [&](const char* op, int b) {
+        out += "  {\"Id\":" + std::to_string(id++) + ",\"Op\":\"" + op + "\",\"BufId\":" + std::to_string(b) +
+               ",\"Size\":" + std::to_string(p.bufferBytes) + ",\"Type\":" + OJson(p.memory).dump() + "},\n";
+    };
+    for (int b = 0; b < p.buffers; ++b) bufferNode(kAlloc, b);
+    std::vector<int> pool(static_cast<size_t>(p.buffers));
+    for (int op = 0; op < p.operations; ++op) {
+        // A partial Fisher-Yates: the first usesPerOperation entries are a uniform draw.
+        std::iota(pool.begin(), pool.end(), 0);
+        for (int i = 0; i < p.usesPerOperation; ++i) std::swap(pool[i], pool[i + rng.below(p.buffers - i)]);
+        std::vector<int> uses(pool.begin(), pool.begin() + p.usesPerOperation);
+        std::sort(uses.begin(), uses.end());
+        out += "  {\"Id\":" + std::to_string(id++) + ",\"Op\":\"ADD\",\"Pipe\":\"VECTOR\",\"Cycles\":" +
+               std::to_string(rng.between(10, 400)) + ",\"Bufs\":" + OJson(uses).dump() + "},\n";
+    }
+    for (int b = 0; b < p.buffers; ++b) bufferNode(kFree, b);
+    out.erase(out.size() - 2, 1);  // the last node's comma
+    return out + " ],\n \"Edges\": []\n}\n";
 }
 
 }  // namespace spillway

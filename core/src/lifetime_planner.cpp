@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 
 #include "stretch_packing.h"
@@ -84,6 +85,12 @@ struct MemoryPlan {
     const char* packOrder = "";           // the packing order that succeeded, or kExactPacking
     std::map<int, std::vector<Eviction>> evictionsAt;  // step -> in order
     std::int64_t relaxationWork = 0;  // policy residency: the work its choice spent (a count)
+
+    int spills() const {
+        size_t n = 0;
+        for (const auto& [step, evictions] : evictionsAt) n += evictions.size();
+        return static_cast<int>(n);
+    }
 };
 
 constexpr const char* kLifetimeFormula =
@@ -201,7 +208,7 @@ private:
             unplaced.clear();
             // The gaps each stretch weighed are for the decisions' reasons: a huge graph, whose
             // decisions are brief, does not pack a second time to note them.
-            std::optional<Stretch> failed = packStretches(p.stretches, capacity, builder_.keepsReasons() ? &notes : nullptr,
+            std::optional<Stretch> failed = packStretches(p.stretches, capacity, builder_.keepsReasonsFor(p.spills()) ? &notes : nullptr,
                                                           countUnplaced ? &unplaced : nullptr);
             if (!failed) {
                 p.gaps = std::move(notes.gaps);
@@ -275,7 +282,7 @@ private:
         const packing::Result r = packing::pack(problem, options);
         if (r.verdict != packing::Verdict::Fits) return false;
         for (size_t i = 0; i < stretches.size(); ++i) stretches[i].offset = r.offsets[i];
-        if (builder_.keepsReasons()) plan.gaps = gapsAround(stretches, capacity);
+        if (builder_.keepsReasonsFor(plan.spills())) plan.gaps = gapsAround(stretches, capacity);
         plan.packOrder = kExactPacking;
         return true;
     }
@@ -293,17 +300,20 @@ private:
         for (size_t i = 0; i < problem.gaps.size(); ++i)
             if (!keep[i]) outGaps[problem.gaps[i].buf].push_back(&problem.gaps[i]);
         MemoryPlan plan;
+        std::vector<const Gap*> written;  // the write-outs in the order they are recorded
         for (int b : buffersOfMemory(problem.type)) {
             const Bytes size = g_.buffers[b].size;
             Time from = nodeTime(stepOf(g_.buffers[b].allocNode));
             std::sort(outGaps[b].begin(), outGaps[b].end(), [](const Gap* x, const Gap* y) { return x->from < y->from; });
             for (const Gap* gap : outGaps[b]) {
                 plan.stretches.push_back({b, from, outTime(gap->from + 1), size});
-                plan.evictionsAt[gap->from + 1].push_back(explainOptimal(problem, budget, keep, load, *gap));
+                written.push_back(gap);
                 from = inTime(gap->to);
             }
             plan.stretches.push_back({b, from, freeTime(stepOf(g_.buffers[b].freeNode)), size});
         }
+        std::vector<Eviction> explained = explainOptimal(problem, budget, keep, load, written);
+        for (size_t i = 0; i < written.size(); ++i) plan.evictionsAt[written[i]->from + 1].push_back(std::move(explained[i]));
         for (auto& [step, evictions] : plan.evictionsAt)
             std::sort(evictions.begin(), evictions.end(), [](const Eviction& x, const Eviction& y) { return x.buf < y.buf; });
         plan.relaxationWork = choice.work;
@@ -333,31 +343,68 @@ private:
         return load;
     }
 
-    // Why a gap is written out: the step inside it where keeping it would overflow the most, the
-    // node's buffers there, and the buffers idle across that step (those written out first).
-    Eviction explainOptimal(const ResidencyProblem& problem, const std::vector<Bytes>& budget, const std::vector<char>& keep,
-                            const std::vector<Bytes>& load, const Gap& gap) {
-        int peak = gap.from + 1;
-        for (int t = gap.from + 1; t < gap.to; ++t)
-            if (load[t] - budget[t] > load[peak] - budget[peak]) peak = t;
-        Eviction e{gap.buf, {}, 0, {}, problem.forced[peak], load[peak] + gap.size - budget[peak], budget[peak], true, peak};
-        for (int b : buffersIn(problem.type, peak)) e.forBufs.push_back(b);
-        // score: bytes x steps it holds idle, per byte writing it out would move
-        std::vector<std::pair<bool, Scored>> idle;  // (kept, candidate): the written-out ones first
-        for (size_t i = 0; i < problem.gaps.size(); ++i) {
-            const Gap& o = problem.gaps[i];
-            if (o.from < peak && peak < o.to)
-                idle.push_back({keep[i] != 0, {o.buf, static_cast<double>(o.size) * (o.to - o.from) /
-                                                          static_cast<double>(std::max<Bytes>(1, o.traffic))}});
+    // Why each gap of `written` is written out: the step inside it where keeping it would overflow
+    // the most (its peak), the node's buffers there, and the gaps idle across that step, the
+    // written-out ones first, then by bytes x steps held idle per byte writing out would move.
+    // Gaps sharing a peak share its ranking, made once by a sweep over the steps: each peak reads
+    // only the gaps over it, where ranking every gap of the memory for every write-out was
+    // quadratic (the thrash graph's 119,210 write-outs each read all 288,000 gaps).
+    std::vector<Eviction> explainOptimal(const ResidencyProblem& problem, const std::vector<Bytes>& budget,
+                                         const std::vector<char>& keep, const std::vector<Bytes>& load,
+                                         const std::vector<const Gap*>& written) {
+        std::vector<Eviction> out;
+        std::vector<std::pair<int, size_t>> byPeak;  // (peak, index in written)
+        for (const Gap* gap : written) {
+            int peak = gap->from + 1;
+            for (int t = gap->from + 1; t < gap->to; ++t)
+                if (load[t] - budget[t] > load[peak] - budget[peak]) peak = t;
+            out.push_back({gap->buf, {}, 0, {}, problem.forced[peak], load[peak] + gap->size - budget[peak], budget[peak], true, peak});
+            byPeak.emplace_back(peak, byPeak.size());
         }
-        std::stable_sort(idle.begin(), idle.end(), [](const auto& x, const auto& y) {
-            return x.first != y.first ? !x.first : x.second.score > y.second.score;
+        if (!builder_.keepsReasonsFor(static_cast<int>(written.size()))) return out;
+        std::sort(byPeak.begin(), byPeak.end());
+        std::vector<int> byStart(problem.gaps.size());
+        std::iota(byStart.begin(), byStart.end(), 0);
+        std::stable_sort(byStart.begin(), byStart.end(), [&](int x, int y) { return problem.gaps[x].from < problem.gaps[y].from; });
+        std::vector<int> idle;  // gaps started before the sweep's step, pruned of those ended
+        std::vector<int> rankOf(g_.buffers.size(), -1);
+        std::vector<Scored> ranked;
+        size_t started = 0;
+        for (size_t k = 0; k < byPeak.size(); ++k) {
+            const int peak = byPeak[k].first;
+            if (k == 0 || peak != byPeak[k - 1].first) {
+                for (const Scored& c : ranked) rankOf[c.buf] = -1;
+                for (; started < byStart.size() && problem.gaps[byStart[started]].from < peak; ++started) idle.push_back(byStart[started]);
+                idle.erase(std::remove_if(idle.begin(), idle.end(), [&](int i) { return problem.gaps[i].to <= peak; }), idle.end());
+                ranked = rankIdle(problem, keep, idle);
+                for (size_t r = 0; r < ranked.size(); ++r) rankOf[ranked[r].buf] = static_cast<int>(r);
+            }
+            Eviction& e = out[byPeak[k].second];
+            for (int b : buffersIn(problem.type, peak)) e.forBufs.push_back(b);
+            e.weighed = static_cast<int>(ranked.size());
+            const size_t shown = std::min<size_t>(ranked.size(), kShownChoices);
+            e.shown.assign(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown));
+            if (rankOf[e.buf] >= static_cast<int>(shown)) e.shown.push_back(ranked[rankOf[e.buf]]);
+        }
+        return out;
+    }
+
+    // The gaps `idle` (all over one step) ranked for the decision log: written-out ones first,
+    // then by score (bytes x steps held idle, per byte writing out would move), then by index.
+    static std::vector<Scored> rankIdle(const ResidencyProblem& problem, const std::vector<char>& keep, std::vector<int> idle) {
+        auto score = [&](int i) {
+            const Gap& o = problem.gaps[i];
+            return static_cast<double>(o.size) * (o.to - o.from) / static_cast<double>(std::max<Bytes>(1, o.traffic));
+        };
+        std::sort(idle.begin(), idle.end(), [&](int x, int y) {
+            if (keep[x] != keep[y]) return keep[y] != 0;
+            const double sx = score(x), sy = score(y);
+            return sx != sy ? sx > sy : x < y;
         });
         std::vector<Scored> ranked;
-        for (const auto& [kept, c] : idle) ranked.push_back(c);
-        e.weighed = static_cast<int>(ranked.size());
-        e.shown = PlanBuilder::shortlist(ranked, {gap.buf});
-        return e;
+        ranked.reserve(idle.size());
+        for (int i : idle) ranked.push_back({problem.gaps[i].buf, score(i)});
+        return ranked;
     }
 
     int stepOf(int node) {

@@ -61,6 +61,7 @@ PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& co
 
 void PlanBuilder::expectSpills(int spills) {
     const size_t k = static_cast<size_t>(spills);
+    if (!keepsReasonsFor(spills)) becomeBrief();
     plan_.spills.reserve(k);
     plan_.addedNodes.reserve(2 * k);
     plan_.order.reserve(order_.size() + 2 * k);
@@ -135,6 +136,7 @@ void PlanBuilder::spill(int b, SpillWhy why) {
     plan_.addedNodes.push_back(spillNode(in, kSpillIn, kSpillInPipe, cost_.spillInCycles(buf), buf.id));
     plan_.order.push_back(out);
     addSpillEdges(b, out, in);
+    if (!keepsReasonsFor(k + 1)) becomeBrief();
     if (Decision* d = decide(Decision::Kind::Spill, b, std::move(why.reason), plan_.spills.back().outStep))
         recordChoice(*d, b, why);
     memoryOf_[b]->release(st.offset, buf.size);
@@ -228,6 +230,15 @@ Decision* PlanBuilder::decide(Decision::Kind kind, int b, std::string reason, in
     d.size = buf.size;
     d.reason = std::move(reason);
     return &d;
+}
+
+void PlanBuilder::becomeBrief() {
+    if (brief_) return;
+    brief_ = true;
+    plan_.briefDecisions.reserve(plan_.decisions.capacity());
+    for (const Decision& d : plan_.decisions)
+        plan_.briefDecisions.push_back({d.kind, d.step, d.orderStep, d.node, d.buf, d.offset});
+    std::vector<Decision>().swap(plan_.decisions);
 }
 
 Plan PlanBuilder::finish() {

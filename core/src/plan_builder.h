@@ -72,8 +72,12 @@ public:
     const std::vector<int>& uses(int b) const { return states_[b].uses; }
 
     // Whether decisions keep their reason, holes and candidates: not on a huge graph (scale.h),
-    // whose decisions are brief. A policy builds none of them when they would be dropped.
+    // nor once the plan is spill-heavy (isSpillHeavy, plan.h), whose decisions are brief. A policy
+    // builds none of them when they would be dropped.
     bool keepsReasons() const { return !brief_; }
+    // Whether they would still keep them with `spills` spills in the plan: a policy that knows its
+    // spills before recording them (lifetime, residency) explains none of a spill-heavy plan's.
+    bool keepsReasonsFor(int spills) const { return !brief_ && !isSpillHeavy(static_cast<size_t>(spills), g_.nodes.size()); }
 
     // A policy that knows how many spills its plan makes (lifetime, before replaying them) says so,
     // so that the plan's arrays are allocated once at their final size: grown by doubling, a
@@ -104,8 +108,11 @@ private:
     };
     void addSpillEdges(int b, NodeId out, NodeId in);
     void edge(NodeId from, NodeId to) { plan_.addedEdges.emplace_back(from, to); }
-    // Records a decision; null on a huge graph, whose decisions are brief (nothing to add to them).
+    // Records a decision; null when decisions are brief (nothing to add to them).
     Decision* decide(Decision::Kind kind, int b, std::string reason, int orderStep);
+    // From here on decisions are brief, and so are those recorded so far: a plan's decisions are
+    // all of one kind.
+    void becomeBrief();
     size_t decisionCount() const { return brief_ ? plan_.briefDecisions.size() : plan_.decisions.size(); }
     void recordHoles(Decision& d, std::vector<Hole> holes) const;
     void recordChoice(Decision& d, int victim, SpillWhy& why) const;
@@ -113,7 +120,7 @@ private:
     const Graph& g_;
     const Order& order_;
     const CostModel& cost_;
-    const bool brief_;  // a huge graph (scale.h): decisions without texts and choices (BriefDecision)
+    bool brief_;  // a huge graph (scale.h) or a spill-heavy plan: decisions without texts and choices (BriefDecision)
     std::vector<int> nodeAt_;  // node index per step: nodeAt() without a hash lookup
     // The buffers of step s are bufferIndicesAt_[firstBufferAt_[s] .. firstBufferAt_[s + 1]): flat,
     // as a vector per step cost about 56 bytes a node (a million-node graph's plan keeps these).

@@ -414,3 +414,55 @@ TEST_CASE("order best keeps the losing candidates' plans only for the cycles obj
     CHECK(cycles.others.size() - static_cast<size_t>(runnersUp) == bestOrderCandidates().size() - 1);
     CHECK(runnersUp == 1);
 }
+
+TEST_CASE("decisions: a spill-heavy plan's are brief with every policy, and the thrash graph's plans verify") {
+    ThrashParams t;
+    t.buffers = 32;
+    t.operations = 400;
+    t.usesPerOperation = t.capacity = 16;
+    const GraphDocument doc = parseGraphDocument(generateThrash(1, t));
+    REQUIRE(doc.graph.nodes.size() == 464);
+    REQUIRE_FALSE(isHugeGraph(doc.graph.nodes.size()));
+    // Unit sizes: every policy finds the optimum for the order (the bound), the seed's walk
+    // turning brief at its 1,025th spill, lifetime and residency before recording any.
+    for (const std::string policy : {"best", "lifetime", "residency", "seed", "window"}) {
+        CAPTURE(policy);
+        RunOptions opts;
+        opts.policy = policy;
+        const Result r = planVerified(doc, opts);
+        const Plan& p = r.plan;
+        CHECK(r.orderSource == "reuse");
+        CHECK(p.spills.size() == 2093);
+        CHECK(r.metrics.extraBytes == 4186);
+        CHECK(r.metrics.bound.total == 4186);
+        REQUIRE(isSpillHeavy(p.spills.size(), doc.graph.nodes.size()));
+        CHECK(p.decisions.empty());
+        REQUIRE(p.briefDecisions.size() == 2 * doc.graph.buffers.size() + 2 * p.spills.size());
+        CHECK(std::all_of(p.briefDecisions.begin(), p.briefDecisions.end(),
+                          [&](const BriefDecision& d) { return emits(doc.graph, p, d); }));
+        const std::string text = resultToJson(doc.graph, r);
+        CHECK(text.find(R"("decisionsBrief":true,"decisions":[{"kind":"place","step":0,"orderStep":0,"node":1,"buf":1,"type":"UB",)"
+                        R"("offset":0,"size":1},)") != std::string::npos);
+        CHECK(text.find(R"("candidates")") == std::string::npos);
+    }
+}
+
+TEST_CASE("decisions: up to kDetailedSpillsFloor spills a plan explains every one, however many per node") {
+    ThrashParams t;
+    t.buffers = 32;
+    t.operations = 100;
+    t.usesPerOperation = t.capacity = 16;
+    const GraphDocument doc = parseGraphDocument(generateThrash(1, t));
+    for (const std::string policy : {"residency", "seed"}) {
+        CAPTURE(policy);
+        RunOptions opts;
+        opts.policy = policy;
+        const Result r = planVerified(doc, opts);
+        CHECK(r.plan.spills.size() == 530);  // over a quarter of its 164 nodes, not over the floor
+        REQUIRE(r.plan.spills.size() > doc.graph.nodes.size() / 4);
+        REQUIRE_FALSE(isSpillHeavy(r.plan.spills.size(), doc.graph.nodes.size()));
+        CHECK(r.plan.briefDecisions.empty());
+        CHECK(r.plan.decisions.size() == 2 * doc.graph.buffers.size() + 2 * r.plan.spills.size());
+        checkDecisions(doc.graph, r);
+    }
+}

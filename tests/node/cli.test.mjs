@@ -247,7 +247,16 @@ test('generate writes graphs of any size that plan and verify', () => {
   assert.ok(g.Nodes.some((n) => n.Op === 'BARRIER' && n.Bufs.length === 0));
   assert.equal(spillway('plan', out).status, 0);
   assert.equal(spillway('generate', 'matmul', '2', '2', '2').stdout, spillway('generate', 'matmul', '2', '2', '2').stdout);
-  assert.equal(oneLine(spillway('generate', 'nope')), 'spillway generate: unknown kind "nope": expected matmul, flash, conv or random');
+  assert.equal(oneLine(spillway('generate', 'nope')), 'spillway generate: unknown kind "nope": expected matmul, flash, conv, random or thrash');
+  // thrash: 8 buffers, 3 operations of 4 each, no edges; the same text for the same seed.
+  const thrash = JSON.parse(spillway('generate', 'thrash', '8', '3', '4', '--seed', '2').stdout);
+  assert.deepEqual(thrash.Capacities, { UB: 4 });
+  assert.deepEqual(thrash.Edges, []);
+  assert.equal(thrash.Nodes.length, 2 * 8 + 3);
+  assert.deepEqual(thrash.Nodes.slice(8, 11).map((n) => n.Bufs.length), [4, 4, 4]);
+  assert.equal(spillway('generate', 'thrash', '8', '3', '4', '--seed', '2').stdout, spillway('generate', 'thrash', '8', '3', '4', '--seed', '2').stdout);
+  assert.notEqual(spillway('generate', 'thrash', '8', '3', '4', '--seed', '3').stdout, spillway('generate', 'thrash', '8', '3', '4', '--seed', '2').stdout);
+  assert.match(oneLine(spillway('generate', 'thrash', '8', '3', '9')), /usesPerOperation must be at most min\(buffers, 64\)/);
 });
 
 test('docs/policies.md tables the order sources of `spillway orders`, in its order', () => {

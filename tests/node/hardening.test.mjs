@@ -3,7 +3,8 @@
 // across 1,000 failing calls, and verify() reports every lie a tampered result tells.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadEngine } from './engine.mjs';
+import { execFileSync } from 'node:child_process';
+import { cli, loadEngine } from './engine.mjs';
 
 let engine;
 before(async () => { engine = await loadEngine(); });
@@ -248,4 +249,54 @@ test('verify(): an edge id above 2^32 is named whole, not truncated', () => {
   result.addedEdges.push([id, result.spills[0].inNode]);
   const vs = violationsOf(graph, result);
   assert.ok(vs.some((v) => v.kind === 'edges' && v.message.includes(String(id))), JSON.stringify(vs));
+});
+
+// ---- calls of any shape ---------------------------------------------------------------------
+
+test('a wrong argument count is the JSON error, never embind\'s BindingError; extra ones to a function without parameters are ignored', () => {
+  const withParameters = {
+    plan: 2, planWithProgress: 3, verify: 3, metrics: 2, compare: 2, pack: 2, example: 1,
+  };
+  for (const [name, count] of Object.entries(withParameters)) {
+    for (const given of [0, count - 1, count + 1]) {
+      const args = Array.from({ length: given }, () => '{}');
+      const e = inputError(engine[name](...args));
+      assert.equal(e.message, `${name}() takes ${count} arguments, got ${given}`);
+      assert.deepEqual(e.where, { field: 'arguments' });
+    }
+  }
+  assert.equal(engine.version('extra', 1), engine.version());
+  assert.equal(engine.policies(undefined), engine.policies());
+  assert.equal(engine.browserMaxNodes(1, 2, 3), 600000);
+  assert.equal(typeof engine.heapInUse('x'), 'number');
+  assert.equal(engine.example('one-spill').length > 100, true);
+});
+
+test('planWithProgress: an onProgress that is no function, or throws, is the JSON error; the module stays usable', () => {
+  const graph = engine.example('flash-attention-like');
+  let e = inputError(engine.planWithProgress(graph, '{"order":"search","effort":300}', 5));
+  assert.equal(e.message, 'onProgress: expected a function, got number');
+  assert.deepEqual(e.where, { field: 'onProgress' });
+  let calls = 0;
+  e = inputError(engine.planWithProgress(graph, '{"order":"search","effort":300}', () => { calls += 1; throw new Error('the page went away'); }));
+  assert.equal(e.message, 'onProgress threw: the page went away');
+  assert.equal(calls, 1, 'the search stopped at the first report');
+  const plan = engine.plan(graph, '{"order":"search","effort":300}');
+  assert.equal(engine.planWithProgress(graph, '{"order":"search","effort":300}', () => true), plan);
+});
+
+test('a result over the resultBytes limit is the JSON error naming it, and the module stays usable', () => {
+  // A genuine graph well inside the input limits (13,756 nodes, 3.6 MB): 128 one-byte buffers,
+  // each of 13,500 operations using 64 of them in 64 bytes. Its seed plan in id order spills
+  // about 357,000 times, a 333 MB result (the CLI writes it).
+  const graph = execFileSync(cli, ['generate', 'thrash', '128', '13500', '64'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const heap = engine.heapInUse();
+  const e = inputError(engine.plan(graph, '{"policy":"seed","order":"id"}'));
+  assert.equal(e.message, `the result is larger than ${2 ** 28} bytes, more than the browser can take: plan it with the command-line tool (spillway plan) (limit resultBytes = ${2 ** 28})`);
+  assert.deepEqual(e.where, { limit: { name: 'resultBytes', max: 2 ** 28 } });
+  assert.ok(engine.heapInUse() <= heap + 65536, 'the refused result left nothing behind');
+  const fewer = execFileSync(cli, ['generate', 'thrash', '128', '300', '64'], { encoding: 'utf8' });
+  const r = JSON.parse(engine.plan(fewer, '{"policy":"seed","order":"id"}'));
+  assert.equal(r.decisionsBrief, true);
+  assert.deepEqual(JSON.parse(engine.verify(fewer, JSON.stringify(r), '{}')), { violations: [] });
 });

@@ -113,4 +113,20 @@ struct RandomGraphParams {
 };
 std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p);
 
+// A graph that thrashes its memory: `buffers` buffers of `bufferBytes` in one memory of
+// `capacity` bytes, all allocated first and freed last, and between them `operations` vector
+// operations each using `usesPerOperation` distinct buffers drawn uniformly (sorted ascending in
+// Bufs). Operations share no data, so any order of them is valid; each one's buffers fill the
+// memory when usesPerOperation * bufferBytes == capacity, and about every other use is then a
+// reload. No explicit edges: the ALLOC -> user -> FREE ones are implied (docs: README, Input format).
+struct ThrashParams {
+    int buffers = 128;
+    int operations = 4500;
+    int usesPerOperation = 64;  // 1..min(buffers, limits::kMaxBufsPerNode)
+    Bytes bufferBytes = 1;
+    std::string memory = "UB";
+    Bytes capacity = 64;        // at least usesPerOperation * bufferBytes
+};
+std::string generateThrash(std::uint64_t seed, const ThrashParams& p);
+
 }  // namespace spillway

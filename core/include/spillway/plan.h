@@ -1,6 +1,7 @@
 // A plan: what the planner decides and what the verifier, timing and writers read.
 // Only ids (never planner internals) appear here, so a plan can come from anywhere.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -88,10 +89,20 @@ struct Decision {
 
 inline constexpr int kShownChoices = 16;
 
-// What a decision did, without why nor among what. A huge graph's plan (scale.h) records these
-// instead of Decisions: 32 bytes each against about 300 plus the texts and lists, for about a
-// million decisions at 10^6 nodes. The result writes them with their buffer's type and size
-// (docs/result-format.md, "Brief decisions on huge graphs").
+// A plan with more spills than a quarter of its graph's nodes (and more than kDetailedSpillsFloor)
+// is spill-heavy: its decisions are brief, as a huge graph's are (BriefDecision below), so that
+// what the decision log keeps grows with the graph, not with the spills times the candidates of
+// each (docs/result-format.md, "Brief decisions"). A thrashing graph of 4,756 nodes spills
+// 119,210 times, where the contest's cases spill at most 97 times in 4,160 nodes.
+inline constexpr std::size_t kDetailedSpillsFloor = 1024;
+inline bool isSpillHeavy(std::size_t spills, std::size_t nodes) {
+    return spills > kDetailedSpillsFloor && spills > nodes / 4;
+}
+
+// What a decision did, without why nor among what. A huge graph's plan (scale.h) and a spill-heavy
+// one record these instead of Decisions: 32 bytes each against about 300 plus the texts and
+// lists, for about a million decisions at 10^6 nodes. The result writes them with their buffer's
+// type and size (docs/result-format.md, "Brief decisions").
 struct BriefDecision {
     Decision::Kind kind = Decision::Kind::Place;
     int step = 0;

@@ -87,7 +87,7 @@ export function mountStepControls(root: HTMLElement, store: Store, stepper: Step
     const predicting = s.predict.on && !v.decisionsBrief; // brief decisions keep no candidates
     predict.checked = predicting;
     predict.disabled = v.decisionsBrief;
-    predictLabel.title = v.decisionsBrief ? 'On a graph this large the planner keeps no spill candidates to compare your picks with' : PREDICT_TITLE;
+    predictLabel.title = v.decisionsBrief ? `${briefCause(v)} the planner keeps no spill candidates to compare your picks with` : PREDICT_TITLE;
     score.textContent = predicting ? predictScore(s) : '';
   };
   store.subscribe((s, p) => {
@@ -223,6 +223,14 @@ function reveal(s: State, d: DecisionView, picked: number): HTMLElement {
 
 /** A decision with what it chose among: holes for a placement, the room, the formula and the
  * candidates (and windows) for a spill. */
+/** Why a plan's decisions are brief (docs/result-format.md, "Brief decisions"): a graph of over
+ * LIMITS.hugeGraphNodes nodes, or a plan spilling more than a quarter of its graph's nodes. */
+function briefCause(v: PlanView): string {
+  const nodes = v.inputOrder.length;
+  return nodes > LIMITS.hugeGraphNodes ? `On a graph this large (over ${fmtLimit(LIMITS.hugeGraphNodes)} nodes)`
+    : `With this many spills (${fmtLimit(v.spills.length)} in ${fmtLimit(nodes)} nodes)`;
+}
+
 function explain(s: State, v: PlanView, d: DecisionView): Node[] {
   const dark = s.theme === 'dark';
   const swatch = (buf: number) => h('span', { class: 'swatch', style: `background:${bufferColor(buf, dark)}` });
@@ -236,7 +244,7 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
   if (v.decisionsBrief) {
     return [head(d.kind === 'spill' ? spilled : placed), where,
       h('p', {}, `${d.type}, ${fmtBytes(d.size)}, at offset ${d.offset}.`),
-      h('p', { class: 'muted small', 'data-testid': 'decision-brief' }, `On a graph this large (over ${fmtLimit(LIMITS.hugeGraphNodes)} nodes) the planner records what it did, not why: no reasons, holes or candidates, which would take most of its memory.`)];
+      h('p', { class: 'muted small', 'data-testid': 'decision-brief' }, `${briefCause(v)} the planner records what it did, not why: no reasons, holes or candidates, which would take most of its memory.`)];
   }
   if (d.kind === 'place' || d.kind === 'reload') {
     const rows = d.holes.map((x) => {

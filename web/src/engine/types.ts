@@ -13,7 +13,7 @@ export interface SpillWindow { start: number; end: number; cost: number; bufs: n
 export interface Room { for: number[]; need: number; free: number; largestHole: number; shortfall: number }
 /** One decision as the result holds it (docs/result-format.md, "decisions"); the fields from
  * `reason` on depend on the kind, results of older engines lack them, and a brief decision (a
- * graph of over 100,000 nodes) has none of them. */
+ * graph of over 100,000 nodes, or a plan spilling more than a quarter of its nodes) has none of them. */
 export interface Decision {
   kind: 'place' | 'spill' | 'reload' | 'free' | string;
   step: number; orderStep?: number; node: number; buf: number; type: string; offset: number; size: number;
@@ -58,7 +58,8 @@ export interface PlanResult {
   waits?: NodeWait[];
   /** Under the objective "cycles": the bytes plan it started from. */
   objective?: ObjectiveReport;
-  /** The decisions say what was done, not why (a graph of over 100,000 nodes). */
+  /** The decisions say what was done, not why (a graph of over 100,000 nodes, or a plan spilling
+   * more than a quarter of its graph's nodes and over 1,024 times). */
   decisionsBrief?: boolean;
   decisions: Decision[];
 }

@@ -1,0 +1,57 @@
+// Appended to the module's glue (--post-js, CMakeLists.txt) so that every exported function
+// answers any call without throwing (docs/result-format.md, "Errors"). embind checks a call's
+// argument count itself and throws a BindingError before the engine runs: here a function with
+// parameters answers a wrong count with the error JSON instead, and one without (version(),
+// heapInUse(), ...) ignores extra arguments as JavaScript functions do. planWithProgress's
+// onProgress must be a function, and an exception it throws stops the search and becomes the
+// call's error JSON rather than unwinding through the engine. Anything else thrown (a trap of the
+// engine) is an internal error's JSON.
+addOnPostRun(function () {
+  function errorJson(kind, message, where) {
+    return JSON.stringify({ error: { kind: kind, message: String(message).replace(/\s+/g, ' '), where: where || {} } });
+  }
+  function messageOf(e) {
+    return e && e.message !== undefined ? e.message : e;
+  }
+  // The arguments planWithProgress passes on: its callback wrapped to catch what it throws.
+  function withSafeProgress(args, thrown) {
+    var onProgress = args[2];
+    if (typeof onProgress !== 'function')
+      return errorJson('input', 'onProgress: expected a function, got ' + typeof onProgress, { field: 'onProgress' });
+    args[2] = function (progressJson) {
+      if (thrown.length) return false;
+      try {
+        return !!onProgress(progressJson);
+      } catch (e) {
+        thrown.push(e);
+        return false;
+      }
+    };
+    return null;
+  }
+  function guard(name, call) {
+    var expected = call.argCount;
+    Module[name] = function () {
+      var args = expected === 0 ? [] : Array.prototype.slice.call(arguments);
+      if (args.length !== expected)
+        return errorJson('input', name + '() takes ' + expected + ' arguments, got ' + args.length, { field: 'arguments' });
+      var thrown = [];
+      if (name === 'planWithProgress') {
+        var refused = withSafeProgress(args, thrown);
+        if (refused) return refused;
+      }
+      var answer;
+      try {
+        answer = call.apply(null, args);
+      } catch (e) {
+        return errorJson('internal', name + '(): ' + messageOf(e));
+      }
+      if (thrown.length) return errorJson('input', 'onProgress threw: ' + messageOf(thrown[0]), { field: 'onProgress' });
+      return answer;
+    };
+  }
+  Object.keys(Module).forEach(function (name) {
+    var f = Module[name];
+    if (typeof f === 'function' && typeof f.argCount === 'number') guard(name, f);
+  });
+});
