@@ -342,13 +342,16 @@ private:
             if (load[t] - budget[t] > load[peak] - budget[peak]) peak = t;
         Eviction e{gap.buf, {}, 0, {}, problem.forced[peak], load[peak] + gap.size - budget[peak], budget[peak], true, peak};
         for (int b : buffersIn(problem.type, peak)) e.forBufs.push_back(b);
-        // score: bytes x steps it holds idle, per byte writing it out would move
+        // score: bytes x steps it holds idle, per byte writing it out would move; as steps times
+        // bytes per byte moved (1 or 1/2, exact), since bytes times steps passes the 2^53 that a
+        // double holds exactly on large buffers
         std::vector<std::pair<bool, Scored>> idle;  // (kept, candidate): the written-out ones first
         for (size_t i = 0; i < problem.gaps.size(); ++i) {
             const Gap& o = problem.gaps[i];
             if (o.from < peak && peak < o.to)
-                idle.push_back({keep[i] != 0, {o.buf, static_cast<double>(o.size) * (o.to - o.from) /
-                                                          static_cast<double>(std::max<Bytes>(1, o.traffic))}});
+                idle.push_back({keep[i] != 0, {o.buf, static_cast<double>(o.to - o.from) *
+                                                          (static_cast<double>(o.size) /
+                                                           static_cast<double>(std::max<Bytes>(1, o.traffic)))}});
         }
         std::stable_sort(idle.begin(), idle.end(), [](const auto& x, const auto& y) {
             return x.first != y.first ? !x.first : x.second.score > y.second.score;
