@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <set>
@@ -74,6 +75,13 @@ std::vector<CyclesTechnique> parseCyclesTechniques(const std::string& commaList)
 
 bool CyclesOptions::enabled(CyclesTechnique t) const {
     return std::find(disabled.begin(), disabled.end(), t) == disabled.end();
+}
+
+// In 128 bits: a plan's traffic may reach 2^59 (limits.h: 2^22 spills of 2^37 bytes each).
+Bytes CyclesOptions::allowedBytes(Bytes bytesPlanBytes) const {
+    __extension__ using Wide = __int128;
+    const Wide allowed = static_cast<Wide>(bytesPlanBytes) * (100 + marginPercent) / 100;
+    return static_cast<Bytes>(std::min<Wide>(allowed, std::numeric_limits<Bytes>::max()));
 }
 
 namespace {
@@ -383,7 +391,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     out.bytesPlanExtraBytes = extraBytesOf(g, plan);
     out.bytesPlanCycles = simulateTiming(g, plan).total;
     Shortener shortener(g, caps, opts);
-    const Bytes allowed = out.bytesPlanExtraBytes * (100 + opts.marginPercent) / 100;
+    const Bytes allowed = opts.allowedBytes(out.bytesPlanExtraBytes);
     Attempt best = shortener.improve(plan, inputOrder, "bytes plan");
     // Another start: improved, and kept when it finishes sooner.
     auto tryStart = [&](const Plan& start, const Order& input, const std::string& label, const std::string& source = "",

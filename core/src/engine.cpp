@@ -233,7 +233,7 @@ void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const O
     } catch (const InputError&) {
         return;  // a node's own buffers no longer fit the smaller memory
     }
-    const Bytes allowed = bytesPlanBytes * (100 + opts.cycles.marginPercent) / 100;
+    const Bytes allowed = opts.cycles.allowedBytes(bytesPlanBytes);
     if (trafficLowerBound(doc.graph, p.order, less).total > allowed) return;
     const OrderRequest smaller{request.doc,   less,          request.effort, request.progress,
                                request.known, request.runnersUp, request.dependencies};

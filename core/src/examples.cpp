@@ -26,7 +26,10 @@ using OJson = nlohmann::ordered_json;
 constexpr int kMaxNodes = static_cast<int>(limits::kMaxNodes);  // what the engine reads
 
 // The contest's COPY_IN cycles follow 2 * size + 69 (128 -> 325, 256 -> 581, 768 -> 1605).
-Cycles copyInCycles(Bytes size) { return 2 * size + 69; }
+// A generated transfer's cycles: `perByte` a byte plus `fixed`, capped at the limit on a node's
+// Cycles so that a graph of any allowed Size reads back.
+Cycles transferCycles(Bytes size, Cycles fixed, Bytes perByte) { return std::min(limits::kMaxCycles, perByte * size + fixed); }
+Cycles copyInCycles(Bytes size) { return transferCycles(size, 69, 2); }
 
 [[noreturn]] void badParam(const std::string& what, const std::string& problem) {
     throw InputError("generator parameter " + what + " " + problem);
@@ -815,7 +818,7 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
         } else if (roll < 35) {  // store
             const size_t idx = static_cast<size_t>(rng.below(static_cast<std::int64_t>(live.size())));
             const BufferId stored = live[idx].id;
-            shaped(b.op("COPY_OUT", "MTE3", 100 + b.sizeOf(stored), {}, {stored}), {stored});
+            shaped(b.op("COPY_OUT", "MTE3", transferCycles(b.sizeOf(stored), 100, 1), {}, {stored}), {stored});
             consume(idx);
         } else {  // compute: read some live buffers, write a new one
             const int want = static_cast<int>(rng.between(1, p.maxReads));

@@ -394,7 +394,10 @@ private:
     static std::vector<Scored> rankIdle(const ResidencyProblem& problem, const std::vector<char>& keep, std::vector<int> idle) {
         auto score = [&](int i) {
             const Gap& o = problem.gaps[i];
-            return static_cast<double>(o.size) * (o.to - o.from) / static_cast<double>(std::max<Bytes>(1, o.traffic));
+            // steps times bytes per byte moved (1 or 1/2, exact): bytes times steps passes the
+            // 2^53 that a double holds exactly on large buffers
+            return static_cast<double>(o.to - o.from) *
+                   (static_cast<double>(o.size) / static_cast<double>(std::max<Bytes>(1, o.traffic)));
         };
         std::sort(idle.begin(), idle.end(), [&](int x, int y) {
             if (keep[x] != keep[y]) return keep[y] != 0;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -40,7 +41,14 @@ public:
     bool finished() const { return finished_; }
     // No flow of up to `limit` units costs less: the cost so far plus the units still unsent at
     // the next path's cost (successive shortest paths never get cheaper). cost() when finished.
-    Amount costFloor() const { return cost_ + unsent_ * std::min<Amount>(nextPathCost_, 0); }
+    // The lowest Amount when that product does not fit one (still a floor).
+    Amount costFloor() const {
+        Amount unsentCost = 0, floor = 0;
+        if (__builtin_mul_overflow(unsent_, std::min<Amount>(nextPathCost_, 0), &unsentCost) ||
+            __builtin_add_overflow(cost_, unsentCost, &floor))
+            return std::numeric_limits<Amount>::min();
+        return floor;
+    }
     // Arcs scanned and heap entries popped so far: a deterministic measure of the time spent.
     std::int64_t work() const { return work_; }
     Amount flowOn(int arc) const { return arcs_[static_cast<std::size_t>(reverseOf_[arc])].residual; }

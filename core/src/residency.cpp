@@ -64,6 +64,22 @@ std::vector<Bytes> availability(const ResidencyProblem& p, const std::vector<Byt
     return avail;
 }
 
+Bytes totalTraffic(const std::vector<Gap>& gaps, const std::vector<int>& which) {
+    Bytes total = 0;
+    for (int i : which) total += gaps[i].traffic;
+    return total;
+}
+
+// A gap's traffic per unit of `unit` bytes (unit divides its size): traffic * unit / size, without
+// the product, which exceeds 64 bits on sizes near limits::kMaxBytes (2^37 * 2^36).
+MinCostFlow::Amount trafficPerUnit(const Gap& gap, Bytes unit) { return gap.traffic / (gap.size / unit); }
+
+// Whether gap a moves less traffic per byte than gap b: the cross products in 128 bits, as
+// traffic (up to 2^37) times size (up to 2^36) does not fit 64.
+bool lessTrafficPerByte(const Gap& a, const Gap& b) {
+    return static_cast<Wide>(a.traffic) * b.size < static_cast<Wide>(b.traffic) * a.size;
+}
+
 // The relaxation of `gaps` (indices into all) under free bytes `avail` per step, as a min-cost
 // flow. Constraint rows "kept bytes over step t <= avail(t)", differenced between consecutive
 // points where gaps start or end, become flow conservation: a node per point, a gap an arc from
@@ -135,10 +151,10 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
     arcTo.clear();
     for (int i : which) {
         const Gap& gap = all[i];
-        if (gap.traffic * unit % gap.size != 0) throw InternalError("residency: traffic is not a multiple of the size");
+        if (gap.traffic % (gap.size / unit) != 0) throw InternalError("residency: traffic is not a multiple of the size");
         const int from = static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.from + 1) - points.begin());
         const int to = static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.to) - points.begin());
-        arcs.push_back(flow.addArc(from + 1, to + 1, gap.size / unit, -(gap.traffic * unit / gap.size)));
+        arcs.push_back(flow.addArc(from + 1, to + 1, gap.size / unit, -trafficPerUnit(gap, unit)));
         arcFrom.push_back(from + 1);
         arcTo.push_back(to + 1);
     }
@@ -155,11 +171,13 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
         for (size_t a = 0; a < which.size(); ++a) {
             const Gap& gap = all[which[a]];
             const int from = arcFrom[a], to = arcTo[a];
-            const Wide w = gap.traffic * unit / gap.size, priced = flow.potential(from) - flow.potential(to);
+            const Wide w = trafficPerUnit(gap, unit), priced = flow.potential(from) - flow.potential(to);
             if (w > priced) dual += (w - priced) * (gap.size / unit);
         }
+        // No choice saves more than all the traffic of the gaps: that cap keeps both bounds (which
+        // may exceed 64 bits on huge sizes) within Bytes, and changes no traffic bound (0 either way).
         const Wide floor = -static_cast<Wide>(flow.costFloor());
-        r.saved = static_cast<Bytes>(std::min(dual, floor));
+        r.saved = static_cast<Bytes>(std::min({dual, floor, static_cast<Wide>(totalTraffic(all, which))}));
     }
     for (size_t i = 0; i < which.size(); ++i) r.kept[i] = flow.flowOn(arcs[i]) * unit;
     return r;
@@ -201,12 +219,6 @@ std::vector<int> contestedGaps(const ResidencyProblem& p, std::vector<Bytes>& fr
         free[t] -= running;
     }
     return contested;
-}
-
-Bytes totalTraffic(const std::vector<Gap>& gaps, const std::vector<int>& which) {
-    Bytes total = 0;
-    for (int i : which) total += gaps[i].traffic;
-    return total;
 }
 
 // A whole-gap choice among `which` under `free`: gaps in order of preference, each kept if it
@@ -275,8 +287,8 @@ private:
                 }
         }
         std::sort(overlapping.begin(), overlapping.end(), [&](int a, int b) {
-            const Bytes x = gaps_[a].traffic * gaps_[b].size, y = gaps_[b].traffic * gaps_[a].size;
-            return x != y ? x < y : a < b;
+            if (lessTrafficPerByte(gaps_[a], gaps_[b])) return true;
+            return !lessTrafficPerByte(gaps_[b], gaps_[a]) && a < b;
         });
         std::vector<int> out;
         Bytes lost = 0;
@@ -472,7 +484,8 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
         std::stable_sort(preference.begin(), preference.end(), [&](int a, int b) {
             const Gap &x = p.gaps[a], &y = p.gaps[b];
             if (fraction[a] != fraction[b]) return fraction[a] > fraction[b];
-            if (x.traffic * y.size != y.traffic * x.size) return x.traffic * y.size > y.traffic * x.size;
+            if (lessTrafficPerByte(y, x)) return true;
+            if (lessTrafficPerByte(x, y)) return false;
             return x.to - x.from < y.to - y.from;
         });
         GreedyChoice choose(p.gaps, contested, free);

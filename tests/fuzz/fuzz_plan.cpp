@@ -16,9 +16,12 @@ namespace {
 class Input {
 public:
     Input(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-    std::uint64_t next(std::uint64_t bound) {  // 0..bound-1; zeros once the input is used up
+    // 0..bound-1; zeros once the input is used up. Four bytes, eight for a bound above 2^32 (a
+    // capacity of up to limits::kMaxBytes squeezed by any amount).
+    std::uint64_t next(std::uint64_t bound) {
         std::uint64_t v = 0;
-        for (int i = 0; i < 4; ++i) v = (v << 8) | (at_ < size_ ? data_[at_++] : 0);
+        for (int i = 0, n = bound > (std::uint64_t{1} << 32) ? 8 : 4; i < n; ++i)
+            v = (v << 8) | (at_ < size_ ? data_[at_++] : 0);
         return bound == 0 ? 0 : v % bound;
     }
 
@@ -53,6 +56,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     o.cost = CostModel::parse(in.next(2) ? "seed" : "contest");
     o.cost.fixedLatency = static_cast<Cycles>(in.next(2) ? in.next(1000) : limits::kMaxFixedLatency);
     o.cost.cyclesPerByte = static_cast<Cycles>(in.next(2) ? in.next(8) : limits::kMaxCyclesPerByte);
+    // Sizes and capacities times 2^0 .. 2^30, up to limits::kMaxBytes: past 2^31 and 2^32, where
+    // 32-bit or product overflows would show. Read last, so that an input ending before it
+    // decodes as it did without it (three of the corpus's four did).
+    const int scale = static_cast<int>(in.next(31));
+    const auto scaled = [&](Bytes bytes) { return std::min(limits::kMaxBytes, bytes << scale); };
+    p.minBytes = scaled(p.minBytes);
+    p.maxBytes = scaled(p.maxBytes);
+    for (auto& [m, c] : p.capacities) c = scaled(c);
     std::string text;
     try {
         text = generateRandomGraph(seed, p);

@@ -69,6 +69,8 @@ struct CyclesOptions {
     int rounds = 4;            // placement + schedule rounds from each start (a count, not a time)
     int marginPercent = 10;    // data moved may exceed the bytes plan's by this much (reserve)
     bool enabled(CyclesTechnique t) const;
+    // The most data a plan may move against the bytes plan's `bytesPlanBytes`: marginPercent more.
+    Bytes allowedBytes(Bytes bytesPlanBytes) const;
 };
 
 // What the cycles objective made, and how the bytes plan it started from compares.
