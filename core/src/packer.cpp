@@ -436,23 +436,22 @@ private:
         size_t nextSub = 0;
     };
 
+    // No block spans a cut, so each block lies in the partition of its first section: one pass
+    // over the blocks, not one per partition (quadratic when every block lives alone).
     std::vector<Partition> staticPartitions() const {
         std::vector<Partition> parts;
+        std::vector<int> partOf(sw_.from.size());
         int from = 0;
-        for (int s = 0; s < static_cast<int>(sw_.from.size()); ++s)
+        for (int s = 0; s < static_cast<int>(sw_.from.size()); ++s) {
+            partOf[s] = static_cast<int>(parts.size());
             if (s + 1 == static_cast<int>(sw_.from.size()) || cut_[s] == 0) {
-                parts.push_back(partitionOf(from, s + 1, [](int) { return true; }));
+                parts.push_back(Partition{{}, from, s + 1});
                 from = s + 1;
             }
-        return parts;
-    }
-
-    template <typename Keep>
-    Partition partitionOf(int from, int to, Keep&& keep) const {
-        Partition part{{}, from, to};
+        }
         for (size_t b = 0; b < p_.blocks.size(); ++b)
-            if (sw_.end[b] > from && sw_.first[b] < to && keep(static_cast<int>(b))) part.blocks.push_back(static_cast<int>(b));
-        return part;
+            if (sw_.end[b] > 0) parts[partOf[sw_.first[b]]].blocks.push_back(static_cast<int>(b));
+        return parts;
     }
 
     Region regionOf(const Partition& part) const {

@@ -344,6 +344,25 @@ TEST_CASE("packing: alignment is kept, and blocks apart in time form separate pa
     CHECK(packChecked(Problem{{}, 1}).verdict == Verdict::Fits);
 }
 
+// Each block goes to the partition of its time, whatever its place in the input: blocks
+// listed out of time order, blocks apart in time among others that overlap, blocks of size 0.
+// 100,000 blocks each alone in time make 100,000 partitions (a pass over every block for each
+// partition took minutes there).
+TEST_CASE("packing: blocks listed out of time order land in their partitions; 100,000 blocks apart in time") {
+    Problem p{{block(20, 22, 4), block(0, 3, 5), block(10, 11, 8), block(1, 4, 3), block(2, 3, 0), block(21, 23, 4)}, 8};
+    Result r = packChecked(p);
+    REQUIRE(r.verdict == Verdict::Fits);
+    CHECK(r.stats.partitions == 3);
+    CHECK(r.offsets == std::vector<Bytes>{0, 0, 0, 5, 0, 4});
+    Problem apart{{}, 4096};
+    for (Time t = 0; t < 100000; ++t) apart.blocks.push_back(block(99999 - t, 100000 - t, 1 + t % 4096));
+    r = packChecked(apart);
+    REQUIRE(r.verdict == Verdict::Fits);
+    CHECK(r.stats.partitions == 100000);
+    CHECK(r.stats.nodes == 200000);
+    CHECK(std::all_of(r.offsets.begin(), r.offsets.end(), [](Bytes o) { return o == 0; }));
+}
+
 // Windowed region probes (probe-window) stay sound: with a probe after every failed subtree,
 // every rectangle cut into pieces still packs (a wrong proof of a window would cut the
 // packing away): 475 regions are proved impossible along the way.
