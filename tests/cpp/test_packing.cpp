@@ -400,11 +400,11 @@ TEST_CASE("packing: windowed region probes pack skyline-68, which the search wit
 }
 
 TEST_CASE("packing: bad problems and options are input errors naming the block and field") {
-    CHECK(inputErrorOf([] { pack(Problem{{block(0, 1, 1)}, 0}); }) == "capacity must be between 1 and 1099511627776, got 0");
+    CHECK(inputErrorOf([] { pack(Problem{{block(0, 1, 1)}, 0}); }) == "capacity must be between 1 and 68719476736, got 0");
     CHECK(inputErrorOf([] { pack(Problem{{block(0, 1, 1), block(4, 2, 1)}, 8}); }) ==
           "block 1: field \"upper\" must be between lower (4) and 1099511627776, got 2");
     CHECK(inputErrorOf([] { pack(Problem{{block(0, 5, 1, 0)}, 8}); }) ==
-          "block 0: field \"alignment\" must be between 1 and 1099511627776, got 0");
+          "block 0: field \"alignment\" must be between 1 and 68719476736, got 0");
     CHECK(inputErrorOf([] { pack(Problem{{block(0, 9, 2, 1, {Gap{4, 6, std::nullopt}, Gap{5, 7, std::nullopt}})}, 8}); }) ==
           "block 0: field \"gaps\", gap 2 (5-7): gaps must lie in the lifetime [0, 9) in time order without overlapping");
     CHECK(inputErrorOf([] { pack(Problem{{block(0, 9, 2, 1, {Gap{4, 6, Window{1, 3}}})}, 8}); }) ==
