@@ -190,10 +190,29 @@ std::string readFile(const std::string& path, const std::string& source) {
     return text;
 }
 
+// An output file named "-" is standard output, as `--json -` is.
+bool isStdout(const fs::path& path) { return path == "-"; }
+
+// The output options of `a` among `names` that name standard output ("-").
+std::vector<std::string> optionsOnStdout(const std::map<std::string, std::string>& options,
+                                         const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (const std::string& n : names)
+        if (options.count(n) && isStdout(options.at(n))) out.push_back(n);
+    if (out.size() > 1) throw InputError(out[0] + " - and " + out[1] + " - both write to standard output: give one a file");
+    return out;
+}
+
 // Writes the whole file with `write(stream)` and checks that it reached the disk (a full disk or
-// /dev/full is an error, not a silent success).
+// /dev/full is an error, not a silent success). "-" writes to standard output (main checks it).
 template <typename F>
 void writeFileWith(const fs::path& path, F&& write) {
+    if (isStdout(path)) {
+        std::fflush(stdout);
+        write(std::cout);
+        std::cout.flush();
+        return;
+    }
     std::ofstream out(path, std::ios::binary);
     if (!out) throw InputError("cannot write " + path.string() + ": cannot open it");
     write(out);
@@ -310,39 +329,41 @@ std::string withinBound(Bytes moved, Bytes bound) {
     return text;
 }
 
-void printSummary(const std::string& label, const GraphDocument& doc, const Result& r, double ms) {
+// Names from the graph (memories, and the Op and Pipe names a step may quote) are printed
+// through printable(), as errors are: a control byte in a name must not reach the terminal.
+void printSummary(std::FILE* out, const std::string& label, const GraphDocument& doc, const Result& r, double ms) {
     const Metrics& m = r.metrics;
-    std::printf("graph: %s (%zu nodes, %zu buffers)\n", label.c_str(), doc.graph.nodes.size(),
+    std::fprintf(out, "graph: %s (%zu nodes, %zu buffers)\n", printable(label).c_str(), doc.graph.nodes.size(),
                 doc.graph.buffers.size());
-    std::printf("order: %s   policy: %s   cost: %s\n", r.orderSource.c_str(), r.policy.c_str(),
+    std::fprintf(out, "order: %s   policy: %s   cost: %s\n", r.orderSource.c_str(), r.policy.c_str(),
                 r.cost.name().c_str());
     if (r.search)
-        std::printf("order search: %lld evaluations (effort %lld), from %s\n", static_cast<long long>(r.search->evaluations),
+        std::fprintf(out, "order search: %lld evaluations (effort %lld), from %s\n", static_cast<long long>(r.search->evaluations),
                     static_cast<long long>(r.search->effort), r.search->start.c_str());
-    std::printf("spills: %d\n", m.spills);
-    std::printf("extra data moved: %lld bytes\n", static_cast<long long>(m.extraBytes));
-    std::printf("lower bound for this order: %lld bytes (%s%s)\n", static_cast<long long>(m.bound.total),
+    std::fprintf(out, "spills: %d\n", m.spills);
+    std::fprintf(out, "extra data moved: %lld bytes\n", static_cast<long long>(m.extraBytes));
+    std::fprintf(out, "lower bound for this order: %lld bytes (%s%s)\n", static_cast<long long>(m.bound.total),
                 withinBound(m.extraBytes, m.bound.total).c_str(),
                 m.bound.exact ? "" : "; a weaker bound: the relaxation by windows or out of its work budget");
-    std::printf("peak of the order (demand / capacity):");
+    std::fprintf(out, "peak of the order (demand / capacity):");
     for (const auto& [type, peak] : m.demandPeaks.byType)
-        std::printf(" %s %lld/%lld", type.c_str(), static_cast<long long>(peak),
+        std::fprintf(out, " %s %lld/%lld", printable(type).c_str(), static_cast<long long>(peak),
                     static_cast<long long>(r.capacities.at(type)));
-    std::printf("; all types %lld\n", static_cast<long long>(m.demandPeaks.total));
-    std::printf("total cycles: %lld\n", static_cast<long long>(m.totalCycles));
-    std::printf("cycles lower bound: %lld for this plan's spills (%s), %lld for this order (%s), %lld for any plan (%s)\n",
-                static_cast<long long>(m.cyclesBound.plan.total), m.cyclesBound.plan.limit.c_str(),
-                static_cast<long long>(m.cyclesBound.order.total), m.cyclesBound.order.limit.c_str(),
-                static_cast<long long>(m.cyclesBound.graph.total), m.cyclesBound.graph.limit.c_str());
+    std::fprintf(out, "; all types %lld\n", static_cast<long long>(m.demandPeaks.total));
+    std::fprintf(out, "total cycles: %lld\n", static_cast<long long>(m.totalCycles));
+    std::fprintf(out, "cycles lower bound: %lld for this plan's spills (%s), %lld for this order (%s), %lld for any plan (%s)\n",
+                static_cast<long long>(m.cyclesBound.plan.total), printable(m.cyclesBound.plan.limit).c_str(),
+                static_cast<long long>(m.cyclesBound.order.total), printable(m.cyclesBound.order.limit).c_str(),
+                static_cast<long long>(m.cyclesBound.graph.total), printable(m.cyclesBound.graph.limit).c_str());
     if (r.cycles) {
         const ObjectiveReport& c = *r.cycles;
-        std::printf("objective cycles: %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld bytes moved\n",
+        std::fprintf(out, "objective cycles: %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld bytes moved\n",
                     static_cast<long long>(m.totalCycles), static_cast<long long>(m.extraBytes),
                     static_cast<long long>(c.bytesPlanCycles), static_cast<long long>(c.bytesPlanExtraBytes));
-        for (const std::string& step : c.steps) std::printf("  %s\n", step.c_str());
+        for (const std::string& step : c.steps) std::fprintf(out, "  %s\n", printable(step).c_str());
     }
-    std::printf("verified: yes (independent verifier, 0 violations)\n");
-    std::printf("time: %.1f ms\n", ms);
+    std::fprintf(out, "verified: yes (independent verifier, 0 violations)\n");
+    std::fprintf(out, "time: %.1f ms\n", ms);
 }
 
 // Frees a graph's text once it is parsed: the model holds everything later errors need (their
@@ -360,7 +381,9 @@ int commandPlan(int argc, char** argv) {
     releaseText(text);
     Result r = run(doc, opts);
     const double ms = millisecondsSince(t0);
-    // Streamed: a million-node result is hundreds of megabytes of text.
+    // Streamed: a million-node result is hundreds of megabytes of text. With `-o -` it is all
+    // standard output carries, and the summary goes to standard error.
+    const bool resultOnStdout = !optionsOnStdout(a.options, {"-o"}).empty();
     if (a.options.count("-o")) writeFileWith(a.options.at("-o"), [&](std::ostream& out) { writeResultJson(out, doc.graph, r); });
     if (a.options.count("--export")) {
         fs::path dir = a.options.at("--export");
@@ -371,7 +394,7 @@ int commandPlan(int argc, char** argv) {
         writeFile(dir / "memory.txt", memoryText(r.plan));
         writeFile(dir / "spill.txt", spillText(r.plan));
     }
-    printSummary(label, doc, r, ms);
+    printSummary(resultOnStdout ? stderr : stdout, label, doc, r, ms);
     return 0;
 }
 
@@ -431,8 +454,13 @@ int commandBench(int argc, char** argv) {
     return 0;
 }
 
+void checkScaleKind(const std::string& kind) {
+    if (kind != "matmul" && kind != "random")
+        throw InputError("spillway scale: unknown kind \"" + excerpt(kind) + "\": expected matmul or random");
+}
+
 // A generated graph of about `nodes` nodes: a tiled matmul (every FREE last, cube of tiles) or a
-// random graph (seed 1).
+// random graph (seed 1); `kind` passed checkScaleKind.
 std::string scaleGraph(const std::string& kind, std::int64_t nodes) {
     if (kind == "matmul") {
         MatmulParams m;  // about 7.2 nodes per tile triple
@@ -440,12 +468,9 @@ std::string scaleGraph(const std::string& kind, std::int64_t nodes) {
         m.freesAtEnd = true;
         return generateTiledMatmul(m);
     }
-    if (kind == "random") {
-        RandomGraphParams r;  // about 2.8 nodes per operation
-        r.operations = std::max(1, static_cast<int>(nodes * 10 / 28));
-        return generateRandomGraph(1, r);
-    }
-    throw InputError("spillway scale: unknown kind \"" + excerpt(kind) + "\": expected matmul or random");
+    RandomGraphParams r;  // about 2.8 nodes per operation
+    r.operations = std::max(1, static_cast<int>(nodes * 10 / 28));
+    return generateRandomGraph(1, r);
 }
 
 // A stream that only counts the bytes written to it: `scale` times writing the result without
@@ -499,6 +524,7 @@ int commandScale(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--sizes", "--policy", "--order", "--effort", "--cost"});
     if (a.positional.size() != 1) throw InputError("usage: spillway scale matmul|random [--sizes N,N,...] [plan options]");
     const std::string kind = a.positional[0];
+    checkScaleKind(kind);  // before anything is printed
     std::vector<std::int64_t> sizes = {10000, 100000, 1000000};
     if (a.options.count("--sizes")) {
         sizes.clear();
@@ -613,7 +639,7 @@ std::string policyCell(const ComparisonRow& r) { return r.policy == r.planPolicy
 
 std::string peaksCell(const Metrics& m) {
     std::string peaks;
-    for (const auto& [type, peak] : m.demandPeaks.byType) peaks += type + " " + std::to_string(peak) + "  ";
+    for (const auto& [type, peak] : m.demandPeaks.byType) peaks += printable(type) + " " + std::to_string(peak) + "  ";
     return peaks + "/ " + std::to_string(m.demandPeaks.total);
 }
 
@@ -622,7 +648,7 @@ std::string peaksCell(const Metrics& m) {
 void printCyclesComparison(const std::string& label, const GraphDocument& doc, const RunOptions& opts,
                            const std::vector<ComparisonRow>& rows) {
     std::printf("graph: %s (%zu nodes, %zu buffers), cost %s, objective cycles (margin %d%%); every plan verified\n",
-                label.c_str(), doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str(),
+                printable(label).c_str(), doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str(),
                 opts.cycles.marginPercent);
     std::printf("%-9s %-20s %-23s %-23s %9s\n", "", "", "  objective bytes", "  objective cycles", "");
     std::printf("%-9s %-20s %10s %12s %10s %12s %9s\n", "order", "policy", "extra B", "cycles", "extra B", "cycles", "ms");
@@ -651,7 +677,7 @@ int commandCompare(int argc, char** argv) {
         printCyclesComparison(label, doc, opts, rows);
         return 0;
     }
-    std::printf("graph: %s (%zu nodes, %zu buffers), cost %s; every plan verified\n", label.c_str(),
+    std::printf("graph: %s (%zu nodes, %zu buffers), cost %s; every plan verified\n", printable(label).c_str(),
                 doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str());
     std::printf("%-9s %-20s %7s %10s %10s %s %12s %9s\n", "order", "policy", "spills", "extra B", "bound B",
                 "peak (order demand) per memory / all", "cycles", "ms");
@@ -736,8 +762,11 @@ int commandPack(int argc, char** argv) {
     if (a.positional.size() != 1) throw InputError("usage: spillway pack FILE.csv --capacity N [options] (see spillway --help)");
     if (!a.options.count("--capacity")) throw InputError("pack needs --capacity N (the bytes of the memory)");
     if (a.options.count("--json") && a.options.at("--json") != "-") throw InputError("--json takes - (print JSON on stdout)");
+    // One output at most on standard output; the report goes to standard error then.
+    const bool stdoutTaken = !optionsOnStdout(a.options, {"-o", "--json", "--graph"}).empty();
+    std::FILE* report = stdoutTaken ? stderr : stdout;
     packing::CsvDocument doc = packing::parsePackingCsv(readFile(a.positional[0], "csv"));
-    doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxValue);
+    doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxSize);
     const packing::Options options = packOptionsFrom(a);
     if (a.options.count("--graph")) writeFile(a.options.at("--graph"), graphToJson(packing::graphFromPacking(doc.problem)));
     auto t0 = std::chrono::steady_clock::now();
@@ -749,19 +778,20 @@ int commandPack(int argc, char** argv) {
         std::fputs(packing::packResultToJson(doc, r).c_str(), stdout);
         return fits ? 0 : 1;
     }
-    std::printf("buffers: %zu (%s)\n", doc.ids.size(), a.positional[0].c_str());
-    std::printf("capacity: %lld   peak load: %lld (no packing needs less)\n", static_cast<long long>(doc.problem.capacity),
+    std::fprintf(report, "buffers: %zu (%s)\n", doc.ids.size(), a.positional[0].c_str());
+    std::fprintf(report, "capacity: %lld   peak load: %lld (no packing needs less)\n", static_cast<long long>(doc.problem.capacity),
                 static_cast<long long>(r.stats.peakLoad));
     if (fits)
-        std::printf("verdict: fits\nverified: yes (independent validator, 0 violations)\n");
+        std::fprintf(report, "verdict: fits\nverified: yes (independent validator, 0 violations)\n");
     else
-        std::printf("verdict: %s: %s\n", r.verdict == packing::Verdict::DoesNotFit ? "does not fit" : "unknown", r.reason.c_str());
-    std::printf("search: %lld nodes, %lld backtracks, %d partitions%s%s; region probes: %lld, %lld impossible\n",
+        std::fprintf(report, "verdict: %s: %s\n", r.verdict == packing::Verdict::DoesNotFit ? "does not fit" : "unknown", r.reason.c_str());
+    std::fprintf(report, "search: %lld nodes, %lld backtracks, %d partitions%s%s; region probes: %lld, %lld impossible\n",
                 static_cast<long long>(r.stats.nodes), static_cast<long long>(r.stats.backtracks), r.stats.partitions,
                 r.stats.preorder.empty() ? "" : ", preorder ", r.stats.preorder.c_str(), static_cast<long long>(r.stats.probes),
                 static_cast<long long>(r.stats.probesImpossible));
-    if (fits && a.options.count("-o")) std::printf("written: %s\n", a.options.at("-o").c_str());
-    std::printf("time: %.1f ms\n", ms);
+    if (fits && a.options.count("-o") && !isStdout(a.options.at("-o")))
+        std::fprintf(report, "written: %s\n", a.options.at("-o").c_str());
+    std::fprintf(report, "time: %.1f ms\n", ms);
     return fits ? 0 : 1;
 }
 
@@ -796,6 +826,16 @@ struct PackTally {
     }
 };
 
+// The instance as a graph, planned: an error names the instance (a block larger than the
+// capacity is an input error of the graph, about a node of no file).
+Result lifetimePlan(const std::string& name, const packing::Problem& problem, const RunOptions& options) {
+    try {
+        return run(packing::graphFromPacking(problem), options);
+    } catch (const InputError& e) {
+        throw InputError(name + ", as a graph for the lifetime policy: " + e.what());
+    }
+}
+
 // The packer on each instance (files, or generated ones with a known packing), then the
 // lifetime policy on the instance as a graph with a fixed order: does it fall back to seed?
 int commandPackBench(int argc, char** argv) {
@@ -807,7 +847,7 @@ int commandPackBench(int argc, char** argv) {
     const packing::Options options = packOptionsFrom(a);
     // (set, instance name, problem): one set for files, one per generated family.
     std::vector<std::tuple<std::string, std::string, packing::Problem>> inputs;
-    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxValue) : 1048576;
+    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxSize) : 1048576;
     for (const std::string& path : a.positional) {
         packing::CsvDocument doc = packing::parsePackingCsv(readFile(path, "csv"));
         doc.problem.capacity = capacity;
@@ -843,7 +883,7 @@ int commandPackBench(int argc, char** argv) {
         if (withLifetime) {
             RunOptions lifetime;
             lifetime.policy = "lifetime";
-            const Result plan = run(packing::graphFromPacking(problem), lifetime);
+            const Result plan = lifetimePlan(name, problem, lifetime);
             t.fallbacks += plan.plan.policy != "lifetime";
             lifetimeCell = std::to_string(plan.metrics.spills) + ", " + plan.plan.policy;
         }
@@ -903,7 +943,7 @@ std::string errorLine(const InputError& e) {
         const std::int64_t at = orderTextLine(orderFileText, *e.where.step);
         if (at > 0) line = "line " + std::to_string(at) + ": " + line;
     }
-    if (e.where.memory && e.where.field == "Type") line += " (--caps " + *e.where.memory + "=BYTES)";
+    if (e.where.memory && e.where.field == "Type") line += " (--caps " + printable(*e.where.memory) + "=BYTES)";
     return file == sourceFiles.end() ? line : file->second + ": " + line;
 }
 

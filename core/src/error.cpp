@@ -3,10 +3,7 @@
 #include "spillway/limits.h"
 
 namespace spillway {
-namespace {
 
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when the byte there starts none
-// (overlong forms, surrogates and code points above U+10FFFF are invalid, as in RFC 3629).
 std::size_t utf8SequenceLength(std::string_view text, std::size_t i) {
     const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
     const unsigned char c = byte(i);
@@ -28,8 +25,6 @@ std::size_t utf8SequenceLength(std::string_view text, std::size_t i) {
         if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
     return n;
 }
-
-}  // namespace
 
 std::string printable(std::string_view text) {
     std::string out;

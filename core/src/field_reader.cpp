@@ -174,11 +174,12 @@ void NodeFields::begin(std::size_t offset, std::size_t index) {
     badBuf_.reset();
 }
 
-void NodeFields::key(const std::string& key, std::size_t offset) {
+bool NodeFields::key(const std::string& key, std::size_t offset) {
     current_ = -1;
     for (int f = 0; f < kFieldCount; ++f)
         if (key == kNodeFieldNames[f]) current_ = f;
     if (current_ >= 0 && fields_[current_].present) fail(offset, key, "field \"" + key + "\" appears twice");
+    return current_ >= 0;
 }
 
 void NodeFields::fail(std::size_t offset, const std::string& field, const std::string& problem,

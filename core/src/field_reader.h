@@ -116,7 +116,8 @@ public:
         : text_(text), array_(array), spillNodes_(spillNodes) {}
 
     void begin(std::size_t offset, std::size_t index);
-    void key(const std::string& key, std::size_t offset);
+    // False for a key that is no node field (its value is not read).
+    bool key(const std::string& key, std::size_t offset);
     void scalar(const Scalar& s);
     // A container as the current key's value: true when it is the Bufs array (read its entries
     // with bufsEntry), false when it is to be skipped (it is recorded as the field's value).

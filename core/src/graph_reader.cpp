@@ -17,6 +17,10 @@ using json::Kind;
 using json::Scalar;
 
 constexpr std::int64_t kBeyondInt64 = std::numeric_limits<std::int64_t>::min();  // an edge end too large to hold
+// The bytes of the shortest valid entries, with the comma after them: [0,0], and
+// {"Id":0,"Op":"A","Pipe":"P","Cycles":0,"Bufs":[]} (a buffer node is longer).
+constexpr std::size_t kShortestEdge = 6;
+constexpr std::size_t kShortestNode = 50;
 
 class GraphReader {
 public:
@@ -26,7 +30,7 @@ public:
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
-    void onKey(std::string& key, std::size_t offset);
+    bool onKey(std::string& key, std::size_t offset);
     void onEnd(Kind k, std::size_t offset);
     GraphDocument finish();
 
@@ -36,6 +40,7 @@ private:
 
     bool value(Kind k, const Scalar* s, std::size_t offset);
     bool rootField(Kind k, std::size_t offset);
+    void refuseOverLimit(std::size_t open, std::int64_t max, std::size_t shortestEntry, const char* what) const;
     void edgeEntry(Kind k, const Scalar* s, std::size_t offset);
     void orderEntry(Kind k, const Scalar* s, std::size_t offset);
     void endEdge();
@@ -90,7 +95,7 @@ private:
     json::CapacityEntries capacities_;
 };
 
-void GraphReader::onKey(std::string& key, std::size_t offset) {
+bool GraphReader::onKey(std::string& key, std::size_t offset) {
     switch (stack_.back()) {
         case Ctx::Root: {
             static const char* kFields[] = {"Nodes", "Edges", "Order", "Capacities"};
@@ -100,14 +105,14 @@ void GraphReader::onKey(std::string& key, std::size_t offset) {
             if (rootField_ != kOther && (seen_ & (1u << rootField_)))
                 fail(offset, "the graph: field \"" + key + "\" appears twice", atField(key));
             if (rootField_ != kOther) seen_ |= 1u << rootField_;
-            break;
+            return rootField_ != kOther;
         }
-        case Ctx::Node: node_.key(key, offset); break;
+        case Ctx::Node: return node_.key(key, offset);
         case Ctx::Capacities:
             capacities_.key(std::move(key), offset, *doc_.capacities);
             doc_.source.capacities[capacities_.name()] = here(offset);
-            break;
-        default: break;
+            return true;
+        default: return true;
     }
 }
 
@@ -187,8 +192,14 @@ bool GraphReader::rootField(Kind k, std::size_t offset) {
              atField(kNames[rootField_]));
     }
     switch (rootField_) {
-        case kNodes: stack_.push_back(Ctx::Nodes); break;
-        case kEdges: stack_.push_back(Ctx::Edges); break;
+        case kNodes:
+            refuseOverLimit(offset, limits::kMaxNodes, kShortestNode, "nodes");
+            stack_.push_back(Ctx::Nodes);
+            break;
+        case kEdges:
+            refuseOverLimit(offset, limits::kMaxEdges, kShortestEdge, "edges");
+            stack_.push_back(Ctx::Edges);
+            break;
         case kOrder:
             doc_.order.emplace();
             stack_.push_back(Ctx::Order);
@@ -200,6 +211,16 @@ bool GraphReader::rootField(Kind k, std::size_t offset) {
         case kOther: break;
     }
     return true;
+}
+
+// An array with an entry past its limit is refused when it begins, at that entry, with the error
+// reading up to it would give (a 100 MB Edges array was read and stored whole first). Only a
+// text long enough for that many valid entries is walked: in a shorter one an entry before the
+// limit is invalid, and reading stops there.
+void GraphReader::refuseOverLimit(std::size_t open, std::int64_t max, std::size_t shortestEntry, const char* what) const {
+    if (t_.text().size() - open < static_cast<std::size_t>(max) * shortestEntry) return;
+    const std::size_t entry = json::arrayEntryOffset(t_.text(), open, static_cast<std::size_t>(max));
+    if (entry != std::string_view::npos) tooMany(entry, what, what, max);
 }
 
 void GraphReader::edgeEntry(Kind k, const Scalar* s, std::size_t offset) {

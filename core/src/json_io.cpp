@@ -22,7 +22,7 @@ namespace {
 // Lines of an order file that hold an id: (line number, the id's text), comments and blanks gone.
 template <typename F>
 void forEachOrderLine(const std::string& text, F&& f) {
-    std::istringstream in(text);
+    std::istringstream in(std::string(json::withoutByteOrderMark(text)));
     std::string line;
     for (std::int64_t lineNo = 1; std::getline(in, line); ++lineNo) {
         auto hash = line.find('#');
@@ -125,7 +125,7 @@ public:
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
-    void onKey(std::string& key, std::size_t offset) {
+    bool onKey(std::string& key, std::size_t offset) {
         switch (stack_.back()) {
             case Ctx::Root:
                 if (key == "cost" || key == "order" || key == "policy" || key == "capacities" || key == "effort" ||
@@ -139,6 +139,7 @@ public:
             case Ctx::Order:
             case Ctx::Disable: break;
         }
+        return true;
     }
     void onEnd(Kind, std::size_t) {
         if (stack_.back() == Ctx::Cost) {

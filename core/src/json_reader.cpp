@@ -1,8 +1,15 @@
 #include "json_reader.h"
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace spillway::json {
+
+std::string_view withoutByteOrderMark(std::string_view text) {
+    constexpr std::string_view kMark = "\xEF\xBB\xBF";
+    return text.substr(0, kMark.size()) == kMark ? text.substr(kMark.size()) : text;
+}
 
 const char* kindName(Kind k) {
     switch (k) {
@@ -25,6 +32,32 @@ bool isNumberChar(char c) {
 }
 
 }  // namespace
+
+std::size_t arrayEntryOffset(std::string_view text, std::size_t open, std::size_t index) {
+    std::size_t depth = 0, commas = 0;
+    for (std::size_t i = open; i < text.size(); ++i) {
+        switch (text[i]) {
+            case '"':
+                for (++i; i < text.size() && text[i] != '"'; ++i)
+                    if (text[i] == '\\') ++i;
+                break;
+            case '[':
+            case '{': ++depth; break;
+            case ']':
+            case '}':
+                if (--depth == 0) return std::string_view::npos;
+                break;
+            case ',':
+                if (depth == 1 && ++commas == index) {
+                    const std::size_t entry = text.find_first_not_of(" \t\r\n", i + 1);
+                    return entry == std::string_view::npos ? text.size() : entry;
+                }
+                break;
+            default: break;
+        }
+    }
+    return std::string_view::npos;
+}
 
 Position JsonText::position(std::size_t offset) const {
     offset = std::min(offset, text_.size());
@@ -75,6 +108,45 @@ void JsonText::failField(std::size_t offset, const std::string& message, const s
 
 namespace detail {
 
+namespace {
+
+bool isHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// The length of the escape at `p` (a backslash) when the library takes it without question, 0
+// otherwise (also for any \u of a surrogate: the library pairs them, the lexer checks those).
+std::size_t plainEscapeLength(const char* p, const char* end) {
+    if (end - p < 2) return 0;
+    if (std::strchr("\"\\/bfnrt", p[1]) != nullptr && p[1] != '\0') return 2;
+    if (p[1] != 'u' || end - p < 6 || !std::all_of(p + 2, p + 6, isHexDigit)) return 0;
+    const bool surrogate = (p[2] == 'd' || p[2] == 'D') && std::strchr("89abcdefABCDEF", p[3]) != nullptr;
+    return surrogate ? 0 : 6;
+}
+
+}  // namespace
+
+const char* StringLeap::enter(const char* content) {
+    bool plain = true;
+    const char* p = content;
+    while (p < end_ && *p != '"') {
+        const auto c = static_cast<unsigned char>(*p);
+        std::size_t n = 1;
+        if (c == '\\') n = plainEscapeLength(p, end_);
+        else if (c >= 0x80) n = utf8SequenceLength(std::string_view(p, static_cast<std::size_t>(end_ - p)), 0);
+        else if (c < 0x20) n = 0;
+        if (n == 0) {
+            plain = false;
+            n = c == '\\' && end_ - p >= 2 ? 2 : 1;  // the string still ends at the first unescaped quote
+        }
+        p += n;
+    }
+    quietUntil_ = p < end_ ? p + 1 : end_;
+    opening_ = nullptr;
+    if (!plain || p >= end_) return content;  // the lexer reads it and reports what is wrong
+    opening_ = content - 1;
+    leapt_ += static_cast<std::size_t>(p - content);
+    return p;
+}
+
 void checkText(const JsonText& t) {
     const std::string_view text = t.text();
     if (static_cast<std::int64_t>(text.size()) > limits::kMaxInputBytes)
@@ -89,6 +161,50 @@ void checkText(const JsonText& t) {
         where.source = t.source();
         throw InputError(t.what() + " is empty: expected a JSON object", std::move(where));
     }
+}
+
+Scalar numberScalar(std::string_view token) {
+    Scalar s{Kind::Float};
+    auto isDigit = [&](std::size_t i) { return i < token.size() && token[i] >= '0' && token[i] <= '9'; };
+    std::size_t i = token.empty() || token[0] != '-' ? 0 : 1;
+    const bool negative = i == 1;
+    std::string digits;         // the significant digits, the point dropped
+    std::int64_t exponent = 0;  // the power of ten of the last digit
+    for (; isDigit(i); ++i) digits += token[i];
+    if (i < token.size() && token[i] == '.')
+        for (++i; isDigit(i); ++i, --exponent) digits += token[i];
+    if (i < token.size() && (token[i] == 'e' || token[i] == 'E')) {
+        const bool minus = ++i < token.size() && token[i] == '-';
+        if (i < token.size() && (token[i] == '-' || token[i] == '+')) ++i;
+        std::int64_t e = 0;  // saturates: any exponent beyond stays beyond every limit
+        for (; isDigit(i); ++i) e = std::min<std::int64_t>(e * 10 + (token[i] - '0'), std::int64_t{1} << 30);
+        exponent += minus ? -e : e;
+    }
+    const std::size_t first = digits.find_first_not_of('0');
+    if (first == std::string::npos) {  // 0.0, -0e5
+        s.kind = Kind::Integer;
+        return s;
+    }
+    const std::size_t last = digits.find_last_not_of('0');
+    exponent += static_cast<std::int64_t>(digits.size() - 1 - last);
+    digits = digits.substr(first, last + 1 - first);
+    if (exponent < 0) return s;  // a fraction remains
+    constexpr std::uint64_t kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    if (static_cast<std::int64_t>(digits.size()) + exponent > 19) {  // at least 10^19, beyond 2^63
+        if (negative) return s;
+        s.kind = Kind::Integer;
+        s.beyondInt64 = true;
+        s.integer = std::numeric_limits<std::int64_t>::max();
+        return s;
+    }
+    std::uint64_t v = 0;  // below 10^19 < 2^64
+    for (char c : digits) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    for (std::int64_t k = 0; k < exponent; ++k) v *= 10;
+    if (negative && v > kMax + 1) return s;
+    s.kind = Kind::Integer;
+    s.beyondInt64 = !negative && v > kMax;
+    s.integer = negative ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(std::min(v, kMax));
+    return s;
 }
 
 std::size_t numberStart(std::string_view text, std::size_t read) {

@@ -18,6 +18,10 @@ namespace spillway::json {
 
 enum class Kind : std::uint8_t { Null, Bool, Integer, Float, String, Array, Object };
 
+// The text without a UTF-8 byte order mark at its start: the JSON library skips one, and so do
+// the other text readers (CSV, order files), so that a file saved with one reads the same.
+std::string_view withoutByteOrderMark(std::string_view text);
+
 // "an integer", "a string", ... as messages say what was found.
 const char* kindName(Kind k);
 
@@ -61,11 +65,19 @@ private:
     mutable Position cached_{1, 1};
 };
 
+// The offset of entry `index` (0-based) of the array whose '[' is at `open`, or npos when the
+// array has no such entry. A quick walk over the text that counts the commas outside strings
+// and nested containers, checking no syntax (the parser does that): a reader asks it for the
+// entry just past a count limit, to refuse the limit when the array begins rather than after
+// reading (and storing) every entry up to it.
+std::size_t arrayEntryOffset(std::string_view text, std::size_t open, std::size_t index);
+
 // What a reader implements (all called in text order):
 //   void onScalar(const Scalar&);                 // a value that is no container
 //   bool onBegin(Kind k, std::size_t offset);     // an array or object starts; false skips it
 //                                                 // whole (its onEnd is not called either)
-//   void onKey(std::string& key, std::size_t offset);
+//   bool onKey(std::string& key, std::size_t offset);  // false: the key's value is not used
+//                                                 // (a string value then arrives empty)
 //   void onEnd(Kind k, std::size_t offset);
 // Throws InputError for malformed text and whatever the reader's callbacks throw.
 template <typename Reader>

@@ -96,13 +96,13 @@ const char* verdictName(Verdict v) {
 }
 
 std::string blockError(const Block& b) {
-    auto outside = [](std::int64_t v, std::int64_t lo) { return v < lo || v > kMaxValue; };
-    const std::string range = " and " + std::to_string(kMaxValue) + ", got ";
-    if (outside(b.lower, 0)) return "field \"lower\" must be between 0" + range + std::to_string(b.lower);
-    if (outside(b.upper, b.lower))
-        return "field \"upper\" must be between lower (" + std::to_string(b.lower) + ")" + range + std::to_string(b.upper);
-    if (outside(b.size, 0)) return "field \"size\" must be between 0" + range + std::to_string(b.size);
-    if (outside(b.alignment, 1)) return "field \"alignment\" must be between 1" + range + std::to_string(b.alignment);
+    auto outside = [](std::int64_t v, std::int64_t lo, std::int64_t hi) { return v < lo || v > hi; };
+    auto range = [](std::int64_t hi, std::int64_t v) { return " and " + std::to_string(hi) + ", got " + std::to_string(v); };
+    if (outside(b.lower, 0, kMaxTime)) return "field \"lower\" must be between 0" + range(kMaxTime, b.lower);
+    if (outside(b.upper, b.lower, kMaxTime))
+        return "field \"upper\" must be between lower (" + std::to_string(b.lower) + ")" + range(kMaxTime, b.upper);
+    if (outside(b.size, 0, kMaxSize)) return "field \"size\" must be between 0" + range(kMaxSize, b.size);
+    if (outside(b.alignment, 1, kMaxSize)) return "field \"alignment\" must be between 1" + range(kMaxSize, b.alignment);
     Time at = b.lower;
     for (size_t i = 0; i < b.gaps.size(); ++i) {
         const Gap& g = b.gaps[i];
@@ -436,23 +436,22 @@ private:
         size_t nextSub = 0;
     };
 
+    // No block spans a cut, so each block lies in the partition of its first section: one pass
+    // over the blocks, not one per partition (quadratic when every block lives alone).
     std::vector<Partition> staticPartitions() const {
         std::vector<Partition> parts;
+        std::vector<int> partOf(sw_.from.size());
         int from = 0;
-        for (int s = 0; s < static_cast<int>(sw_.from.size()); ++s)
+        for (int s = 0; s < static_cast<int>(sw_.from.size()); ++s) {
+            partOf[s] = static_cast<int>(parts.size());
             if (s + 1 == static_cast<int>(sw_.from.size()) || cut_[s] == 0) {
-                parts.push_back(partitionOf(from, s + 1, [](int) { return true; }));
+                parts.push_back(Partition{{}, from, s + 1});
                 from = s + 1;
             }
-        return parts;
-    }
-
-    template <typename Keep>
-    Partition partitionOf(int from, int to, Keep&& keep) const {
-        Partition part{{}, from, to};
+        }
         for (size_t b = 0; b < p_.blocks.size(); ++b)
-            if (sw_.end[b] > from && sw_.first[b] < to && keep(static_cast<int>(b))) part.blocks.push_back(static_cast<int>(b));
-        return part;
+            if (sw_.end[b] > 0) parts[partOf[sw_.first[b]]].blocks.push_back(static_cast<int>(b));
+        return parts;
     }
 
     Region regionOf(const Partition& part) const {
@@ -590,7 +589,7 @@ private:
     // The candidates of a node, in the order to try them; false when every block is placed.
     bool collectCandidates(Frame& f) {
         bool any = false;
-        Bytes minHeight = kMaxValue * 2;
+        Bytes minHeight = kMaxSize * 2;
         for (size_t r = 0; r < f.ranked->size(); ++r) {
             const int b = (*f.ranked)[r];
             if (offset_[b] >= 0) continue;
@@ -928,8 +927,8 @@ Region peakLoad(const Problem& problem) {
 }
 
 Result pack(const Problem& problem, const Options& options) {
-    if (problem.capacity < 1 || problem.capacity > kMaxValue)
-        throw InputError("capacity must be between 1 and " + std::to_string(kMaxValue) + ", got " + std::to_string(problem.capacity));
+    if (problem.capacity < 1 || problem.capacity > kMaxSize)
+        throw InputError("capacity must be between 1 and " + std::to_string(kMaxSize) + ", got " + std::to_string(problem.capacity));
     if (problem.blocks.size() > kMaxBlocks)
         throw InputError("at most " + std::to_string(kMaxBlocks) + " blocks, got " + std::to_string(problem.blocks.size()));
     if (options.budget < 0) throw InputError("budget must be at least 0, got " + std::to_string(options.budget));

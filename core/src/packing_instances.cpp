@@ -179,9 +179,9 @@ std::vector<Piece> measuredPieces(std::int64_t width, std::int64_t height, int c
 }  // namespace
 
 KnownInstance cutRectangle(const CutOptions& o) {
-    if (o.unit < 1 || o.capacity < o.unit || o.horizon < o.unit || o.capacity > kMaxValue || o.horizon > kMaxValue)
-        throw InputError("cutRectangle: capacity and horizon must be between unit (" + std::to_string(o.unit) + ") and " +
-                         std::to_string(kMaxValue));
+    if (o.unit < 1 || o.capacity < o.unit || o.horizon < o.unit || o.capacity > kMaxSize || o.horizon > kMaxTime)
+        throw InputError("cutRectangle: capacity must be between unit (" + std::to_string(o.unit) + ") and " +
+                         std::to_string(kMaxSize) + ", horizon between unit and " + std::to_string(kMaxTime));
     if (o.blocks < 1 || static_cast<size_t>(o.blocks) > kMaxBlocks || o.dropPercent < 0 || o.dropPercent > 100 || o.stretchPercent < 0 ||
         o.stretchPercent > 100)
         throw InputError("cutRectangle: blocks must be between 1 and " + std::to_string(kMaxBlocks) +

@@ -28,7 +28,7 @@ std::vector<std::string> splitOn(const std::string& s, char sep) {
 }
 
 // An integer as minimalloc reads one (optional sign, digits, surrounding blanks); nullopt
-// otherwise. Eighteen digits at most: no overflow, and far beyond kMaxValue anyway.
+// otherwise. Eighteen digits at most: no overflow, and far beyond kMaxTime anyway.
 std::optional<std::int64_t> integer(const std::string& text) {
     const std::string t = trim(text);
     size_t i = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
@@ -50,6 +50,47 @@ bool isLongInteger(const std::string& text) {
                                            [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// The fields of one line, as RFC 4180 quotes them: a field wholly in double quotes may hold
+// commas and doubled quotes (""), which stand for one. A quote anywhere else, or one that is not
+// closed on its line, is an error: read as part of an id, `"b1` and `b1` would be two buffers.
+std::vector<std::string> splitFields(const std::string& line, const std::string& at) {
+    std::vector<std::string> fields(1);
+    for (size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == ',') {
+            fields.emplace_back();
+        } else if (c != '"') {
+            fields.back() += c;
+        } else if (!trim(fields.back()).empty()) {
+            throw InputError(at + ", column " + std::to_string(fields.size()) +
+                             ": a quote inside a field (quote the whole field, doubling its quotes)");
+        } else {
+            fields.back().clear();
+            size_t k = i + 1;
+            for (;; ++k) {
+                if (k == line.size())
+                    throw InputError(at + ", column " + std::to_string(fields.size()) + ": the quote is not closed on its line");
+                if (line[k] != '"') fields.back() += line[k];
+                else if (k + 1 < line.size() && line[k + 1] == '"') fields.back() += line[++k];
+                else break;
+            }
+            const size_t next = line.find_first_not_of(" \t", k + 1);
+            if (next != std::string::npos && line[next] != ',')
+                throw InputError(at + ", column " + std::to_string(fields.size()) + ": text after the closing quote");
+            i = next == std::string::npos ? line.size() : next - 1;
+        }
+    }
+    return fields;
+}
+
+// A field as splitFields reads it back: quoted when it holds a comma, a quote or a carriage return.
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\r") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
 // The columns of the header row: canonical name -> field index.
 struct Header {
     std::map<std::string, size_t> column;
@@ -61,9 +102,9 @@ struct Header {
 
 Header parseHeader(const std::string& line, int lineNo) {
     Header h;
-    const std::vector<std::string> names = splitOn(line, ',');
-    h.fields = names.size();
     const std::string at = "line " + std::to_string(lineNo);
+    const std::vector<std::string> names = splitFields(line, at);
+    h.fields = names.size();
     for (size_t i = 0; i < names.size(); ++i) {
         std::string name = trim(names[i]);
         const std::string where = at + ", column " + std::to_string(i + 1) + " (\"" + excerpt(name) + "\"): ";
@@ -117,7 +158,7 @@ CsvDocument parsePackingCsv(const std::string& text) {
     CsvDocument doc;
     std::optional<Header> header;
     std::map<std::string, int> lineOfId;
-    const std::vector<std::string> lines = splitOn(text, '\n');
+    const std::vector<std::string> lines = splitOn(std::string(json::withoutByteOrderMark(text)), '\n');
     for (size_t k = 0; k < lines.size(); ++k) {
       try {
         std::string line = lines[k];
@@ -129,7 +170,7 @@ CsvDocument parsePackingCsv(const std::string& text) {
             header = parseHeader(line, lineNo);
             continue;
         }
-        const std::vector<std::string> fields = splitOn(line, ',');
+        const std::vector<std::string> fields = splitFields(line, at);
         if (fields.size() != header->fields)
             throw InputError(at + ": " + std::to_string(fields.size()) + " fields, but the header has " +
                              std::to_string(header->fields));
@@ -142,7 +183,7 @@ CsvDocument parsePackingCsv(const std::string& text) {
             std::optional<std::int64_t> v = integer(field(name));
             if (!v && isLongInteger(field(name)))
                 throw InputError(where(name) + "\"" + excerpt(field(name)) + "\" has more digits than any allowed value (at most " +
-                                 std::to_string(kMaxValue) + ")");
+                                 std::to_string(kMaxTime) + ")");
             if (!v) throw InputError(where(name) + "\"" + excerpt(field(name)) + "\" is not an integer");
             return *v;
         };
@@ -182,7 +223,7 @@ std::string packingToCsv(const CsvDocument& doc, const std::vector<Bytes>& offse
     out += "\n";
     for (size_t i = 0; i < blocks.size(); ++i) {
         const Block& b = blocks[i];
-        out += doc.ids[i] + "," + std::to_string(b.lower) + "," + std::to_string(b.upper) + "," + std::to_string(b.size);
+        out += csvField(doc.ids[i]) + "," + std::to_string(b.lower) + "," + std::to_string(b.upper) + "," + std::to_string(b.size);
         if (alignment) out += "," + std::to_string(b.alignment);
         if (gaps) {
             out += ",";
@@ -212,11 +253,13 @@ using Json = nlohmann::json;
     throw InputError("options: field \"" + excerpt(field) + "\" " + problem, std::move(place));
 }
 
+// 1e0 and 2.0 are integers here as in the other readers (json::detail::numberScalar). The
+// library holds them as doubles, which are exact up to 2^53, above every limit here.
 std::int64_t integerOption(const Json& v, const std::string& field, std::int64_t lo, std::int64_t hi) {
-    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) ||
-        v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+    const json::Scalar n = v.is_number() ? json::detail::numberScalar(v.dump()) : json::Scalar{};
+    if (n.kind != json::Kind::Integer || n.beyondInt64 || n.integer < lo || n.integer > hi)
         badOption(field, "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + excerpt(v.dump()));
-    return v.get<std::int64_t>();
+    return n.integer;
 }
 
 // A JSON array of strings, joined by commas for the CLI's parsers.
@@ -239,7 +282,7 @@ namespace {
 struct AnyJson {
     void onScalar(const json::Scalar&) {}
     bool onBegin(json::Kind, std::size_t) { return true; }
-    void onKey(std::string&, std::size_t) {}
+    bool onKey(std::string&, std::size_t) { return false; }
     void onEnd(json::Kind, std::size_t) {}
 };
 }  // namespace
@@ -257,7 +300,7 @@ PackRequest parsePackOptions(const std::string& json) {
     if (!root.is_object()) throw InputError("the options must be a JSON object like {\"capacity\": 1048576}");
     PackRequest r;
     for (const auto& [key, value] : root.items()) {
-        if (key == "capacity") r.capacity = integerOption(value, key, 1, kMaxValue);
+        if (key == "capacity") r.capacity = integerOption(value, key, 1, kMaxSize);
         else if (key == "budget") r.options.budget = integerOption(value, key, 0, std::int64_t{1} << 50);
         else if (key == "disable") r.options.disabled = parseTechniques(stringList(value, key));
         else if (key == "preorders") r.options.preorders = parsePreorders(stringList(value, key));

@@ -33,7 +33,7 @@ public:
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
-    void onKey(std::string& key, std::size_t offset);
+    bool onKey(std::string& key, std::size_t offset);
     void onEnd(Kind k, std::size_t offset);
     ResultFile finish();
 
@@ -118,7 +118,7 @@ private:
     std::size_t tupleStart_ = 0;
 };
 
-void ResultReader::onKey(std::string& key, std::size_t offset) {
+bool ResultReader::onKey(std::string& key, std::size_t offset) {
     switch (stack_.back()) {
         case Ctx::Root:
             rootField_ = -1;
@@ -126,7 +126,7 @@ void ResultReader::onKey(std::string& key, std::size_t offset) {
                 if (key == kRoot[f].name) rootField_ = f;
             if (rootField_ >= 0 && seen_[rootField_]) fail(offset, "the result: field \"" + key + "\" appears twice", key);
             if (rootField_ >= 0) seen_[rootField_] = true;
-            break;
+            return rootField_ >= 0;
         case Ctx::Cost: cost_.key(key, offset, "the result's cost"); break;
         case Ctx::Metrics:
             metrics_.key(key, offset, "the result's metrics");
@@ -154,9 +154,10 @@ void ResultReader::onKey(std::string& key, std::size_t offset) {
         case Ctx::Allocation: allocation_.key(key, offset, parentEntry("allocations")); break;
         case Ctx::Spill: spill_.key(key, offset, parentEntry("spills")); break;
         case Ctx::Wait: wait_.key(key, offset, parentEntry("waits")); break;
-        case Ctx::AddedNode: node_.key(key, offset); break;
+        case Ctx::AddedNode: return node_.key(key, offset);
         default: break;
     }
+    return true;
 }
 
 void ResultReader::limitCount(const char* name, std::size_t offset, std::int64_t max, const char* limit) {

@@ -338,6 +338,22 @@ TEST_CASE("random graphs: valid over many seeds, deterministic, seed-dependent")
     CHECK(distinct.size() == 300);
 }
 
+// generate random's limit on operations rests on this bound: a quarter of the node limit, a
+// million operations (what the CLI states) included.
+TEST_CASE("random graphs: at most four nodes an operation, with barriers and late frees") {
+    RandomGraphParams p;
+    p.bufferlessPercent = 100;
+    p.lateFreePercent = 50;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        p.operations = 50 + static_cast<int>(seed);
+        const GraphDocument d = parseGraphDocument(generateRandomGraph(seed, p));
+        CHECK(d.graph.nodes.size() <= static_cast<size_t>(4 * p.operations));
+        CHECK(d.graph.nodes.size() > static_cast<size_t>(3 * p.operations));
+    }
+    p.operations = 1048577;
+    CHECK(inputErrorOf([&] { generateRandomGraph(1, p); }).find("must be at most 1048576") != std::string::npos);
+}
+
 TEST_CASE("random graphs: plans verify under small capacities") {
     RandomGraphParams p;
     p.operations = 60;

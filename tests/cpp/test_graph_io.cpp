@@ -224,6 +224,8 @@ TEST_CASE("orders: not a permutation, breaking an edge, using a buffer outside i
           "line 1, column 215: the graph's \"Order\" breaks edge 0 -> 1: node 1 at position 1 comes before node 0 at position 2");
     CHECK(inputErrorOf([] { parseOrderText("0\n1\nx2\n"); }) ==
           "order file, line 3: expected one node id (0..1073741823), got \"x2\"");
+    // A UTF-8 byte order mark is skipped, as the JSON reader skips it.
+    CHECK(parseOrderText("\xEF\xBB\xBF" "2\n0\n") == Order{2, 0});
 }
 
 TEST_CASE("run options from JSON (the bindings' format)") {

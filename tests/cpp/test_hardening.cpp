@@ -3,6 +3,7 @@
 // storm, errors that were not errors, and the stated limits. Every plan here is verified.
 #include <nlohmann/json.hpp>
 
+#include "../../core/src/json_reader.h"
 #include "spillway/examples.h"
 #include "spillway/limits.h"
 #include "support.h"
@@ -222,6 +223,73 @@ TEST_CASE("errors that were not errors: NUL, trailing garbage, huge tokens, inva
     CHECK(inputErrorOf([] {
               parseGraphDocument(R"({"Nodes":[{"Id":0,"Id":1,"Op":"NOP","Pipe":"P","Cycles":1,"Bufs":[]}]})");
           }) == "line 1, column 19: Nodes[0]: field \"Id\" appears twice");
+}
+
+TEST_CASE("numbers with a fraction or an exponent that are integers read as integers; others stay refused") {
+    const Graph g = parseGraphDocument(R"({"Nodes":[{"Id":1e0,"Op":"ALLOC","BufId":0.0,"Size":128e0,"Type":"L1"},)"
+                                       R"({"Id":2.0,"Op":"ADD","Pipe":"V","Cycles":0.5e1,"Bufs":[-0e3]},)"
+                                       R"({"Id":30E-1,"Op":"FREE","BufId":0,"Size":1.28E+2,"Type":"L1"}]})")
+                        .graph;
+    REQUIRE(g.nodes.size() == 3);
+    CHECK(g.nodes[0].id == 1);
+    CHECK(g.nodes[0].size == 128);
+    CHECK(g.nodes[1].id == 2);
+    CHECK(g.nodes[1].cycles == 5);
+    CHECK(g.nodes[1].bufs == std::vector<BufferId>{0});
+    CHECK(g.nodes[2].id == 3);
+    CHECK(g.nodes[2].size == 128);
+    auto sizeError = [](const std::string& size) {
+        return inputErrorOf([&] { parseGraphDocument(R"({"Nodes":[{"Id":0,"Op":"ALLOC","BufId":0,"Size":)" + size + R"(,"Type":"L1"}]})"); });
+    };
+    CHECK(sizeError("1.5") == "line 1, column 44: node 0: field \"Size\" must be an integer, got a non-integer number");
+    CHECK(sizeError("1e-400") == "line 1, column 44: node 0: field \"Size\" must be an integer, got a non-integer number");
+    CHECK(sizeError("68719476737e0") == "line 1, column 44: node 0: field \"Size\" must be between 1 and 68719476736, got 68719476737e0");
+    CHECK(sizeError("1e30") == "line 1, column 44: node 0: field \"Size\" must be between 1 and 68719476736, got 1e30");
+    CHECK(sizeError("-1e30") == "line 1, column 44: node 0: field \"Size\" must be an integer, got a non-integer number");
+    CHECK(sizeError("1e400") == "line 1, column 44: the graph is not valid JSON: number overflow parsing '1e400'");
+    CHECK(sizeError("1e99999999999999999999") ==
+          "line 1, column 44: the graph is not valid JSON: number overflow parsing '1e99999999999999999999'");
+    // Decided on the digits, not a double: 2^53 + 1 is not rounded to 2^53.
+    CHECK(json::detail::numberScalar("9007199254740993e0").integer == 9007199254740993);
+    CHECK(json::detail::numberScalar("9223372036854775807.0").integer == INT64_MAX);
+    CHECK(json::detail::numberScalar("9223372036854775808.0").beyondInt64);
+    CHECK(json::detail::numberScalar("-9223372036854775808.0").integer == INT64_MIN);
+    CHECK(json::detail::numberScalar("-9223372036854775809.0").kind == json::Kind::Float);
+}
+
+TEST_CASE("an unused field is skipped while reading: its strings are checked, not built, and places stay right") {
+    const std::string big(1 << 20, 'x');
+    const std::string nodes = R"("Nodes":[{"Id":0,"Note":")" + big + R"(","Op":"ALLOC","BufId":0,"Size":1,"Type":"L1"},)"
+                              R"({"Id":1,"Op":"FREE","BufId":0,"Size":1,"Type":"L1"}])";
+    const std::string unused = R"("Comment":")" + big + R"(\"\u00e9\ud83d\ude00\n","X":[{"a":")" + big + R"(","b":[1,"]"]}])";
+    const GraphDocument doc = parseGraphDocument("{" + unused + "," + nodes + R"(,"Edges":[[0,1]]})");
+    CHECK(doc.graph.nodes.size() == 2);
+    CHECK(doc.graph.edges.size() == 1);
+    // Errors after a skipped string are placed where they are in the text.
+    std::string text = "{" + unused + R"(,"Nodes":[{"Id":"5"}]})";
+    CHECK(inputErrorOf([&] { parseGraphDocument(text); }) ==
+          "line 1, column " + std::to_string(text.find(R"("5")") + 1) + ": Nodes[0]: field \"Id\" must be an integer, got a string");
+    text = "{" + unused + R"(,"Nodes":[}})";
+    CHECK(inputErrorOf([&] { parseGraphDocument(text); }) ==
+          "line 1, column " + std::to_string(text.find("[}") + 2) +
+              ": the graph is not valid JSON: syntax error while parsing value - unexpected '}'; expected '[', '{', or a literal");
+    // What the JSON library refuses in a string, it still refuses in an unused one, at the same place.
+    for (const std::string& bad : {std::string("a\tb"), std::string("a\xff"), std::string("\\udc00"), std::string("\\q")}) {
+        const std::string used = inputErrorOf([&] { parseGraphDocument(R"({"Nodes":[{"Op":")" + bad + R"("}]})"); });
+        const std::string skipped = inputErrorOf([&] { parseGraphDocument(R"({"Nodes":[{"Opx":")" + bad + R"("}]})"); });
+        CHECK(used.find("not valid JSON") != std::string::npos);
+        CHECK(used.substr(used.find(": ")) == skipped.substr(skipped.find(": ")));
+    }
+}
+
+TEST_CASE("arrayEntryOffset finds the entry past a count, over strings and nested containers") {
+    const std::string text = R"({"E": [ [0,1], {"a":[2,3]}, "x,]\",", 7 ,[]]})";
+    const std::size_t open = text.find('[');
+    CHECK(json::arrayEntryOffset(text, open, 1) == text.find("{\"a\""));
+    CHECK(json::arrayEntryOffset(text, open, 2) == text.find("\"x"));
+    CHECK(json::arrayEntryOffset(text, open, 3) == text.find('7'));
+    CHECK(json::arrayEntryOffset(text, open, 4) == text.find("[]"));
+    CHECK(json::arrayEntryOffset(text, open, 5) == std::string::npos);
 }
 
 TEST_CASE("the stated limits are enforced with the limit named") {

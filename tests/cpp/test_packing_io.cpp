@@ -1,6 +1,8 @@
 // minimalloc's CSV in and out, the bindings' pack options and the result JSON (packing_io.h).
 #include <nlohmann/json.hpp>
 
+#include "spillway/json_io.h"
+#include "spillway/packing_graph.h"
 #include "spillway/packing_io.h"
 #include "support.h"
 
@@ -66,14 +68,14 @@ TEST_CASE("packing csv: every mistake names the line and the column or field") {
         {"id,lower,upper,size,hint\n", "line 1, column 5 (\"hint\"): fixed offsets and hints are not supported: spillway pack chooses every offset"},
         {"id,lower,upper,size\na,0,4,8\nb,0,4\n", "line 3: 3 fields, but the header has 4"},
         {"id,lower,upper,size\na,0,4,8\n\nb,0,4x,8\n", "line 4, column 3 (upper): \"4x\" is not an integer"},
-        {"id,lower,upper,size\na,0,4,-8\n", "line 2 (id \"a\"): field \"size\" must be between 0 and 1099511627776, got -8"},
+        {"id,lower,upper,size\na,0,4,-8\n", "line 2 (id \"a\"): field \"size\" must be between 0 and 68719476736, got -8"},
         {"id,lower,upper,size\na,5,4,8\n", "line 2 (id \"a\"): field \"upper\" must be between lower (5) and 1099511627776, got 4"},
-        {"id,lower,upper,size\na,0,4,99999999999999\n", "line 2 (id \"a\"): field \"size\" must be between 0 and 1099511627776, got 99999999999999"},
+        {"id,lower,upper,size\na,0,4,99999999999999\n", "line 2 (id \"a\"): field \"size\" must be between 0 and 68719476736, got 99999999999999"},
         {"id,lower,upper,size\na,0,4,9999999999999999999\n", "line 2, column 4 (size): \"9999999999999999999\" has more digits than any allowed value (at most 1099511627776)"},
         {"id,lower,upper,size\na,0,4,1234567890123456789x\n", "line 2, column 4 (size): \"1234567890123456789x\" is not an integer"},
         {"id,lower,upper,size\na,0,4,8\na,1,2,3\n", "line 3, column 1 (id): the id \"a\" was already used on line 2"},
         {"id,lower,upper,size\n ,0,4,8\n", "line 2, column 1 (id): the id is empty"},
-        {"id,lower,upper,size,alignment\na,0,4,8,0\n", "line 2 (id \"a\"): field \"alignment\" must be between 1 and 1099511627776, got 0"},
+        {"id,lower,upper,size,alignment\na,0,4,8,0\n", "line 2 (id \"a\"): field \"alignment\" must be between 1 and 68719476736, got 0"},
         {"id,lower,upper,size,gaps\na,0,9,8,2-x\n",
          "line 2, column 5 (gaps): \"2-x\" is not a gap (expected LOWER-UPPER or LOWER-UPPER@WINDOWLOWER:WINDOWUPPER)"},
         {"id,lower,upper,size,gaps\na,0,9,8,2-3@1\n",
@@ -95,7 +97,7 @@ TEST_CASE("packing options: capacity required, budget and techniques checked by 
     CHECK(parsePackOptions(R"({"capacity": 8})").options.budget == Options{}.budget);
     CHECK(inputErrorOf([] { parsePackOptions("{}"); }) == "options: field \"capacity\" is missing");
     CHECK(inputErrorOf([] { parsePackOptions(R"({"capacity": 0})"); }) ==
-          "options: field \"capacity\" must be an integer between 1 and 1099511627776, got 0");
+          "options: field \"capacity\" must be an integer between 1 and 68719476736, got 0");
     CHECK(inputErrorOf([] { parsePackOptions(R"({"capacity": 8, "budget": -1})"); }) ==
           "options: field \"budget\" must be an integer between 0 and 1125899906842624, got -1");
     CHECK(inputErrorOf([] { parsePackOptions(R"({"capacity": 8, "disable": "dominance"})"); }) ==
@@ -130,4 +132,39 @@ TEST_CASE("packing result JSON: offsets and minimalloc's CSV when it fits, the r
     CHECK(not_["reason"] == "from time 0 to 3 the live blocks need 12 bytes, more than the capacity 11");
     CHECK(!not_["blocks"][0].contains("offset"));
     CHECK(not_["csv"].is_null());
+}
+
+TEST_CASE("packing csv: quoted fields as RFC 4180 has them; an open quote is refused with its line; a BOM is skipped") {
+    const CsvDocument doc = parsePackingCsv("\xEF\xBB\xBFid,lower,upper,size\n\"b,1\",0,3,4\n\"say \"\"hi\"\"\",\"1\",2,4\nb1,0,1,1\n");
+    REQUIRE(doc.ids.size() == 3);
+    CHECK(doc.ids[0] == "b,1");
+    CHECK(doc.ids[1] == "say \"hi\"");
+    CHECK(doc.problem.blocks[1].lower == 1);
+    CHECK(packingToCsv(doc) == "id,lower,upper,size\n\"b,1\",0,3,4\n\"say \"\"hi\"\"\",1,2,4\nb1,0,1,1\n");
+    CHECK(parsePackingCsv(packingToCsv(doc)).ids == doc.ids);
+    CHECK(inputErrorOf([] { parsePackingCsv("id,lower,upper,size\nb1,0,3,4\n\"b1,0,3,4\n"); }) ==
+          "line 3, column 1: the quote is not closed on its line");
+    CHECK(inputErrorOf([] { parsePackingCsv("id,lower,upper,size\nb\"1,0,3,4\n"); }) ==
+          "line 2, column 1: a quote inside a field (quote the whole field, doubling its quotes)");
+    CHECK(inputErrorOf([] { parsePackingCsv("id,lower,upper,size\n\"b1\"x,0,3,4\n"); }) ==
+          "line 2, column 1: text after the closing quote");
+    CHECK(parsePackingCsv("\xEF\xBB\xBFid,lower,upper,size\n").ids.empty());
+}
+
+TEST_CASE("packing: sizes and capacities have the graph's limit, so that every problem packed can be planned") {
+    const std::string most = std::to_string(spillway::limits::kMaxBytes);
+    CHECK(inputErrorOf([&] { parsePackingCsv("id,lower,upper,size\na,0,4," + most + "1\n"); }) ==
+          "line 2 (id \"a\"): field \"size\" must be between 0 and " + most + ", got " + most + "1");
+    CsvDocument doc = parsePackingCsv("id,lower,upper,size\na,0,4," + most + "\nb,4,1099511627776," + most + "\n");
+    doc.problem.capacity = spillway::limits::kMaxBytes;
+    CHECK(pack(doc.problem).verdict == Verdict::Fits);
+    const spillway::GraphDocument graph = spillway::parseGraphDocument(spillway::graphToJson(graphFromPacking(doc.problem)));
+    CHECK(graph.graph.buffers.size() == 2);
+    CHECK(inputErrorOf([] { parsePackOptions(R"({"capacity": 68719476737})"); }) ==
+          "options: field \"capacity\" must be an integer between 1 and 68719476736, got 68719476737");
+    // As in the other readers, an integer written with an exponent or a fraction is one.
+    CHECK(parsePackOptions(R"({"capacity": 64e0, "budget": 5.0E2})").capacity == 64);
+    CHECK(parsePackOptions(R"({"capacity": 64e0, "budget": 5.0E2})").options.budget == 500);
+    CHECK(inputErrorOf([] { parsePackOptions(R"({"capacity": 64.5})"); }) ==
+          "options: field \"capacity\" must be an integer between 1 and 68719476736, got 64.5");
 }

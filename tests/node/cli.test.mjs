@@ -265,3 +265,70 @@ test('docs/policies.md tables the order sources of `spillway orders`, in its ord
   const registry = spillway('orders').stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]);
   assert.deepEqual(table, registry);
 });
+
+// ---- Names and outputs (issue 32) ----
+
+test('control bytes in names never reach the terminal: plan summary, compare table, the --caps hint', () => {
+  const esc = 'L\u001b[31m\u0007';
+  const g = file('esc.json', JSON.stringify({
+    Nodes: [
+      { Id: 0, Op: 'ALLOC', BufId: 0, Size: 100, Type: esc },
+      { Id: 1, Op: 'COPY\u001b]0;x\u0007', Pipe: 'MTE\u001b2', Cycles: 10, Bufs: [0] },
+      { Id: 2, Op: 'FREE', BufId: 0, Size: 100, Type: esc },
+    ],
+    Edges: [[0, 1], [1, 2]],
+    Capacities: { [esc]: 1000 },
+  }));
+  for (const args of [['plan', g], ['plan', g, '--objective', 'cycles'], ['compare', g]]) {
+    const r = spillway(...args);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(r.stdout), `${args.join(' ')}: ${JSON.stringify(r.stdout)}`);
+  }
+  assert.match(spillway('plan', g).stdout, /L \[31m  100\/1000/);
+  const nl = file('nl.json', JSON.stringify({ Nodes: [{ Id: 0, Op: 'ALLOC', BufId: 0, Size: 1, Type: 'A\nB\u0000C' },
+    { Id: 1, Op: 'FREE', BufId: 0, Size: 1, Type: 'A\nB\u0000C' }], Edges: [[0, 1]] }));
+  assert.equal(oneLine(spillway('plan', nl, '--caps', 'L1=4')),
+    'nl.json: line 1, column 11: node 0: buffer 0 has Type "A B C", which has no capacity: give memory A B C a capacity (--caps A B C=BYTES)');
+});
+
+test('-o - writes to standard output, as --json - does; two outputs there are refused', () => {
+  let r = spillway('plan', small, '-o', '-');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).format !== undefined, true);
+  assert.match(r.stderr, /^verified: yes/m);
+  assert.ok(!existsSync(join(process.cwd(), '-')));
+  r = spillway('generate', 'matmul', '2', '2', '2', '-o', '-');
+  assert.equal(r.stdout, spillway('generate', 'matmul', '2', '2', '2').stdout);
+  const csv = file('p.csv', 'id,lower,upper,size\na,0,2,4\nb,1,3,4\n');
+  r = spillway('pack', csv, '--capacity', '8', '-o', '-');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^id,lower,upper,size,offset\na,0,2,4,\d\nb,1,3,4,\d\n$/);
+  assert.match(r.stderr, /^verdict: fits$/m);
+  assert.equal(oneLine(spillway('pack', csv, '--capacity', '8', '-o', '-', '--json', '-')),
+    '-o - and --json - both write to standard output: give one a file');
+});
+
+test('pack and pack-bench: an open quote is refused at its line, a BOM skipped, sizes planned as graphs are', () => {
+  const quote = file('q.csv', 'id,lower,upper,size\nb1,0,3,4\n"b1,0,3,4\n');
+  assert.equal(oneLine(spillway('pack', quote, '--capacity', '8')), 'q.csv: line 3, column 1: the quote is not closed on its line');
+  assert.equal(oneLine(spillway('pack-bench', quote, '--lifetime', 'off')), 'q.csv: line 3, column 1: the quote is not closed on its line');
+  assert.equal(oneLine(spillway('pack-bench', file('big.csv', 'id,lower,upper,size\na,0,2,4\n'), '--capacity', '2')),
+    'big.csv, as a graph for the lifetime policy: node 0: buffer 0 needs 4 bytes but L1 holds only 2');
+  const bom = file('bom.csv', '\ufeffid,lower,upper,size\na,0,2,4\n');
+  assert.equal(spillway('pack', bom, '--capacity', '4').status, 0);
+  const huge = file('huge.csv', `id,lower,upper,size\na,0,2,${2 ** 36 + 1}\n`);
+  assert.equal(oneLine(spillway('pack', huge, '--capacity', '8')),
+    `huge.csv: line 2 (id "a"): field "size" must be between 0 and ${2 ** 36}, got ${2 ** 36 + 1}`);
+  const most = file('most.csv', `id,lower,upper,size\na,0,2,${2 ** 36}\n`);
+  const graph = join(work, 'most.json');
+  assert.equal(spillway('pack', most, '--capacity', String(2 ** 36), '--graph', graph).status, 0);
+  assert.equal(spillway('plan', graph).status, 0);
+});
+
+test('scale and generate check their arguments before printing anything; generate states its true range', () => {
+  const r = spillway('scale', 'foo');
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.equal(oneLine(r), 'spillway scale: unknown kind "foo": expected matmul or random');
+  assert.equal(oneLine(spillway('generate', 'random', '1000001')), 'option OPERATIONS must be between 1 and 1000000, got 1000001');
+});

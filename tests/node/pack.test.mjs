@@ -79,8 +79,8 @@ const badInputs = [
   ['an unknown technique', ['pack', readmeFile, '--capacity', '12', '--disable', 'luck'],
     /^unknown packing technique "luck" \(known: canonical, /],
   ['a bad preorder', ['pack', readmeFile, '--capacity', '12', '--preorders', 'WAT,QQ'], 'preorder "QQ": unknown key \'Q\' (keys: ACLOTUWZR)'],
-  ['a capacity of 0', ['pack', readmeFile, '--capacity', '0'], 'option --capacity must be between 1 and 1099511627776, got 0'],
-  ['a capacity of 23 digits', ['pack', readmeFile, '--capacity', '9'.repeat(23)], 'option --capacity must be between 1 and 1099511627776, got ' + '9'.repeat(23)],
+  ['a capacity of 0', ['pack', readmeFile, '--capacity', '0'], 'option --capacity must be between 1 and 68719476736, got 0'],
+  ['a capacity of 23 digits', ['pack', readmeFile, '--capacity', '9'.repeat(23)], 'option --capacity must be between 1 and 68719476736, got ' + '9'.repeat(23)],
   ['two files', ['pack', readmeFile, readmeFile, '--capacity', '12'], 'usage: spillway pack FILE.csv --capacity N [options] (see spillway --help)'],
 ];
 for (const [what, args, message] of badInputs) {

@@ -51,6 +51,10 @@ struct InternalError : std::runtime_error {
 // `where` (kept when the error already has them).
 InputError locatedError(const InputError& e, std::int64_t line, std::int64_t column);
 
+// Length of the valid UTF-8 sequence starting at text[i], or 0 when the byte there starts none
+// (overlong forms, surrogates and code points above U+10FFFF are invalid, as in RFC 3629).
+std::size_t utf8SequenceLength(std::string_view text, std::size_t i);
+
 // `text` as valid UTF-8 on one line: invalid bytes become U+FFFD, control characters spaces.
 std::string printable(std::string_view text);
 

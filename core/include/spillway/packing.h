@@ -17,14 +17,18 @@
 #include <vector>
 
 #include "graph.h"
+#include "limits.h"
 
 namespace spillway::packing {
 
 using Time = std::int64_t;
 
-// The largest time, size, alignment or capacity the packer takes (as the graph's Size limit):
-// sums over a million blocks stay far from overflow.
-inline constexpr std::int64_t kMaxValue = std::int64_t{1} << 40;
+// The largest time the packer takes: sums over a million blocks stay far from overflow.
+inline constexpr std::int64_t kMaxTime = std::int64_t{1} << 40;
+// The largest size, alignment or capacity: a graph's (limits::kMaxBytes), so that every problem
+// `spillway pack` takes can be planned as a graph (`--graph`) and the lifetime policy's blocks
+// are never refused here.
+inline constexpr std::int64_t kMaxSize = limits::kMaxBytes;
 inline constexpr std::size_t kMaxBlocks = 1000000;
 
 // Bytes [lower, upper) of a block, counted from its offset.
