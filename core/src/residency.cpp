@@ -274,13 +274,18 @@ private:
                     overlapping.push_back(j);
                 }
         }
-        std::sort(overlapping.begin(), overlapping.end(), [&](int a, int b) {
+        // Cheapest per byte first, ties by index (a total order): taken from a heap, as a swap
+        // usually writes out a few of the many gaps a long one overlaps.
+        const auto dearer = [&](int a, int b) {
             const Bytes x = gaps_[a].traffic * gaps_[b].size, y = gaps_[b].traffic * gaps_[a].size;
-            return x != y ? x < y : a < b;
-        });
+            return x != y ? x > y : a > b;
+        };
+        std::make_heap(overlapping.begin(), overlapping.end(), dearer);
         std::vector<int> out;
         Bytes lost = 0;
-        for (int j : overlapping) {
+        for (auto end = overlapping.end(); end != overlapping.begin(); --end) {
+            std::pop_heap(overlapping.begin(), end, dearer);
+            const int j = *(end - 1);
             if (fits(i)) break;
             set(j, false);
             out.push_back(j);
