@@ -335,6 +335,12 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
                 Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
                 p.others.push_back({candidate, candidate + " (runner-up from " + start + ")", std::move(order), std::move(plan)});
             }
+        // An order the candidates before it made already would plan the same and lose the tie:
+        // not planned again unless the cycles objective keeps it (a search that found nothing
+        // better returns the best order it was given).
+        const bool repeated = std::any_of(withKnown.known.begin(), withKnown.known.end() - 1,
+                                          [&](const auto& known) { return known.second == made.order; });
+        if (repeated && !keepOthers) continue;
         Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});
         const Bytes bytes = extraBytesOf(doc.graph, plan);
         if (!p.plan || bytes < bestBytes) {

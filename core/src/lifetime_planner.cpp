@@ -44,6 +44,10 @@ namespace {
 constexpr std::int64_t kExactNodesWithoutSpills = 200000;
 constexpr std::int64_t kExactNodesLastTry = 20000;
 constexpr std::int64_t kExactNodesPerBlock = 100;
+// A search node reads the blocks of its part of the problem, so the budget in nodes is also cut
+// to this much work (nodes x blocks): a memory of 10^4 stretches gets under 10^5 nodes. The
+// contest cases' packings stay under 2 x 10^8.
+constexpr std::int64_t kExactPackWork = 500'000'000;
 // Policy residency retries until its relaxations, over all the plan's memories, have spent this
 // many times the bound's flow work (boundFlowWork), then falls back like lifetime. Four times per
 // memory let the default spend 28.7 CPU s on a random graph of 10^4 nodes, mostly in retries that
@@ -275,7 +279,8 @@ private:
         problem.capacity = capacity;
         for (const Stretch& s : stretches) problem.blocks.push_back({s.from, s.to, s.size, 1, {}});
         packing::Options options;
-        options.budget = std::min(nodes, perBlock * static_cast<std::int64_t>(stretches.size()));
+        const std::int64_t blocks = std::max<std::int64_t>(1, static_cast<std::int64_t>(stretches.size()));
+        options.budget = std::min({nodes, perBlock * blocks, kExactPackWork / blocks});
         // Region probes pay off over long searches; within these budgets their nodes are missed:
         // minimalloc's A as a graph spilled 52 times with them, none without (docs/packing.md).
         options.disabled.push_back(packing::Technique::RegionProbe);

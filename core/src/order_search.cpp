@@ -26,10 +26,11 @@ constexpr int kMaxReverse = 32;  // slots reversed together
 constexpr std::int64_t kMinPatience = 50;  // evaluations without progress before giving up
 constexpr size_t kMaxGrids = 2;            // grids swept by the constructions (the largest)
 constexpr std::int64_t kDefaultWork = 40'000'000;  // operations of scoring the default effort allows
-// Node visits the constructions may spend (each is an order of every node, scored): all of them
-// up to about 10^4 nodes, fewer on huge graphs (at least kMinConstructions), in their usual order.
-constexpr std::int64_t kConstructionWork = 20'000'000;
-constexpr std::int64_t kMinConstructions = 8;
+// Work the constructions may spend, scoring included (each is an order of every node, scored):
+// all of them on the contest cases (under 10^7), fewer where one scoring costs more, in their
+// usual order. Counted like the default effort, so it bounds the real cost of a scoring, which
+// grows faster than the graph where many long gaps contend.
+constexpr std::int64_t kConstructionWork = 100'000'000;
 
 // Unit models, coarse to fine: every chain links its operations; then only chains of buffers of
 // at least 1/64, and 1/16, of their memory (see findUnits).
@@ -136,10 +137,7 @@ private:
         return nodes;
     }
 
-    bool constructionsLeft() const {
-        const std::int64_t nodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(g_.nodes.size()));
-        return evaluations_ < std::max(kMinConstructions, kConstructionWork / nodes);
-    }
+    bool constructionsLeft() const { return work_ + cost_.work() < kConstructionWork; }
 
     void consider(const std::string& label, const Slots& slots) {
         if (!constructionsLeft()) return;

@@ -286,13 +286,18 @@ private:
                     overlapping.push_back(j);
                 }
         }
-        std::sort(overlapping.begin(), overlapping.end(), [&](int a, int b) {
-            if (lessTrafficPerByte(gaps_[a], gaps_[b])) return true;
-            return !lessTrafficPerByte(gaps_[b], gaps_[a]) && a < b;
-        });
+        // Cheapest per byte first, ties by index (a total order): taken from a heap, as a swap
+        // usually writes out a few of the many gaps a long one overlaps.
+        const auto dearer = [&](int a, int b) {
+            if (lessTrafficPerByte(gaps_[b], gaps_[a])) return true;
+            return !lessTrafficPerByte(gaps_[a], gaps_[b]) && a > b;
+        };
+        std::make_heap(overlapping.begin(), overlapping.end(), dearer);
         std::vector<int> out;
         Bytes lost = 0;
-        for (int j : overlapping) {
+        for (auto end = overlapping.end(); end != overlapping.begin(); --end) {
+            std::pop_heap(overlapping.begin(), end, dearer);
+            const int j = *(end - 1);
             if (fits(i)) break;
             set(j, false);
             out.push_back(j);
