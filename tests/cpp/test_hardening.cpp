@@ -241,14 +241,14 @@ TEST_CASE("numbers with a fraction or an exponent that are integers read as inte
     auto sizeError = [](const std::string& size) {
         return inputErrorOf([&] { parseGraphDocument(R"({"Nodes":[{"Id":0,"Op":"ALLOC","BufId":0,"Size":)" + size + R"(,"Type":"L1"}]})"); });
     };
-    CHECK(sizeError("1.5") == "line 1, column 44: node 0: field \"Size\" must be an integer, got a non-integer number");
-    CHECK(sizeError("1e-400") == "line 1, column 44: node 0: field \"Size\" must be an integer, got a non-integer number");
-    CHECK(sizeError("68719476737e0") == "line 1, column 44: node 0: field \"Size\" must be between 1 and 68719476736, got 68719476737e0");
-    CHECK(sizeError("1e30") == "line 1, column 44: node 0: field \"Size\" must be between 1 and 68719476736, got 1e30");
-    CHECK(sizeError("-1e30") == "line 1, column 44: node 0: field \"Size\" must be an integer, got a non-integer number");
-    CHECK(sizeError("1e400") == "line 1, column 44: the graph is not valid JSON: number overflow parsing '1e400'");
+    CHECK(sizeError("1.5") == "line 1, column 49: node 0: field \"Size\" must be an integer, got a non-integer number");
+    CHECK(sizeError("1e-400") == "line 1, column 49: node 0: field \"Size\" must be an integer, got a non-integer number");
+    CHECK(sizeError("68719476737e0") == "line 1, column 49: node 0: field \"Size\" must be between 1 and 68719476736, got 68719476737e0");
+    CHECK(sizeError("1e30") == "line 1, column 49: node 0: field \"Size\" must be between 1 and 68719476736, got 1e30");
+    CHECK(sizeError("-1e30") == "line 1, column 49: node 0: field \"Size\" must be an integer, got a non-integer number");
+    CHECK(sizeError("1e400") == "line 1, column 49: the graph is not valid JSON: number overflow parsing '1e400'");
     CHECK(sizeError("1e99999999999999999999") ==
-          "line 1, column 44: the graph is not valid JSON: number overflow parsing '1e99999999999999999999'");
+          "line 1, column 49: the graph is not valid JSON: number overflow parsing '1e99999999999999999999'");
     // Decided on the digits, not a double: 2^53 + 1 is not rounded to 2^53.
     CHECK(json::detail::numberScalar("9007199254740993e0").integer == 9007199254740993);
     CHECK(json::detail::numberScalar("9223372036854775807.0").integer == INT64_MAX);

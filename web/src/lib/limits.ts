@@ -9,10 +9,10 @@ export const LIMITS = {
   capacityRows: 64,
   /** Characters of a memory name. */
   memoryNameChars: 64,
-  /** Bytes of one capacity (the engine's limit, 2^40). */
-  capacityBytes: 2 ** 40,
+  /** Bytes of one capacity (the engine's limit, 2^36). */
+  capacityBytes: 2 ** 36,
   /** The seed cost model's parameters (the engine's ranges). */
-  fixedLatency: 2 ** 40,
+  fixedLatency: 2 ** 32,
   cyclesPerByte: 2 ** 20,
   /** The order search's effort in evaluations (the engine's limit). */
   effort: 100_000_000,

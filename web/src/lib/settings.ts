@@ -100,7 +100,7 @@ export function capacityProblem(text: string): string | null {
   const v = Number(t);
   if (!Number.isInteger(v)) return `"${t.slice(0, 20)}" is not a whole number of bytes`;
   if (v < 1) return `${t} is less than 1 byte`;
-  if (v > LIMITS.capacityBytes) return `${t} is more than ${fmtLimit(LIMITS.capacityBytes)} bytes (2^40)`;
+  if (v > LIMITS.capacityBytes) return `${t} is more than ${fmtLimit(LIMITS.capacityBytes)} bytes (2^36)`;
   return null;
 }
 
