@@ -113,7 +113,8 @@ test('hostile objective and technique values come back located in the options', 
   const graph = engine.example('fits');
   const cases = [
     ['{"objective":"fast"}', 14, 'objective', 'unknown objective "fast": expected bytes or cycles'],
-    ['{"objective":1e3}', 14, 'objective', 'must be "bytes" or "cycles", got a non-integer number'],
+    ['{"objective":1.5}', 14, 'objective', 'must be "bytes" or "cycles", got a non-integer number'],
+    ['{"objective":1e3}', 14, 'objective', 'must be "bytes" or "cycles", got an integer'],
     ['{"objective":null}', 14, 'objective', 'must be "bytes" or "cycles", got null'],
     ['{"objective":"cycles","disable":{"hoist":true}}', 33, 'disable', 'must be an array of technique names, got an object'],
     ['{"objective":"cycles","disable":["hoist",["reserve"]]}', 42, 'disable[1]', 'must be a technique\'s name, got an array'],
