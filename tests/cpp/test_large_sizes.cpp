@@ -2,6 +2,7 @@
 // objective plans them, verified, with the data moved and the bound exactly as small sizes have
 // them. Traffic times a size does not fit 64 bits there (2^37 * 2^36), nor a size 32.
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "spillway/engine.h"
@@ -72,9 +73,9 @@ struct Expected {
     Bytes extraBytes;
 };
 
-// Every policy on every order source under both objectives: verified, with `want` exactly.
-void planEverywhere(const std::string& graph, Expected want) {
-    const GraphDocument doc = parseGraphDocument(graph);
+// Calls `check` with the verified plan of every policy on every order source under both objectives.
+template <typename Check>
+void forEveryRun(const GraphDocument& doc, const std::optional<Capacities>& caps, Check check) {
     for (const std::string& policy : policyNames())
         for (const std::string& source : allOrderSources())
             for (const Objective objective : {Objective::Bytes, Objective::Cycles}) {
@@ -85,15 +86,23 @@ void planEverywhere(const std::string& graph, Expected want) {
                 opts.policy = policy;
                 opts.orderSource = source;
                 opts.objective = objective;
-                const Result r = planVerified(doc, opts);
-                CHECK(r.metrics.spills == want.spills);
-                CHECK(r.metrics.extraBytes == want.extraBytes);
-                CHECK(spilledTraffic(doc.graph, r.plan) == want.extraBytes);
-                // One order only, and its relaxation is integral (equal sizes): the bound is the plan's.
-                CHECK(r.metrics.bound.total == want.extraBytes);
-                CHECK(r.metrics.bound.exact);
-                CHECK(r.metrics.totalCycles >= r.metrics.cyclesBound.plan.total);
+                opts.capacities = caps;
+                check(planVerified(doc, opts));
             }
+}
+
+// Every policy on every order source under both objectives: verified, with `want` exactly.
+void planEverywhere(const std::string& graph, Expected want) {
+    const GraphDocument doc = parseGraphDocument(graph);
+    forEveryRun(doc, std::nullopt, [&](const Result& r) {
+        CHECK(r.metrics.spills == want.spills);
+        CHECK(r.metrics.extraBytes == want.extraBytes);
+        CHECK(spilledTraffic(doc.graph, r.plan) == want.extraBytes);
+        // One order only, and its relaxation is integral (equal sizes): the bound is the plan's.
+        CHECK(r.metrics.bound.total == want.extraBytes);
+        CHECK(r.metrics.bound.exact);
+        CHECK(r.metrics.totalCycles >= r.metrics.cyclesBound.plan.total);
+    });
 }
 
 }  // namespace
@@ -194,23 +203,12 @@ TEST_CASE("large sizes: random graphs with buffers of 2^31 to 2^36 bytes, every 
         Capacities caps = test::tightCapacities(doc.graph, seed);
         for (auto& [type, cap] : caps) cap = std::min(cap, limits::kMaxBytes);
         int withSpills = 0;
-        for (const std::string& policy : policyNames())
-            for (const std::string& source : allOrderSources())
-                for (const Objective objective : {Objective::Bytes, Objective::Cycles}) {
-                    CAPTURE(policy);
-                    CAPTURE(source);
-                    CAPTURE(objectiveName(objective));
-                    RunOptions opts;
-                    opts.policy = policy;
-                    opts.orderSource = source;
-                    opts.objective = objective;
-                    opts.capacities = caps;
-                    const Result r = planVerified(doc, opts);
-                    CHECK(r.metrics.extraBytes == spilledTraffic(doc.graph, r.plan));
-                    CHECK(r.metrics.bound.total <= r.metrics.extraBytes);
-                    CHECK(r.metrics.totalCycles >= r.metrics.cyclesBound.plan.total);
-                    withSpills += r.metrics.spills > 0;
-                }
+        forEveryRun(doc, caps, [&](const Result& r) {
+            CHECK(r.metrics.extraBytes == spilledTraffic(doc.graph, r.plan));
+            CHECK(r.metrics.bound.total <= r.metrics.extraBytes);
+            CHECK(r.metrics.totalCycles >= r.metrics.cyclesBound.plan.total);
+            withSpills += r.metrics.spills > 0;
+        });
         CHECK(withSpills > 0);
     }
 }
