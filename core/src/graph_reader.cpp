@@ -214,7 +214,7 @@ bool GraphReader::rootField(Kind k, std::size_t offset) {
 }
 
 // An array with an entry past its limit is refused when it begins, at that entry, with the error
-// reading up to it would give (a 100 MB Edges array was read and stored whole first). Only a
+// reading up to it would give, rather than after the whole array is read and stored. Only a
 // text long enough for that many valid entries is walked: in a shorter one an entry before the
 // limit is invalid, and reading stops there.
 void GraphReader::refuseOverLimit(std::size_t open, std::int64_t max, std::size_t shortestEntry, const char* what) const {

@@ -24,7 +24,7 @@ std::size_t stringStart(std::string_view text, std::size_t read);
 
 // Strings no reader will see (values of keys it does not use, anything inside a container it
 // skips) are leapt over instead of lexed: the library would build each in memory, twice (its
-// token and its raw text), and an unused field of 500 MB took gigabytes. The iterator, on
+// token and its raw text), an unused field costing its size several times over. The iterator, on
 // passing an opening quote while armed, checks the string as the library would (escapes,
 // control characters, UTF-8) and moves to its closing quote, so the lexer reads "". A string
 // that fails the check is left to the lexer, which reports it as before.

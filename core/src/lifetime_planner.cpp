@@ -352,8 +352,8 @@ private:
     // the most (its peak), the node's buffers there, and the gaps idle across that step, the
     // written-out ones first, then by bytes x steps held idle per byte writing out would move.
     // Gaps sharing a peak share its ranking, made once by a sweep over the steps: each peak reads
-    // only the gaps over it, where ranking every gap of the memory for every write-out was
-    // quadratic (the thrash graph's 119,210 write-outs each read all 288,000 gaps).
+    // only the gaps over it, where ranking every gap of the memory for every write-out would be
+    // quadratic on a graph that thrashes.
     std::vector<Eviction> explainOptimal(const ResidencyProblem& problem, const std::vector<Bytes>& budget,
                                          const std::vector<char>& keep, const std::vector<Bytes>& load,
                                          const std::vector<const Gap*>& written) {

@@ -92,8 +92,8 @@ inline constexpr int kShownChoices = 16;
 // A plan with more spills than a quarter of its graph's nodes (and more than kDetailedSpillsFloor)
 // is spill-heavy: its decisions are brief, as a huge graph's are (BriefDecision below), so that
 // what the decision log keeps grows with the graph, not with the spills times the candidates of
-// each (docs/result-format.md, "Brief decisions"). A thrashing graph of 4,756 nodes spills
-// 119,210 times, where the contest's cases spill at most 97 times in 4,160 nodes.
+// each (docs/result-format.md, "Brief decisions"). A graph that thrashes its memory spills far
+// more often than it has nodes; real kernels spill a few times per hundred nodes.
 inline constexpr std::size_t kDetailedSpillsFloor = 1024;
 inline bool isSpillHeavy(std::size_t spills, std::size_t nodes) {
     return spills > kDetailedSpillsFloor && spills > nodes / 4;
