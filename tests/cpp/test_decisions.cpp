@@ -415,12 +415,18 @@ TEST_CASE("order best keeps the losing candidates' plans only for the cycles obj
     CHECK(runnersUp == 1);
 }
 
-TEST_CASE("decisions: a spill-heavy plan's are brief with every policy, and the thrash graph's plans verify") {
+// A graph that thrashes its memory: 32 one-byte buffers, 16 of them used by each operation,
+// room for 16.
+static GraphDocument thrashGraph(int operations) {
     ThrashParams t;
     t.buffers = 32;
-    t.operations = 400;
+    t.operations = operations;
     t.usesPerOperation = t.capacity = 16;
-    const GraphDocument doc = parseGraphDocument(generateThrash(1, t));
+    return parseGraphDocument(generateThrash(1, t));
+}
+
+TEST_CASE("decisions: a spill-heavy plan's are brief with every policy, and the thrash graph's plans verify") {
+    const GraphDocument doc = thrashGraph(400);
     REQUIRE(doc.graph.nodes.size() == 464);
     REQUIRE_FALSE(isHugeGraph(doc.graph.nodes.size()));
     // Unit sizes: every policy finds the optimum for the order (the bound), the seed's walk
@@ -448,11 +454,7 @@ TEST_CASE("decisions: a spill-heavy plan's are brief with every policy, and the 
 }
 
 TEST_CASE("decisions: up to kDetailedSpillsFloor spills a plan explains every one, however many per node") {
-    ThrashParams t;
-    t.buffers = 32;
-    t.operations = 100;
-    t.usesPerOperation = t.capacity = 16;
-    const GraphDocument doc = parseGraphDocument(generateThrash(1, t));
+    const GraphDocument doc = thrashGraph(100);
     for (const std::string policy : {"residency", "seed"}) {
         CAPTURE(policy);
         RunOptions opts;
