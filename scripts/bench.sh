@@ -22,14 +22,14 @@ build/native/spillway bench "${graphs[@]}" --policy seed --order id
 echo
 echo "== scale: the default plan of generated graphs of 10^4, 10^5 and 10^6 nodes, CPU seconds per"
 echo "   stage (the order once; parse and the stages after the plan the mean of runs adding up to
-   0.05 s) and each stage's fitted growth exponent (issue 12: each <= 1.15,"
+   0.05 s) and each stage's fitted growth exponent (target: each <= 1.15,"
 echo "   whole run < 10 s; peak memory: /usr/bin/time around the 10^6 run)"
 for kind in matmul random; do
   /usr/bin/time -f "peak memory %M KB" build/native/spillway scale "$kind"
 done
 echo
 echo "== a million nodes, the whole CLI run: spillway plan GRAPH -o RESULT with default options, from"
-echo "   the graph's file (issue 12: under 10 s of CPU and 800 MB); CPU = user + system, /usr/bin/time"
+echo "   the graph's file (target: under 10 s of CPU and 800 MB); CPU = user + system, /usr/bin/time"
 build/native/spillway generate matmul 52 52 52 --frees-at-end -o "$work/matmul-1m.json"
 build/native/spillway generate random 357142 -o "$work/random-1m.json"
 printf '%-10s %9s %8s %8s %8s %8s %9s\n' graph nodes "CPU s" "wall s" "peak MB" spills verified
@@ -43,7 +43,7 @@ for g in matmul-1m random-1m; do
   rm -f "$work/$g.json" "$work/$g.result.json"
 done
 echo
-echo "== WebAssembly against native: the default plan, CPU seconds (issue 12: within 1.6x), results byte-identical;
+echo "== WebAssembly against native: the default plan, CPU seconds (target: within 1.6x), results byte-identical;
    in Node, then in a module Worker of headless Chromium (the page's way)"
 node scripts/wasm-ratio.mjs --repeat 3
 if [ -x /usr/bin/chromium ]; then
@@ -52,7 +52,7 @@ else
   echo "(Chromium's worker skipped: /usr/bin/chromium is missing; bash scripts/setup.sh --test installs it)"
 fi
 echo
-echo "== the page: Run -> result painted, pipe timeline last (issue 11: within a second of the result)"
+echo "== the page: Run -> result painted, pipe timeline last (target: within a second of the result)"
 if [ -x /usr/bin/chromium ]; then
   node scripts/page-times.mjs --repeat 5
 else
@@ -77,7 +77,7 @@ for g in "${graphs[@]}"; do
 done
 echo
 echo "== exact packing: generated instances like minimalloc's \"challenging\" ones (capacity 1048576, a"
-echo "   packing known to exist), CPU ms each and how many pack within 10 CPU seconds (issue 13: >= 95%),"
+echo "   packing known to exist), CPU ms each and how many pack within 10 CPU seconds (target: >= 95%),"
 echo "   then policy lifetime on each as a graph with a fixed order (figures: docs/packing.md)."
 echo "   cut (rectangle cuts): 100 instances; measured (calibrated to their statistics): 20, since"
 echo "   nearly every one runs out of its budget (about 10 s each)"
