@@ -37,12 +37,18 @@ function blockedBy(e: FieldError): ErrorInfo {
 export function progressText(search: SearchRun | null, phase: string): string {
   if (!search) return `${phase[0].toUpperCase()}${phase.slice(1)}…`;
   const { effort, target, progress: p } = search;
-  const at = effort === null ? 'at the default effort'
-    : `at effort ${fmtInt(effort)}${effort === target ? '' : `, on the way to ${target === null ? 'the default' : fmtInt(target)}`}`;
+  const at =
+    effort === null
+      ? 'at the default effort'
+      : `at effort ${fmtInt(effort)}${effort === target ? '' : `, on the way to ${target === null ? 'the default' : fmtInt(target)}`}`;
   return `Searching orders ${at}: ${fmtInt(p.evaluations)} of ${fmtInt(p.budget)} evaluations, best so far ${fmtInt(p.best)} B`;
 }
 
-export function createRunner(engine: EngineClient, doc: GraphDocument, progress: { show(text: string | null): void }): Runner {
+export function createRunner(
+  engine: EngineClient,
+  doc: GraphDocument,
+  progress: { show(text: string | null): void },
+): Runner {
   let runToken = 0;
   let progressTimer = 0;
   let comparer: EngineClient | null = null;
@@ -98,7 +104,8 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
       if (token === compareToken) store.set({ compare: { key, status: 'done', rows, rowsKey: key } });
     } catch (e) {
       const err = e as WorkerError;
-      if (token === compareToken && err.kind !== 'cancelled') store.set({ compare: { key, status: 'error', rows: [], rowsKey: '', message: err.message } });
+      if (token === compareToken && err.kind !== 'cancelled')
+        store.set({ compare: { key, status: 'error', rows: [], rowsKey: '', message: err.message } });
     } finally {
       if (token === compareToken) compareInFlight = false;
     }
@@ -135,21 +142,44 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
       const view = await engine.planAnytime(graph, runOptions(settings), (p) => {
         if (token !== runToken || !store.get().running) return;
         if (p.kind === 'phase') store.set({ running: { startedAt: t0, phase: p.phase } });
-        else if (p.kind === 'search') store.set({ search: { target: settings.effort, effort: p.effort, progress: p.progress } });
-        else store.set({ view: p.view, viewKey: key, earlyPlan: { effort: p.effort, target: settings.effort, stopped: false }, error: null, selectedBuf: null, selectedSpill: null });
+        else if (p.kind === 'search')
+          store.set({ search: { target: settings.effort, effort: p.effort, progress: p.progress } });
+        else
+          store.set({
+            view: p.view,
+            viewKey: key,
+            earlyPlan: { effort: p.effort, target: settings.effort, stopped: false },
+            error: null,
+            selectedBuf: null,
+            selectedSpill: null,
+          });
       });
       if (token !== runToken) return;
       const tReceived = performance.now();
-      store.set({ view, viewKey: key, earlyPlan: null, search: null, error: null, selectedBuf: null, selectedSpill: null, running: null });
+      store.set({
+        view,
+        viewKey: key,
+        earlyPlan: null,
+        search: null,
+        error: null,
+        selectedBuf: null,
+        selectedSpill: null,
+        running: null,
+      });
       (window as unknown as { __spillwayTimes: unknown }).__spillwayTimes = {
-        engine: view.engineMs, prepare: view.prepareMs, receive: tReceived - t0 - view.engineMs - view.prepareMs, render: performance.now() - tReceived,
+        engine: view.engineMs,
+        prepare: view.prepareMs,
+        receive: tReceived - t0 - view.engineMs - view.prepareMs,
+        render: performance.now() - tReceived,
       };
-      requestAnimationFrame(() => setTimeout(() => {
-        if (token !== runToken) return;
-        store.set({ totalMs: performance.now() - t0 });
-        lastRun = { graph, settings, key: cKey };
-        void startCompare(graph, settings, cKey); // after the plan is painted
-      }, 0));
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          if (token !== runToken) return;
+          store.set({ totalMs: performance.now() - t0 });
+          lastRun = { graph, settings, key: cKey };
+          void startCompare(graph, settings, cKey); // after the plan is painted
+        }, 0),
+      );
     } catch (e) {
       if (token !== runToken) return;
       const err = e instanceof WorkerError ? e : new WorkerError('internal', String(e));
@@ -159,7 +189,10 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
         startedKey = '';
         if (early && kept) {
           store.set({ running: null, search: null, pendingView: null, earlyPlan: { ...early, stopped: true } });
-          notify(`Search stopped at effort ${fmtInt(early.effort)}: the plan below is the best it made so far.`, 'info');
+          notify(
+            `Search stopped at effort ${fmtInt(early.effort)}: the plan below is the best it made so far.`,
+            'info',
+          );
         } else {
           store.set({ running: null, search: null });
           notify('Run cancelled. The engine was restarted; the results below are from before.', 'info');
@@ -191,16 +224,21 @@ export function createRunner(engine: EngineClient, doc: GraphDocument, progress:
     store.set({ diff: { rows: pair, key, status: 'running', views: null, node: -1 } });
     comparer ??= new EngineClient();
     try {
-      const plan = (r: CompareRow) => comparer!.plan(graph, { ...runOptions({ ...settings, policy: r.policy, orderSource: r.order as Settings['orderSource'] }) });
+      const plan = (r: CompareRow) =>
+        comparer!.plan(graph, {
+          ...runOptions({ ...settings, policy: r.policy, orderSource: r.order as Settings['orderSource'] }),
+        });
       const a = await plan(pair[0]);
       const b = await plan(pair[1]);
       if (token === diffToken) store.set({ diff: { rows: pair, key, status: 'done', views: [a, b], node: -1 } });
     } catch (e) {
-      if (token === diffToken) store.set({ diff: { rows: pair, key, status: 'error', views: null, node: -1, message: (e as Error).message } });
+      if (token === diffToken)
+        store.set({ diff: { rows: pair, key, status: 'error', views: null, node: -1, message: (e as Error).message } });
     }
   }
   store.subscribe((s, p) => {
-    if (s.diffPicks !== p.diffPicks || (s.compare?.rowsKey !== p.compare?.rowsKey && s.diffPicks.length === 2)) void startDiff();
+    if (s.diffPicks !== p.diffPicks || (s.compare?.rowsKey !== p.compare?.rowsKey && s.diffPicks.length === 2))
+      void startDiff();
   });
 
   // settings: re-run (debounced) when they change what a run would do

@@ -31,8 +31,9 @@ export function openQuestion(s: State): number {
 /** The step whose decision the lesson on screen asks about, while its question is unanswered
  * (the page keeps that decision and what follows it hidden there, as for a predict question). */
 export function lessonQuestionStep(s: State): number {
-  const l = s.lesson && s.lesson.answer === null && s.lesson.docVersion === s.docVersion ? lessonById(s.lesson.id) : undefined;
-  return l && !l.question.field.startsWith('metrics.') ? l.question.at ?? l.step : -1;
+  const l =
+    s.lesson && s.lesson.answer === null && s.lesson.docVersion === s.docVersion ? lessonById(s.lesson.id) : undefined;
+  return l && !l.question.field.startsWith('metrics.') ? (l.question.at ?? l.step) : -1;
 }
 
 /** Whether the decision at the cursor waits for an answer (predict mode or the lesson's question). */
@@ -103,7 +104,9 @@ export function createStepper(): Stepper {
     store.set({
       cursor: Math.min(target?.step ?? (sameGraph ? s.cursor : 0), lastStep(s)),
       predict: { ...s.predict, picks: {}, note: null },
-      ...(target ? { pendingView: null, selectedSpill: sp ? target.spill : null, selectedBuf: sp ? sp.buf : null } : {}),
+      ...(target
+        ? { pendingView: null, selectedSpill: sp ? target.spill : null, selectedBuf: sp ? sp.buf : null }
+        : {}),
     });
   });
 

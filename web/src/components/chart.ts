@@ -18,7 +18,21 @@ import type { PlanView, StretchTable } from '../engine/types';
 import { bufferColor, bufferRgb } from '../lib/color';
 import { fmtBytes, fmtInt, h } from '../lib/format';
 import { memoryTypes } from '../lib/steps';
-import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, plotHint, readPlotColors, sizeCanvas } from '../lib/plot';
+import {
+  PLOT_FONT,
+  PLOT_FONT_BOLD,
+  PlotX,
+  attachPlotPointer,
+  clearPlot,
+  drawSpillMarks,
+  drawXAxis,
+  panZoomKeys,
+  pixelImage,
+  mountPlotDom,
+  plotHint,
+  readPlotColors,
+  sizeCanvas,
+} from '../lib/plot';
 
 const GUTTER = 76;
 const RIGHT = 10;
@@ -28,8 +42,19 @@ const AXIS_H = 22;
 /** Visible stretches in a lane above which the lane is painted as pixels. */
 const PIXELS_ABOVE = 400;
 
-interface Lane { type: string; capacity: number; used: number; st: StretchTable; top: number; height: number; spills: number }
-interface Hit { lane: Lane; i: number }
+interface Lane {
+  type: string;
+  capacity: number;
+  used: number;
+  st: StretchTable;
+  top: number;
+  height: number;
+  spills: number;
+}
+interface Hit {
+  lane: Lane;
+  i: number;
+}
 
 /** Where a chart's plan, cursor and selection live. */
 export interface ChartSource {
@@ -52,11 +77,25 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   const tid = (part: string) => (src.id === 'memory-chart' ? `chart-${part}` : `${src.id}-${part}`);
   root.dataset.testid = src.id;
   root.classList.add('chart');
-  const fit = h('label', { class: 'chart-fit', title: 'Scale each lane to the bytes actually used instead of the capacity' },
-    h('input', { type: 'checkbox', 'data-testid': tid('fit') }), 'fit height to used bytes');
-  const hint = h('div', { class: 'chart-hint' },
-    h('span', {}, plotHint('tap a step to move the cursor and see what is there · drag sideways to pan · pinch to zoom',
-      `click a step to move the cursor · ←/→ step · Shift+←/→ pan · wheel or +/− zoom · 0 shows all${src.spills ? ' · [ ] spills' : ''}`)), fit);
+  const fit = h(
+    'label',
+    { class: 'chart-fit', title: 'Scale each lane to the bytes actually used instead of the capacity' },
+    h('input', { type: 'checkbox', 'data-testid': tid('fit') }),
+    'fit height to used bytes',
+  );
+  const hint = h(
+    'div',
+    { class: 'chart-hint' },
+    h(
+      'span',
+      {},
+      plotHint(
+        'tap a step to move the cursor and see what is there · drag sideways to pan · pinch to zoom',
+        `click a step to move the cursor · ←/→ step · Shift+←/→ pan · wheel or +/− zoom · 0 shows all${src.spills ? ' · [ ] spills' : ''}`,
+      ),
+    ),
+    fit,
+  );
   fit.querySelector('input')!.addEventListener('change', (e) => {
     fitY = (e.target as HTMLInputElement).checked;
     requestDraw();
@@ -69,7 +108,8 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   let steps = 1;
   const x = new PlotX(8); // the visible steps
   x.left = GUTTER;
-  let cssW = 0, cssH = 0;
+  let cssW = 0,
+    cssH = 0;
   let colors = readPlotColors();
   let frame = 0;
   let tipFor: { buf: number; pinned: boolean } | null = null;
@@ -81,7 +121,10 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     if (v) {
       const caps = v.meta.capacities;
       // lanes in the settings' order (L1, UB, L0A, ...), then any other type the result has
-      memoryTypes(v, store.get().settings.capacities.map((e) => e[0])).forEach((type, i) => {
+      memoryTypes(
+        v,
+        store.get().settings.capacities.map((e) => e[0]),
+      ).forEach((type, i) => {
         const st = v.stretches[type];
         let top = 1;
         let spills = 0;
@@ -89,12 +132,21 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
           top = Math.max(top, st.offset[j] + st.size[j]);
           spills += st.spilled[j];
         }
-        lanes.push({ type, capacity: caps[type] ?? top, used: top, st, top: i * (LANE_H + LANE_GAP) + 8, height: LANE_H, spills });
+        lanes.push({
+          type,
+          capacity: caps[type] ?? top,
+          used: top,
+          st,
+          top: i * (LANE_H + LANE_GAP) + 8,
+          height: LANE_H,
+          spills,
+        });
       });
       steps = Math.max(1, v.order.length);
     }
     x.reset(steps);
-    let total = 0, spilled = 0;
+    let total = 0,
+      spilled = 0;
     for (const l of lanes) {
       total += l.st.count;
       spilled += l.spills;
@@ -103,11 +155,19 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     root.dataset.stretches = String(total);
     root.dataset.spilled = String(spilled);
     dom.showPlot(lanes.length > 0);
-    canvas.setAttribute('aria-label', lanes.length
-      ? `Memory layout over ${fmtInt(steps)} steps of the new order: ${lanes.map((l) => l.type).join(', ')}; ${fmtInt(v?.spills.length ?? 0)} spills`
-      : 'Memory layout: no result yet');
-    describe.textContent = lanes.map((l) =>
-      `${l.type}: capacity ${fmtBytes(l.capacity)}, highest byte used ${fmtBytes(l.used)}, ${fmtInt(l.st.count - 2 * l.spills)} buffers, ${fmtInt(l.spills)} spills.`).join(' ') +
+    canvas.setAttribute(
+      'aria-label',
+      lanes.length
+        ? `Memory layout over ${fmtInt(steps)} steps of the new order: ${lanes.map((l) => l.type).join(', ')}; ${fmtInt(v?.spills.length ?? 0)} spills`
+        : 'Memory layout: no result yet',
+    );
+    describe.textContent =
+      lanes
+        .map(
+          (l) =>
+            `${l.type}: capacity ${fmtBytes(l.capacity)}, highest byte used ${fmtBytes(l.used)}, ${fmtInt(l.st.count - 2 * l.spills)} buffers, ${fmtInt(l.spills)} spills.`,
+        )
+        .join(' ') +
       ` Keys: left and right arrows move the step cursor, Home and End go to the first and last step, shift with the arrows pans, plus and minus zoom, 0 shows all steps${src.spills ? ', ] and [ go to the next and previous spill' : ''}.`;
     // Reading the layout now would force it; and painting a large plan's lanes is a task of its
     // own, after the frame that lays out the rest of the new result.
@@ -131,13 +191,18 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   const sy = (lane: Lane, off: number) => lane.top + lane.height - (off / yMax(lane)) * lane.height;
 
   function requestDraw() {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
+    if (!frame)
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        draw();
+      });
   }
 
   /** Paints a lane's stretches as pixels: resident ones opaque, spilled ones faint. */
   function paintPixels(lane: Lane, visible: number[], dark: boolean, sel: number | null) {
     const dpr = window.devicePixelRatio || 1;
-    const W = Math.max(1, Math.round(plotW() * dpr)), H = Math.max(1, Math.round(lane.height * dpr));
+    const W = Math.max(1, Math.round(plotW() * dpr)),
+      H = Math.max(1, Math.round(lane.height * dpr));
     const img = pixelImage(ctx, W, H, colors.bg);
     const st = lane.st;
     const scaleX = W / (x.x1 - x.x0);
@@ -183,7 +248,10 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       ctx.lineWidth = 1;
       for (const f of [0.25, 0.5, 0.75]) {
         const y = Math.round(lane.top + lane.height * f) + 0.5;
-        ctx.beginPath(); ctx.moveTo(GUTTER, y); ctx.lineTo(GUTTER + pw, y); ctx.stroke();
+        ctx.beginPath();
+        ctx.moveTo(GUTTER, y);
+        ctx.lineTo(GUTTER + pw, y);
+        ctx.stroke();
       }
       ctx.strokeRect(GUTTER + 0.5, lane.top + 0.5, pw - 1, lane.height - 1);
       ctx.fillStyle = colors.strong;
@@ -200,7 +268,9 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       else {
         // the selected buffer's outline on top of the pixels
         ctx.save();
-        ctx.beginPath(); ctx.rect(GUTTER, lane.top, pw, lane.height); ctx.clip();
+        ctx.beginPath();
+        ctx.rect(GUTTER, lane.top, pw, lane.height);
+        ctx.clip();
         for (const i of visible) if (st.buf[i] === sel) outline(lane, i);
         ctx.restore();
       }
@@ -212,7 +282,10 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     for (const sp of view.spills) {
       const lane = laneOf.get(sp.type);
       if (!lane) continue;
-      for (const [step, up] of [[sp.outStep, 0], [sp.inStep, 1]] as const) {
+      for (const [step, up] of [
+        [sp.outStep, 0],
+        [sp.inStep, 1],
+      ] as const) {
         if (step >= x.x0 && step <= x.x1) marks.push(sx(step + 0.5), lane.top - 1, up);
       }
     }
@@ -228,7 +301,8 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     const c = src.cursor(s);
     root.dataset.cursor = c === null ? '' : String(c);
     if (c === null || !lanes.length) return;
-    const top = lanes[0].top, bottom = lanes[lanes.length - 1].top + LANE_H;
+    const top = lanes[0].top,
+      bottom = lanes[lanes.length - 1].top + LANE_H;
     const pw = plotW();
     ctx.save();
     ctx.beginPath();
@@ -241,7 +315,8 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       ctx.fillRect(from, top - 6, GUTTER + pw - from, bottom - top + 6);
       ctx.globalAlpha = 1;
     }
-    const xa = sx(c), xb = sx(c + 1);
+    const xa = sx(c),
+      xb = sx(c + 1);
     ctx.fillStyle = colors.accent;
     ctx.globalAlpha = 0.18;
     ctx.fillRect(xa, top, Math.max(1, xb - xa), bottom - top);
@@ -252,8 +327,10 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
 
   function outline(lane: Lane, i: number) {
     const st = lane.st;
-    const xa = sx(st.start[i]), xb = sx(st.end[i]);
-    const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
+    const xa = sx(st.start[i]),
+      xb = sx(st.end[i]);
+    const ya = sy(lane, st.offset[i] + st.size[i]),
+      yb = sy(lane, st.offset[i]);
     ctx.strokeStyle = colors.strong;
     ctx.lineWidth = 2;
     if (st.spilled[i]) ctx.setLineDash([4, 3]);
@@ -275,9 +352,12 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     for (const i of visible) {
       if (!st.spilled[i]) continue;
       const buf = st.buf[i];
-      const xa = sx(st.start[i]), xb = sx(st.end[i]);
-      const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
-      const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
+      const xa = sx(st.start[i]),
+        xb = sx(st.end[i]);
+      const ya = sy(lane, st.offset[i] + st.size[i]),
+        yb = sy(lane, st.offset[i]);
+      const w = Math.max(0.8, xb - xa),
+        hh = Math.max(0.8, yb - ya);
       const dim = sel !== null && buf !== sel;
       ctx.fillStyle = bufferColor(buf, dark, dim ? 0.06 : 0.22);
       ctx.fillRect(xa, ya, w, hh);
@@ -285,7 +365,8 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     }
     if (spilledRects.length) {
       ctx.beginPath();
-      for (let k = 0; k < spilledRects.length; k += 5) ctx.rect(spilledRects[k], spilledRects[k + 1], spilledRects[k + 2], spilledRects[k + 3]);
+      for (let k = 0; k < spilledRects.length; k += 5)
+        ctx.rect(spilledRects[k], spilledRects[k + 1], spilledRects[k + 2], spilledRects[k + 3]);
       ctx.fillStyle = hatchPattern(dark);
       ctx.fill();
     }
@@ -293,9 +374,12 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     for (const i of visible) {
       if (st.spilled[i]) continue;
       const buf = st.buf[i];
-      const xa = sx(st.start[i]), xb = sx(st.end[i]);
-      const ya = sy(lane, st.offset[i] + st.size[i]), yb = sy(lane, st.offset[i]);
-      const w = Math.max(0.8, xb - xa), hh = Math.max(0.8, yb - ya);
+      const xa = sx(st.start[i]),
+        xb = sx(st.end[i]);
+      const ya = sy(lane, st.offset[i] + st.size[i]),
+        yb = sy(lane, st.offset[i]);
+      const w = Math.max(0.8, xb - xa),
+        hh = Math.max(0.8, yb - ya);
       ctx.fillStyle = bufferColor(buf, dark, sel !== null && buf !== sel ? 0.4 : 0.95);
       ctx.fillRect(xa, ya, w, hh);
       if (pxPerStep > 2 && w > 4 && hh > 4) {
@@ -309,7 +393,12 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       ctx.setLineDash([4, 3]);
       for (let k = 0; k < spilledRects.length; k += 5) {
         ctx.strokeStyle = bufferColor(spilledRects[k + 4], dark, 0.95);
-        ctx.strokeRect(spilledRects[k] + 0.5, spilledRects[k + 1] + 0.5, spilledRects[k + 2] - 1, spilledRects[k + 3] - 1);
+        ctx.strokeRect(
+          spilledRects[k] + 0.5,
+          spilledRects[k + 1] + 0.5,
+          spilledRects[k + 2] - 1,
+          spilledRects[k + 3] - 1,
+        );
       }
       ctx.setLineDash([]);
     }
@@ -327,9 +416,12 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       g.strokeStyle = dark ? 'rgba(255,255,255,0.35)' : 'rgba(20,24,40,0.28)';
       g.lineWidth = 1;
       g.beginPath();
-      g.moveTo(0, 6); g.lineTo(6, 0);
-      g.moveTo(-1, 1); g.lineTo(1, -1);
-      g.moveTo(5, 7); g.lineTo(7, 5);
+      g.moveTo(0, 6);
+      g.lineTo(6, 0);
+      g.moveTo(-1, 1);
+      g.lineTo(1, -1);
+      g.moveTo(5, 7);
+      g.lineTo(7, 5);
       g.stroke();
       patterns[key] = ctx.createPattern(c, 'repeat')!;
     }
@@ -346,7 +438,12 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     const st = lane.st;
     let best = -1;
     for (let i = st.count - 1; i >= 0; i--) {
-      if (step >= st.start[i] - tol && step < st.end[i] + tol && off >= st.offset[i] - offTol && off < st.offset[i] + st.size[i] + offTol) {
+      if (
+        step >= st.start[i] - tol &&
+        step < st.end[i] + tol &&
+        off >= st.offset[i] - offTol &&
+        off < st.offset[i] + st.size[i] + offTol
+      ) {
         if (!st.spilled[i]) return { lane, i };
         if (best < 0) best = i;
       }
@@ -367,11 +464,20 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     const B = view!.buffers;
     const nUses = B.usesStart[buf + 1] - B.usesStart[buf];
     tip.replaceChildren(
-      h('div', { class: 'tip-title' }, h('span', { class: 'swatch', style: `background:${bufferColor(buf, store.get().theme === 'dark')}` }), `Buffer ${buf}`),
+      h(
+        'div',
+        { class: 'tip-title' },
+        h('span', { class: 'swatch', style: `background:${bufferColor(buf, store.get().theme === 'dark')}` }),
+        `Buffer ${buf}`,
+      ),
       h('div', {}, `${lane.type} · ${fmtBytes(st.size[i])} at offset ${st.offset[i]}`),
-      h('div', {}, st.spilled[i]
-        ? `spilled out after step ${st.start[i] - 1}, back at step ${st.end[i]} (this is its old place)`
-        : `resident: steps ${st.start[i]}–${st.end[i] - 1}`),
+      h(
+        'div',
+        {},
+        st.spilled[i]
+          ? `spilled out after step ${st.start[i] - 1}, back at step ${st.end[i]} (this is its old place)`
+          : `resident: steps ${st.start[i]}–${st.end[i] - 1}`,
+      ),
       h('div', { class: 'muted' }, `ALLOC @ ${B.allocStep[buf]} · FREE @ ${B.freeStep[buf]} · ${nUses} steps name it`),
     );
     tipFor = { buf, pinned };
@@ -402,12 +508,16 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       if (r) showTipFor(r, mx, my, touch);
       else hideTip();
     },
-    leave() { if (!tipFor?.pinned) hideTip(); },
+    leave() {
+      if (!tipFor?.pinned) hideTip();
+    },
     dragging: hideTip,
   });
 
   // keyboard
-  const announce = () => { live.textContent = `Steps ${fmtInt(Math.max(0, Math.round(x.x0)))} to ${fmtInt(Math.min(steps, Math.round(x.x1)))} of ${fmtInt(steps)}.`; };
+  const announce = () => {
+    live.textContent = `Steps ${fmtInt(Math.max(0, Math.round(x.x0)))} to ${fmtInt(Math.min(steps, Math.round(x.x1)))} of ${fmtInt(steps)}.`;
+  };
   function stepSpill(dir: 1 | -1) {
     const v = view;
     if (!v || !v.spills.length || !src.spills) {
@@ -442,16 +552,25 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
     const c = src.cursor(store.get()) ?? 0;
     const keys: Record<string, () => void> = {
-      ...(e.shiftKey ? {} : {
-        ArrowLeft: () => moveCursor(c - 1),
-        ArrowRight: () => moveCursor(c + 1),
-        Home: () => moveCursor(0),
-        End: () => moveCursor(steps - 1),
-        ']': () => stepSpill(1),
-        '[': () => stepSpill(-1),
-        Escape: () => { hideTip(); src.select(null); src.spills?.select(null); },
+      ...(e.shiftKey
+        ? {}
+        : {
+            ArrowLeft: () => moveCursor(c - 1),
+            ArrowRight: () => moveCursor(c + 1),
+            Home: () => moveCursor(0),
+            End: () => moveCursor(steps - 1),
+            ']': () => stepSpill(1),
+            '[': () => stepSpill(-1),
+            Escape: () => {
+              hideTip();
+              src.select(null);
+              src.spills?.select(null);
+            },
+          }),
+      ...panZoomKeys(x, e.shiftKey, (x.x0 + x.x1) / 2, () => {
+        requestDraw();
+        announce();
       }),
-      ...panZoomKeys(x, e.shiftKey, (x.x0 + x.x1) / 2, () => { requestDraw(); announce(); }),
     };
     const act = keys[e.key];
     if (!act) return;
@@ -460,7 +579,9 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
     act();
   });
 
-  new ResizeObserver(() => { if (wrap.clientWidth !== cssW) resize(); }).observe(wrap);
+  new ResizeObserver(() => {
+    if (wrap.clientWidth !== cssW) resize();
+  }).observe(wrap);
   store.subscribe((s, p) => {
     const v = src.view(s);
     if (v !== src.view(p)) return setView(v);
@@ -482,7 +603,10 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
       if (c !== null) x.follow(c, c + 1); // the cursor's step stays on screen
       requestDraw();
     }
-    if (s.theme !== p.theme) { colors = readPlotColors(); requestDraw(); }
+    if (s.theme !== p.theme) {
+      colors = readPlotColors();
+      requestDraw();
+    }
   });
   setView(src.view(store.get()));
 }

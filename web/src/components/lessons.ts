@@ -34,15 +34,30 @@ export function mountLessons(root: HTMLElement, title: HTMLElement, store: Store
   const renderList = () => {
     const s = store.get();
     title.textContent = `Lessons · ${s.lessonsDone.length} of ${LESSONS.length} done`;
-    list.replaceChildren(...LESSONS.map((l, i) => {
-      const done = s.lessonsDone.includes(l.id);
-      const current = s.lesson?.id === l.id;
-      const b = h('button', { type: 'button', class: `lesson-item${current ? ' current' : ''}${done ? ' done' : ''}`, 'data-testid': 'lesson-item',
-        'data-lesson': l.id, 'aria-current': current ? 'step' : undefined, title: l.text[0] },
-        h('span', { class: 'lesson-n' }, done ? '✓' : String(i + 1)), l.title);
-      b.addEventListener('click', () => { focusNext = 'title'; on.open(l); });
-      return h('li', {}, b);
-    }));
+    list.replaceChildren(
+      ...LESSONS.map((l, i) => {
+        const done = s.lessonsDone.includes(l.id);
+        const current = s.lesson?.id === l.id;
+        const b = h(
+          'button',
+          {
+            type: 'button',
+            class: `lesson-item${current ? ' current' : ''}${done ? ' done' : ''}`,
+            'data-testid': 'lesson-item',
+            'data-lesson': l.id,
+            'aria-current': current ? 'step' : undefined,
+            title: l.text[0],
+          },
+          h('span', { class: 'lesson-n' }, done ? '✓' : String(i + 1)),
+          l.title,
+        );
+        b.addEventListener('click', () => {
+          focusNext = 'title';
+          on.open(l);
+        });
+        return h('li', {}, b);
+      }),
+    );
   };
 
   const renderPanel = () => {
@@ -55,12 +70,24 @@ export function mountLessons(root: HTMLElement, title: HTMLElement, store: Store
     const q = l.question;
     const changed = s.lesson!.docVersion >= 0 && s.lesson!.docVersion !== s.docVersion;
     const answer = s.lesson!.answer;
-    const stepBtn = h('button', { class: 'btn small', type: 'button', 'data-testid': 'lesson-step' }, `Go to step ${l.step}`);
+    const stepBtn = h(
+      'button',
+      { class: 'btn small', type: 'button', 'data-testid': 'lesson-step' },
+      `Go to step ${l.step}`,
+    );
     stepBtn.addEventListener('click', () => on.goToStep(l.step));
     const choices = choicesOf(s, l).map((c) => {
-      const b = h('button', { class: `btn small choice${answer === String(c) ? (c === q.answer ? ' right' : ' wrong') : ''}`, type: 'button',
-        'data-testid': 'lesson-choice', 'data-value': c, 'aria-pressed': String(answer === String(c)) },
-        q.field === 'buf' ? `buffer ${c}` : fmtInt(c));
+      const b = h(
+        'button',
+        {
+          class: `btn small choice${answer === String(c) ? (c === q.answer ? ' right' : ' wrong') : ''}`,
+          type: 'button',
+          'data-testid': 'lesson-choice',
+          'data-value': c,
+          'aria-pressed': String(answer === String(c)),
+        },
+        q.field === 'buf' ? `buffer ${c}` : fmtInt(c),
+      );
       b.addEventListener('click', () => {
         const cur = store.get();
         const done = cur.lessonsDone.includes(l.id) ? cur.lessonsDone : [...cur.lessonsDone, l.id];
@@ -71,37 +98,91 @@ export function mountLessons(root: HTMLElement, title: HTMLElement, store: Store
     });
     const nav = h('div', { class: 'lesson-nav' });
     if (i > 0) {
-      const prev = h('button', { class: 'btn small', type: 'button', 'data-testid': 'lesson-prev' }, `◀ ${LESSONS[i - 1].title}`);
-      prev.addEventListener('click', () => { focusNext = 'title'; on.open(LESSONS[i - 1]); });
+      const prev = h(
+        'button',
+        { class: 'btn small', type: 'button', 'data-testid': 'lesson-prev' },
+        `◀ ${LESSONS[i - 1].title}`,
+      );
+      prev.addEventListener('click', () => {
+        focusNext = 'title';
+        on.open(LESSONS[i - 1]);
+      });
       nav.append(prev);
     }
     if (i < LESSONS.length - 1) {
-      const next = h('button', { class: 'btn small primary', type: 'button', 'data-testid': 'lesson-next' }, `Next: ${LESSONS[i + 1].title} ▶`);
-      next.addEventListener('click', () => { focusNext = 'title'; on.open(LESSONS[i + 1]); });
+      const next = h(
+        'button',
+        { class: 'btn small primary', type: 'button', 'data-testid': 'lesson-next' },
+        `Next: ${LESSONS[i + 1].title} ▶`,
+      );
+      next.addEventListener('click', () => {
+        focusNext = 'title';
+        on.open(LESSONS[i + 1]);
+      });
       nav.append(next);
     }
-    const close = h('button', { class: 'btn small', type: 'button', 'data-testid': 'lesson-close' }, 'Leave the lesson');
+    const close = h(
+      'button',
+      { class: 'btn small', type: 'button', 'data-testid': 'lesson-close' },
+      'Leave the lesson',
+    );
     close.addEventListener('click', () => on.close());
     nav.append(close);
     let verdict: HTMLElement | null = null;
     if (answer !== null) {
       const right = Number(answer) === q.answer;
-      const tryIt = q.with ? h('button', { class: 'btn small', type: 'button', 'data-testid': 'lesson-try' }, 'Show me that plan') : null;
+      const tryIt = q.with
+        ? h('button', { class: 'btn small', type: 'button', 'data-testid': 'lesson-try' }, 'Show me that plan')
+        : null;
       tryIt?.addEventListener('click', () => on.tryWith(q.with));
-      verdict = h('div', { class: `lesson-answer ${right ? 'right' : 'wrong'}`, role: 'status', tabindex: -1, 'data-testid': 'lesson-answer', 'data-right': String(right) },
-        h('strong', {}, right ? 'Right. ' : `Not quite: the answer is ${q.field === 'buf' ? `buffer ${q.answer}` : fmtInt(q.answer)}. `), q.explain, tryIt ? h('div', {}, tryIt) : null);
+      verdict = h(
+        'div',
+        {
+          class: `lesson-answer ${right ? 'right' : 'wrong'}`,
+          role: 'status',
+          tabindex: -1,
+          'data-testid': 'lesson-answer',
+          'data-right': String(right),
+        },
+        h(
+          'strong',
+          {},
+          right
+            ? 'Right. '
+            : `Not quite: the answer is ${q.field === 'buf' ? `buffer ${q.answer}` : fmtInt(q.answer)}. `,
+        ),
+        q.explain,
+        tryIt ? h('div', {}, tryIt) : null,
+      );
     }
-    const heading = h('h3', { class: 'lesson-title', tabindex: -1, 'data-testid': 'lesson-title' }, `Lesson ${i + 1} of ${LESSONS.length}: ${l.title}`);
-    panel.replaceChildren(...present(
-      heading,
-      ...l.text.map((t) => h('p', {}, t)),
-      h('div', { class: 'lesson-step' }, stepBtn),
-      changed ? h('p', { class: 'lesson-changed', role: 'status' }, 'The graph or settings changed since the lesson opened: its question is about the lesson\u2019s own plan. ',
-        (() => { const b = h('button', { class: 'link-btn', type: 'button' }, 'Open the lesson again'); b.addEventListener('click', () => on.open(l)); return b; })()) : null,
-      h('p', { class: 'lesson-q', id: 'lesson-q' }, h('strong', {}, 'Question: '), q.text),
-      h('div', { class: 'choices', role: 'group', 'aria-labelledby': 'lesson-q' }, ...choices),
-      verdict,
-      nav));
+    const heading = h(
+      'h3',
+      { class: 'lesson-title', tabindex: -1, 'data-testid': 'lesson-title' },
+      `Lesson ${i + 1} of ${LESSONS.length}: ${l.title}`,
+    );
+    panel.replaceChildren(
+      ...present(
+        heading,
+        ...l.text.map((t) => h('p', {}, t)),
+        h('div', { class: 'lesson-step' }, stepBtn),
+        changed
+          ? h(
+              'p',
+              { class: 'lesson-changed', role: 'status' },
+              'The graph or settings changed since the lesson opened: its question is about the lesson\u2019s own plan. ',
+              (() => {
+                const b = h('button', { class: 'link-btn', type: 'button' }, 'Open the lesson again');
+                b.addEventListener('click', () => on.open(l));
+                return b;
+              })(),
+            )
+          : null,
+        h('p', { class: 'lesson-q', id: 'lesson-q' }, h('strong', {}, 'Question: '), q.text),
+        h('div', { class: 'choices', role: 'group', 'aria-labelledby': 'lesson-q' }, ...choices),
+        verdict,
+        nav,
+      ),
+    );
     if (focusNext === 'answer' && verdict) verdict.focus();
     if (focusNext === 'title') heading.focus();
     focusNext = null;
@@ -109,7 +190,12 @@ export function mountLessons(root: HTMLElement, title: HTMLElement, store: Store
 
   store.subscribe((s, p) => {
     if (s.lessonsDone !== p.lessonsDone || s.lesson?.id !== p.lesson?.id) redrawKeepingFocus(list, renderList);
-    if (s.lesson !== p.lesson || s.view !== p.view || (s.lesson && (s.docVersion !== p.docVersion || s.settings !== p.settings))) redrawKeepingFocus(panel, renderPanel);
+    if (
+      s.lesson !== p.lesson ||
+      s.view !== p.view ||
+      (s.lesson && (s.docVersion !== p.docVersion || s.settings !== p.settings))
+    )
+      redrawKeepingFocus(panel, renderPanel);
   });
   renderList();
   renderPanel();

@@ -18,7 +18,21 @@ import { WAIT_CAUSES, WAIT_NONE, type PlanView } from '../engine/types';
 import { cssRgb, opRgb, rgbCss } from '../lib/color';
 import { fmtInt, h } from '../lib/format';
 import { CAUSE_NAMES, nodeName, waitChain } from '../lib/waits';
-import { PLOT_FONT, PLOT_FONT_BOLD, PlotX, attachPlotPointer, clearPlot, drawSpillMarks, drawXAxis, panZoomKeys, pixelImage, mountPlotDom, plotHint, readPlotColors, sizeCanvas } from '../lib/plot';
+import {
+  PLOT_FONT,
+  PLOT_FONT_BOLD,
+  PlotX,
+  attachPlotPointer,
+  clearPlot,
+  drawSpillMarks,
+  drawXAxis,
+  panZoomKeys,
+  pixelImage,
+  mountPlotDom,
+  plotHint,
+  readPlotColors,
+  sizeCanvas,
+} from '../lib/plot';
 
 const GUTTER = 76;
 const RIGHT = 10;
@@ -51,23 +65,40 @@ export interface TimelineHandlers {
 }
 
 /** "x,y,w,h" of a box in CSS pixels (the canvas's data attributes tests read) */
-const box = (x: number, y: number, w: number, hh: number) => [x, y, w, hh].map((v) => Math.round(v * 10) / 10).join(',');
+const box = (x: number, y: number, w: number, hh: number) =>
+  [x, y, w, hh].map((v) => Math.round(v * 10) / 10).join(',');
 
 export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandlers) {
   root.dataset.testid = 'timeline';
   root.classList.add('chart', 'timeline');
-  const hint = h('div', { class: 'chart-hint' },
-    h('span', {}, plotHint('tap a node to move the cursor and see its wait · drag sideways to pan · pinch to zoom',
-    'click a node to move the cursor · ←/→ step · [ ] along its pipe · Enter details · Shift+←/→ pan · wheel or +/− zoom · 0 shows all')));
+  const hint = h(
+    'div',
+    { class: 'chart-hint' },
+    h(
+      'span',
+      {},
+      plotHint(
+        'tap a node to move the cursor and see its wait · drag sideways to pan · pinch to zoom',
+        'click a node to move the cursor · ←/→ step · [ ] along its pipe · Enter details · Shift+←/→ pan · wheel or +/− zoom · 0 shows all',
+      ),
+    ),
+  );
   const tid = (part: string) => `timeline-${part}`;
-  const dom = mountPlotDom(root, tid, hint, 'interactive timeline', 'The pipes\u2019 timeline appears here after a run.');
+  const dom = mountPlotDom(
+    root,
+    tid,
+    hint,
+    'interactive timeline',
+    'The pipes\u2019 timeline appears here after a run.',
+  );
   const { describe, live, canvas, tip, wrap, ctx } = dom;
 
   let view: PlanView | null = null;
   let lanes: Lane[] = [];
   const x = new PlotX(4); // the visible cycles
   x.left = GUTTER;
-  let cssW = 0, cssH = 0;
+  let cssW = 0,
+    cssH = 0;
   let colors = readPlotColors();
   let frame = 0;
   let painted = false; // the view on screen has been painted once
@@ -88,8 +119,13 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     if (v) {
       const t = v.timeline;
       lanes = t.lanes.map((name, l) => ({
-        name: name || NO_PIPE, pipe: name !== '', steps: t.laneSteps.subarray(t.laneStart[l], t.laneStart[l + 1]),
-        top: TOP + l * (LANE_H + LANE_GAP), busy: 0, waits: [0, 0, 0, 0], lost: [0, 0, 0, 0],
+        name: name || NO_PIPE,
+        pipe: name !== '',
+        steps: t.laneSteps.subarray(t.laneStart[l], t.laneStart[l + 1]),
+        top: TOP + l * (LANE_H + LANE_GAP),
+        busy: 0,
+        waits: [0, 0, 0, 0],
+        lost: [0, 0, 0, 0],
       }));
       for (const lane of lanes) {
         for (const s of lane.steps) {
@@ -107,10 +143,15 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     root.dataset.waits = String(lanes.reduce((n, l) => n + l.waits.reduce((a, b) => a + b, 0), 0));
     delete root.dataset.paintedAt;
     dom.showPlot(lanes.length > 0);
-    canvas.setAttribute('aria-label', lanes.length
-      ? `Pipe timeline over ${fmtInt(total)} cycles: lanes ${lanes.map((l) => l.name).join(', ')}`
-      : 'Pipe timeline: no result yet');
-    describe.textContent = lanes.length ? `${lanes.map(laneText).join(' ')} Keys: left and right arrows move the step cursor, Home and End go to the first and last step, ] and [ go to the next and previous node on the cursor's pipe, Enter tells what the cursor's node waited for, shift with the arrows pans, plus and minus zoom, 0 shows all cycles.` : '';
+    canvas.setAttribute(
+      'aria-label',
+      lanes.length
+        ? `Pipe timeline over ${fmtInt(total)} cycles: lanes ${lanes.map((l) => l.name).join(', ')}`
+        : 'Pipe timeline: no result yet',
+    );
+    describe.textContent = lanes.length
+      ? `${lanes.map(laneText).join(' ')} Keys: left and right arrows move the step cursor, Home and End go to the first and last step, ] and [ go to the next and previous node on the cursor's pipe, Enter tells what the cursor's node waited for, shift with the arrows pans, plus and minus zoom, 0 shows all cycles.`
+      : '';
     // reading the layout now would force it; a large plan's lanes are painted in a task of their own
     requestAnimationFrame(() => setTimeout(resize, 0));
   }
@@ -119,7 +160,13 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
   function laneText(l: Lane): string {
     const waits = WAIT_CAUSES.map((c, k) => [c, l.waits[k], l.lost[k]] as const).filter(([, n]) => n > 0);
     // (a node without a pipe has no pipe to keep busy: its wait counts from cycle 0, no loss to sum)
-    const said = waits.length ? waits.map(([c, n, lost]) => `${fmtInt(n)} waited for ${CAUSE_NAMES[c]}${l.pipe ? ` (${fmtInt(lost)} cycles)` : ''}`).join(', ') : 'none waited';
+    const said = waits.length
+      ? waits
+          .map(
+            ([c, n, lost]) => `${fmtInt(n)} waited for ${CAUSE_NAMES[c]}${l.pipe ? ` (${fmtInt(lost)} cycles)` : ''}`,
+          )
+          .join(', ')
+      : 'none waited';
     return l.pipe
       ? `${l.name}: ${fmtInt(l.steps.length)} nodes, busy ${((100 * l.busy) / Math.max(1, x.total)).toFixed(1)}% of the ${fmtInt(x.total)} cycles; ${said}.`
       : `${NO_PIPE} (no pipe, no cycles): ${fmtInt(l.steps.length)} nodes; ${said}.`;
@@ -134,7 +181,11 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
   }
 
   function requestDraw() {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
+    if (!frame)
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        draw();
+      });
   }
 
   /** The colours of a plan's nodes as 0xRRGGBB, worked out once per plan and theme (not per bar:
@@ -188,32 +239,44 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     const v = view!;
     const t = v.timeline;
     const dpr = window.devicePixelRatio || 1;
-    const W = Math.max(1, Math.round(x.width * dpr)), H = Math.round(LANE_H * dpr);
+    const W = Math.max(1, Math.round(x.width * dpr)),
+      H = Math.round(LANE_H * dpr);
     const img = pixelImage(ctx, W, H, colors.bg);
     const scale = W / (x.x1 - x.x0);
     const col = (c: number) => Math.floor((c - x.x0) * scale);
-    const barH = Math.round(BAR_H * dpr), waitTop = Math.round((BAR_H + WAIT_GAP) * dpr);
+    const barH = Math.round(BAR_H * dpr),
+      waitTop = Math.round((BAR_H + WAIT_GAP) * dpr);
     // Zoomed out, thousands of nodes share a column: one that covers the same columns as the one
     // before is painted only when it matters more (a spill over an operation, a wait's cause
     // over none, address over pipe over edge), so each column is written about once.
-    let barA = -1, barB = -1, barRank = -1, waitA = -1, waitB = -1, waitRank = -1;
+    let barA = -1,
+      barB = -1,
+      barRank = -1,
+      waitA = -1,
+      waitB = -1,
+      waitRank = -1;
     for (const s of visible) {
-      const xa = col(v.start[s]), xb = Math.max(xa + 1, col(v.end[s]));
+      const xa = col(v.start[s]),
+        xb = Math.max(xa + 1, col(v.end[s]));
       const rank = lane.pipe ? spillKind(s) + 1 : t.root[s];
       if (xa !== barA || xb !== barB || rank > barRank) {
         img.fill(xa, xb, 0, barH, img.mix(barRgb(s), 0.95));
-        barA = xa; barB = xb; barRank = rank;
+        barA = xa;
+        barB = xb;
+        barRank = rank;
       }
       if (!lane.pipe || !hasWait(s)) continue;
-      const wa = col(waitFrom(s)), wb = Math.max(wa + 1, xa);
+      const wa = col(waitFrom(s)),
+        wb = Math.max(wa + 1, xa);
       if (wa !== waitA || wb !== waitB || t.root[s] > waitRank) {
         img.fill(wa, wb, waitTop, H, img.mix(causeRgb(t.root[s]), 0.9));
-        waitA = wa; waitB = wb; waitRank = t.root[s];
+        waitA = wa;
+        waitB = wb;
+        waitRank = t.root[s];
       }
     }
     img.put(Math.round(GUTTER * dpr), Math.round(lane.top * dpr));
   }
-
 
   /** A lane with few nodes on screen: rectangles, separated where they are wide enough. */
   function drawShapes(lane: Lane, visible: number[]) {
@@ -221,7 +284,8 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     ctx.fillStyle = colors.bg;
     ctx.fillRect(GUTTER, lane.top, x.width, LANE_H);
     for (const s of visible) {
-      const xa = x.px(v.start[s]), w = Math.max(1, x.px(v.end[s]) - xa);
+      const xa = x.px(v.start[s]),
+        w = Math.max(1, x.px(v.end[s]) - xa);
       ctx.fillStyle = rgbCss(barRgb(s));
       ctx.fillRect(xa, lane.top, w, BAR_H);
       if (w > 4) {
@@ -296,7 +360,8 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     canvas.dataset.cursorWaitBox = '';
     if (c < 0 || c >= v.order.length || c > last) return;
     const lane = laneOfStep(c);
-    const xa = x.px(v.start[c]), xb = Math.max(xa + 2, x.px(v.end[c]));
+    const xa = x.px(v.start[c]),
+      xb = Math.max(xa + 2, x.px(v.end[c]));
     ctx.save();
     ctx.beginPath();
     ctx.rect(GUTTER, 0, x.width, cssH);
@@ -313,10 +378,22 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
       ctx.setLineDash([3, 2]);
       ctx.strokeRect(wa - 1, lane.top + BAR_H + WAIT_GAP - 1, Math.max(2, xa - wa) + 2, WAIT_H + 2);
       ctx.setLineDash([]);
-      if (xa > GUTTER && wa < GUTTER + x.width) canvas.dataset.cursorWaitBox = box(Math.max(GUTTER, wa), lane.top + BAR_H + WAIT_GAP, Math.min(xa, GUTTER + x.width) - Math.max(GUTTER, wa), WAIT_H);
+      if (xa > GUTTER && wa < GUTTER + x.width)
+        canvas.dataset.cursorWaitBox = box(
+          Math.max(GUTTER, wa),
+          lane.top + BAR_H + WAIT_GAP,
+          Math.min(xa, GUTTER + x.width) - Math.max(GUTTER, wa),
+          WAIT_H,
+        );
     }
     ctx.restore();
-    if (xb > GUTTER && xa < GUTTER + x.width) canvas.dataset.cursorBox = box(Math.max(GUTTER, xa), lane.top, Math.min(xb, GUTTER + x.width) - Math.max(GUTTER, xa), BAR_H);
+    if (xb > GUTTER && xa < GUTTER + x.width)
+      canvas.dataset.cursorBox = box(
+        Math.max(GUTTER, xa),
+        lane.top,
+        Math.min(xb, GUTTER + x.width) - Math.max(GUTTER, xa),
+        BAR_H,
+      );
   }
 
   /** The node under (mx, my): a bar (or tick), or a wait in the strip under the bars; -1 if none. */
@@ -328,15 +405,20 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     const tol = x.perPx() * tolPx;
     const last = on.veiled(store.get()) ? store.get().cursor : v.order.length;
     const inWaits = lane.pipe && my > lane.top + BAR_H + WAIT_GAP / 2;
-    let best = -1, bestScore = Infinity;
+    let best = -1,
+      bestScore = Infinity;
     for (const s of lane.steps) {
       if (s > last) break;
       if (inWaits && !hasWait(s)) continue;
-      const a = inWaits ? waitFrom(s) : v.start[s], b = inWaits ? v.start[s] : v.end[s];
+      const a = inWaits ? waitFrom(s) : v.start[s],
+        b = inWaits ? v.start[s] : v.end[s];
       if (t < a - tol || t > b + tol) continue;
       // inside beats near; among waits the shortest (the most particular) wins
       const score = (t >= a && t <= b ? 0 : 1e18) + (inWaits ? b - a : Math.abs(t - (a + b) / 2));
-      if (score < bestScore) { best = s; bestScore = score; }
+      if (score < bestScore) {
+        best = s;
+        bestScore = score;
+      }
     }
     return best;
   }
@@ -356,12 +438,24 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     const root = WAIT_CAUSES[t.root[s]];
     const [first, ...behind] = waitChain(v, s, false); // (the cause is said before the first)
     tip.replaceChildren(
-      h('div', { class: 'tip-title' }, h('span', { class: 'swatch', style: `background:${rgbCss(barRgb(s))}` }),
-        `${nodeName(v, id)} · ${lane.pipe ? lane.name : 'no pipe'}`),
-      h('div', {}, `step ${s} · cycles ${fmtInt(v.start[s])}–${fmtInt(v.end[s])} (${fmtInt(v.end[s] - v.start[s])} cycles)`),
-      h('div', { class: `tip-wait cause-${cause}`, 'data-testid': 'timeline-tip-wait' },
+      h(
+        'div',
+        { class: 'tip-title' },
+        h('span', { class: 'swatch', style: `background:${rgbCss(barRgb(s))}` }),
+        `${nodeName(v, id)} · ${lane.pipe ? lane.name : 'no pipe'}`,
+      ),
+      h(
+        'div',
+        {},
+        `step ${s} · cycles ${fmtInt(v.start[s])}–${fmtInt(v.end[s])} (${fmtInt(v.end[s] - v.start[s])} cycles)`,
+      ),
+      h(
+        'div',
+        { class: `tip-wait cause-${cause}`, 'data-testid': 'timeline-tip-wait' },
         cause === 'none' ? null : h('span', { class: `cause-mark cause-${root}`, 'aria-hidden': 'true' }),
-        cause === 'none' ? '' : h('strong', {}, `${CAUSE_NAMES[cause]}: `), first),
+        cause === 'none' ? '' : h('strong', {}, `${CAUSE_NAMES[cause]}: `),
+        first,
+      ),
       ...behind.map((line) => h('div', { class: 'muted' }, line)),
     );
     tip.dataset.step = String(s);
@@ -397,12 +491,16 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
       on.goTo(s);
       showTip(s, mx, my, touch);
     },
-    leave() { if (!tipStep?.pinned) hideTip(); },
+    leave() {
+      if (!tipStep?.pinned) hideTip();
+    },
     dragging: hideTip,
   });
 
   // keyboard
-  const announce = () => { live.textContent = `Cycles ${fmtInt(Math.max(0, Math.round(x.x0)))} to ${fmtInt(Math.min(x.total, Math.round(x.x1)))} of ${fmtInt(x.total)}.`; };
+  const announce = () => {
+    live.textContent = `Cycles ${fmtInt(Math.max(0, Math.round(x.x0)))} to ${fmtInt(Math.min(x.total, Math.round(x.x1)))} of ${fmtInt(x.total)}.`;
+  };
   /** Says what the node at the cursor is and what it waited for. */
   const sayCursor = () => {
     const v = view!;
@@ -410,15 +508,26 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     const lane = laneOfStep(c);
     live.textContent = `Step ${c}: ${nodeName(v, v.order[c])} on ${lane.pipe ? lane.name : 'no pipe'}, cycles ${fmtInt(v.start[c])} to ${fmtInt(v.end[c])}. ${waitChain(v, c).join(' ')}`;
   };
-  const moveCursor = (to: number) => { on.goTo(to); sayCursor(); };
+  const moveCursor = (to: number) => {
+    on.goTo(to);
+    sayCursor();
+  };
   /** The previous / next node on the cursor's lane. */
   function alongPipe(dir: 1 | -1) {
     const c = store.get().cursor;
     const steps = laneOfStep(c).steps;
-    let lo = 0, hi = steps.length; // first index with a step > c
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (steps[mid] <= c) lo = mid + 1; else hi = mid; }
-    const at = dir > 0 ? lo : (steps[lo - 1] === c ? lo - 2 : lo - 1);
-    if (at < 0 || at >= steps.length) { live.textContent = `No ${dir > 0 ? 'later' : 'earlier'} node on this pipe.`; return; }
+    let lo = 0,
+      hi = steps.length; // first index with a step > c
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (steps[mid] <= c) lo = mid + 1;
+      else hi = mid;
+    }
+    const at = dir > 0 ? lo : steps[lo - 1] === c ? lo - 2 : lo - 1;
+    if (at < 0 || at >= steps.length) {
+      live.textContent = `No ${dir > 0 ? 'later' : 'earlier'} node on this pipe.`;
+      return;
+    }
     moveCursor(steps[at]);
     showCursorTip();
   }
@@ -428,17 +537,25 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     const c = store.get().cursor;
     const focus = v.start[c] >= x.x0 && v.start[c] <= x.x1 ? v.start[c] : (x.x0 + x.x1) / 2;
     const keys: Record<string, () => void> = {
-      ...(e.shiftKey ? {} : {
-        ArrowLeft: () => moveCursor(c - 1),
-        ArrowRight: () => moveCursor(c + 1),
-        Home: () => moveCursor(0),
-        End: () => moveCursor(v.order.length - 1),
-        ']': () => alongPipe(1),
-        '[': () => alongPipe(-1),
-        Enter: () => { showCursorTip(); sayCursor(); },
-        Escape: hideTip,
+      ...(e.shiftKey
+        ? {}
+        : {
+            ArrowLeft: () => moveCursor(c - 1),
+            ArrowRight: () => moveCursor(c + 1),
+            Home: () => moveCursor(0),
+            End: () => moveCursor(v.order.length - 1),
+            ']': () => alongPipe(1),
+            '[': () => alongPipe(-1),
+            Enter: () => {
+              showCursorTip();
+              sayCursor();
+            },
+            Escape: hideTip,
+          }),
+      ...panZoomKeys(x, e.shiftKey, focus, () => {
+        requestDraw();
+        announce();
       }),
-      ...panZoomKeys(x, e.shiftKey, focus, () => { requestDraw(); announce(); }),
     };
     const act = keys[e.key];
     if (!act) return;
@@ -447,7 +564,9 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
     act();
   });
 
-  new ResizeObserver(() => { if (wrap.clientWidth !== cssW) resize(); }).observe(wrap);
+  new ResizeObserver(() => {
+    if (wrap.clientWidth !== cssW) resize();
+  }).observe(wrap);
   store.subscribe((s, p) => {
     if (s.view !== p.view) return setView(s.view);
     if (!view) return;
@@ -457,8 +576,11 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
       if (tipStep && tipStep.step !== c) hideTip();
       requestDraw();
     }
-    if (s.theme !== p.theme) { colors = readPlotColors(); palette = null; requestDraw(); }
+    if (s.theme !== p.theme) {
+      colors = readPlotColors();
+      palette = null;
+      requestDraw();
+    }
   });
   setView(store.get().view);
 }
-

@@ -147,10 +147,14 @@ export function createVTable(opts: VTableOptions): VTable {
       requestAnimationFrame(render);
     }
   };
-  viewport.addEventListener('scroll', () => {
-    scrollTop = Math.max(0, viewport.scrollTop);
-    schedule();
-  }, { passive: true });
+  viewport.addEventListener(
+    'scroll',
+    () => {
+      scrollTop = Math.max(0, viewport.scrollTop);
+      schedule();
+    },
+    { passive: true },
+  );
   new ResizeObserver((entries) => {
     viewHeight = entries[entries.length - 1].contentRect.height;
     schedule();
@@ -174,10 +178,20 @@ export function createVTable(opts: VTableOptions): VTable {
     scrollToRow(active);
   }
 
-  viewport.addEventListener('focus', () => { if (active < 0 && count) moveTo(0); else render(); });
+  viewport.addEventListener('focus', () => {
+    if (active < 0 && count) moveTo(0);
+    else render();
+  });
   viewport.addEventListener('keydown', (e) => {
     const page = Math.max(1, Math.floor(rowsInView() / rowH) - 1);
-    const to: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: count - 1 };
+    const to: Record<string, number> = {
+      ArrowDown: active + 1,
+      ArrowUp: active - 1,
+      PageDown: active + page,
+      PageUp: active - page,
+      Home: 0,
+      End: count - 1,
+    };
     if (e.key in to && !e.altKey && !e.ctrlKey && !e.metaKey) {
       e.preventDefault();
       moveTo(to[e.key]);
