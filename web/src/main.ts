@@ -341,7 +341,7 @@ async function openLink(hash: string): Promise<boolean> {
   history.replaceState(null, '', location.pathname + location.search); // a reload keeps later edits
   notify('Opening the case from the link…', 'info');
   const decoded = await text.decodeLink(hash, engineNames());
-  if (!decoded || !decoded.ok) {
+  if (!decoded?.ok) {
     notify(`${decoded?.message ?? 'This link holds no case.'} The page shows your last graph instead.`, 'error');
     return false;
   }

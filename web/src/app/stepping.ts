@@ -44,7 +44,7 @@ export const answerPending = (s: State) => openQuestion(s) >= 0 || (!!s.view && 
 export function questionAt(s: State): { spill: number; decision: DecisionView; choices: LiveBuffer[] } | null {
   const k = openQuestion(s);
   const d = k >= 0 ? decisionAtStep(s.view!, s.cursor) : null;
-  if (!d || d.kind !== 'spill') return null;
+  if (d?.kind !== 'spill') return null;
   const n = s.view!.nodes;
   const id = d.node;
   const used = new Set(Array.from(n.bufList.subarray(n.bufStart[id], n.bufStart[id + 1])));

@@ -520,7 +520,7 @@ export function mountChart(root: HTMLElement, store: Store, src: ChartSource) {
   };
   function stepSpill(dir: 1 | -1) {
     const v = view;
-    if (!v || !v.spills.length || !src.spills) {
+    if (!v?.spills.length || !src.spills) {
       live.textContent = 'This plan has no spills.';
       return;
     }

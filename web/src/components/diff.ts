@@ -81,7 +81,7 @@ export function mountDiff(card: HTMLElement, root: HTMLElement, status: HTMLElem
   );
 
   const viewOf = (s: State, k: 0 | 1) => (s.diff?.status === 'done' ? s.diff.views![k] : null);
-  ([0, 1] as const).forEach((k) =>
+  for (const k of [0, 1] as const) {
     mountChart(chartHosts[k], store, {
       id: k ? 'diff-chart-b' : 'diff-chart-a',
       view: (s) => viewOf(s, k),
@@ -100,8 +100,8 @@ export function mountDiff(card: HTMLElement, root: HTMLElement, status: HTMLElem
       },
       selectedBuf: (s) => s.selectedBuf,
       select: (buf) => store.set({ selectedBuf: buf }),
-    }),
-  );
+    });
+  }
 
   const render = () => {
     const s = store.get();

@@ -328,7 +328,7 @@ export function mountStepDecision(root: HTMLElement, store: Store, stepper: Step
     }
     const d = decisionAtStep(v, s.cursor);
     const k = spillAtStep(v, s.cursor);
-    if (k >= 0 && s.predict.picks[k] !== undefined && d) root.append(reveal(s, d, s.predict.picks[k]));
+    if (k >= 0 && s.predict.picks[k] !== undefined && d) root.append(reveal(d, s.predict.picks[k]));
     root.dataset.kind = d?.kind ?? 'none';
     if (!d) {
       root.append(
@@ -396,7 +396,7 @@ function question(s: State, q: NonNullable<ReturnType<typeof questionAt>>, stepp
   ];
 }
 
-function reveal(s: State, d: DecisionView, picked: number): HTMLElement {
+function reveal(d: DecisionView, picked: number): HTMLElement {
   const belady = furthestNextUse(d);
   if (picked < 0)
     return h(

@@ -129,7 +129,7 @@ export type JsonPath = readonly (string | number)[];
  * Walks the values of a JSON text in order: visit(path, from, to) for each (a container after its
  * contents). Stops when visit returns true. Keys are decoded only when they hold no escape.
  */
-export function walkJson(t: string, visit: (path: JsonPath, from: number, to: number) => boolean | void): void {
+export function walkJson(t: string, visit: (path: JsonPath, from: number, to: number) => boolean | undefined): void {
   const path: (string | number)[] = [];
   const frames: { obj: boolean; from: number; empty: boolean }[] = [];
   let i = 0;

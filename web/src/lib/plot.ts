@@ -358,7 +358,7 @@ export function drawXAxis(
 ) {
   const span = x.x1 - x.x0;
   const target = span / Math.max(2, x.width / 90);
-  const p = Math.pow(10, Math.floor(Math.log10(Math.max(1, target))));
+  const p = 10 ** Math.floor(Math.log10(Math.max(1, target)));
   const tick = [1, 2, 5, 10].map((m) => m * p).find((t) => t >= target) ?? p * 10;
   ctx.fillStyle = colors.text;
   ctx.textAlign = 'center';
