@@ -14,6 +14,9 @@ build/sanitize/spillway_tests --test-suite-exclude=long
 build/sanitize/spillway_verifier_alone
 echo "==> fuzzing, a bounded pass under the sanitizers (npm run fuzz for a long one)"
 bash scripts/fuzz.sh --short
+echo "==> the page's library, web/src/lib (node --test; built for Node by tests/web/build.mjs)"
+node tests/web/build.mjs
+node --test tests/web/
 echo "==> bindings (node --test)"
 node --test tests/node/
 echo "==> browser end to end (node --test, headless Chromium)"
