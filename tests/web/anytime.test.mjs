@@ -12,7 +12,7 @@ const DEFAULT_EFFORT = 10000; // the scripted engine's own effort when none is a
 function scriptedEngine({ setupMs = 100, stepMs = 100, reports = 5, error = null } = {}) {
   const engine = { clock: 0, calls: [] };
   engine.now = () => engine.clock;
-  engine.plan = (graph, optionsJson, onProgress) => {
+  engine.plan = (_graph, optionsJson, onProgress) => {
     const options = JSON.parse(optionsJson);
     const effort = options.effort ?? DEFAULT_EFFORT;
     engine.calls.push(effort);
@@ -34,7 +34,10 @@ function scriptedEngine({ setupMs = 100, stepMs = 100, reports = 5, error = null
 function run(engine, options) {
   const handed = [];
   const progress = [];
-  const hooks = { plan: (text, effort) => handed.push([effort, text]), progress: (p, effort) => progress.push(effort) };
+  const hooks = {
+    plan: (text, effort) => handed.push([effort, text]),
+    progress: (_p, effort) => progress.push(effort),
+  };
   const text = planAnytime(engine.plan, '{}', { capacities: {}, ...options }, hooks, engine.now);
   return { text, handed, progress };
 }
