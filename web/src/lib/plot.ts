@@ -302,6 +302,8 @@ export function mountPlotDom(
   };
 }
 
+export type PlotDom = ReturnType<typeof mountPlotDom>;
+
 /** Shows `tip` near (mx, my) inside a plot of w x h CSS pixels (below right, else above). */
 function placeTip(tip: HTMLElement, mx: number, my: number, w: number, h: number) {
   tip.style.display = 'block';
