@@ -14,6 +14,7 @@ import {
   stateAt,
   stepOfInput,
   type DecisionView,
+  type LiveBuffer,
   type MemoryAt,
 } from '../lib/steps';
 import { bufferColor } from '../lib/color';
@@ -160,127 +161,13 @@ function predictScore(s: State): string {
     : 'Step on: the cursor stops at each spill.';
 }
 
+/** The most buffer rows a memory's table shows. */
+const MAX_ROWS = 500;
+type StatePick = { pick(buf: number): boolean; select(buf: number | null): void };
+
 /** What every memory holds at the cursor: live buffers (a row each), free holes, bytes used. */
-export function mountStepState(
-  root: HTMLElement,
-  store: Store,
-  on: { pick(buf: number): boolean; select(buf: number | null): void },
-) {
+export function mountStepState(root: HTMLElement, store: Store, on: StatePick) {
   root.dataset.testid = 'step-memories';
-  const MAX_ROWS = 500;
-  const memory = (s: State, m: MemoryAt) => {
-    const v = s.view!;
-    const dark = s.theme === 'dark';
-    const question = openQuestion(s) >= 0;
-    const rows = m.live.slice(0, MAX_ROWS).map((b) => {
-      const pick = h(
-        'button',
-        {
-          class: 'link-btn',
-          type: 'button',
-          'data-testid': 'state-pick',
-          'data-buf': b.buf,
-          title: question ? `Write out buffer ${b.buf}` : `Highlight buffer ${b.buf} in the chart and tables`,
-        },
-        h('span', { class: 'swatch', style: `background:${bufferColor(b.buf, dark)}` }),
-        ` ${b.buf}`,
-      );
-      pick.addEventListener('click', () => {
-        if (!on.pick(b.buf)) on.select(s.selectedBuf === b.buf ? null : b.buf);
-      });
-      return h(
-        'tr',
-        {
-          'data-testid': 'step-state',
-          'data-buf': b.buf,
-          'data-offset': b.offset,
-          'data-mem': m.type,
-          'data-size': b.size,
-          'data-next': b.nextUse,
-          class: s.selectedBuf === b.buf ? 'sel' : '',
-        },
-        h('td', {}, pick),
-        h('td', { class: 'r' }, String(b.offset)),
-        h('td', { class: 'r' }, fmtInt(b.size)),
-        h(
-          'td',
-          { class: 'nowrap' },
-          ...(b.inUse ? ['now'] : b.nextUse < 0 ? ['none (FREE left)'] : stepCell(v, b.nextUse)),
-        ),
-        h(
-          'td',
-          {
-            title: b.copyIn
-              ? 'A COPY_IN filled it: main memory holds its data, so writing it out moves nothing'
-              : 'Main memory has no copy: writing it out moves its bytes',
-          },
-          b.copyIn ? 'yes (COPY_IN)' : 'no',
-        ),
-      );
-    });
-    const pct = m.capacity ? Math.min(100, (m.used / m.capacity) * 100) : 0;
-    return h(
-      'section',
-      { class: 'mem', 'data-mem': m.type },
-      h(
-        'div',
-        { class: 'mem-head' },
-        h('strong', {}, m.type),
-        h(
-          'div',
-          { class: 'peak-bar', title: `${fmtInt(m.used)} of ${fmtInt(m.capacity)} bytes used` },
-          h('div', { class: 'peak-fill', style: `width:${pct}%` }),
-        ),
-        h(
-          'span',
-          { 'data-testid': 'step-used', 'data-mem': m.type },
-          `${fmtInt(m.used)} of ${fmtBytes(m.capacity)} used`,
-        ),
-      ),
-      m.live.length
-        ? h(
-            'table',
-            { class: 'cands state' },
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                h('th', {}, 'Buffer'),
-                h('th', { class: 'r' }, 'Offset'),
-                h('th', { class: 'r' }, 'Size'),
-                h('th', {}, 'Next use'),
-                h(
-                  'th',
-                  {
-                    title:
-                      'Whether main memory holds its data (a COPY_IN filled it): writing it out then moves nothing',
-                  },
-                  'In main memory',
-                ),
-              ),
-            ),
-            h('tbody', {}, ...rows),
-          )
-        : h('p', { class: 'muted small' }, 'No buffer resident.'),
-      m.live.length > MAX_ROWS
-        ? h('p', { class: 'muted small' }, `…and ${fmtInt(m.live.length - MAX_ROWS)} more buffers`)
-        : null,
-      h(
-        'p',
-        { class: 'holes small' },
-        h('span', { class: 'muted' }, m.holes.length ? 'Free: ' : 'Free: none'),
-        ...m.holes.map((x) =>
-          h(
-            'span',
-            { class: 'hole', 'data-testid': 'step-free', 'data-mem': m.type, 'data-start': x.start, 'data-end': x.end },
-            `[${x.start}, ${x.end}) ${fmtBytes(x.end - x.start)}`,
-          ),
-        ),
-      ),
-    );
-  };
   const render = () => {
     const s = store.get();
     const v = s.view;
@@ -289,7 +176,7 @@ export function mountStepState(
       v,
       s.settings.capacities.map((c) => c[0]),
     );
-    root.replaceChildren(...stateAt(v, s.cursor, types).map((m) => memory(s, m)));
+    root.replaceChildren(...stateAt(v, s.cursor, types).map((m) => memorySection(s, m, on)));
   };
   store.subscribe((s, p) => {
     if (
@@ -302,6 +189,124 @@ export function mountStepState(
       redrawKeepingFocus(root, render);
   });
   render();
+}
+
+/** A live buffer's row: a button that picks it (the open question's answer) or selects it. */
+function liveRow(s: State, m: MemoryAt, b: LiveBuffer, on: StatePick, question: boolean): HTMLElement {
+  const pick = h(
+    'button',
+    {
+      class: 'link-btn',
+      type: 'button',
+      'data-testid': 'state-pick',
+      'data-buf': b.buf,
+      title: question ? `Write out buffer ${b.buf}` : `Highlight buffer ${b.buf} in the chart and tables`,
+    },
+    h('span', { class: 'swatch', style: `background:${bufferColor(b.buf, s.theme === 'dark')}` }),
+    ` ${b.buf}`,
+  );
+  pick.addEventListener('click', () => {
+    if (!on.pick(b.buf)) on.select(s.selectedBuf === b.buf ? null : b.buf);
+  });
+  return h(
+    'tr',
+    {
+      'data-testid': 'step-state',
+      'data-buf': b.buf,
+      'data-offset': b.offset,
+      'data-mem': m.type,
+      'data-size': b.size,
+      'data-next': b.nextUse,
+      class: s.selectedBuf === b.buf ? 'sel' : '',
+    },
+    h('td', {}, pick),
+    h('td', { class: 'r' }, String(b.offset)),
+    h('td', { class: 'r' }, fmtInt(b.size)),
+    h(
+      'td',
+      { class: 'nowrap' },
+      ...(b.inUse ? ['now'] : b.nextUse < 0 ? ['none (FREE left)'] : stepCell(s.view!, b.nextUse)),
+    ),
+    h(
+      'td',
+      {
+        title: b.copyIn
+          ? 'A COPY_IN filled it: main memory holds its data, so writing it out moves nothing'
+          : 'Main memory has no copy: writing it out moves its bytes',
+      },
+      b.copyIn ? 'yes (COPY_IN)' : 'no',
+    ),
+  );
+}
+
+/** The table of a memory's live buffers. */
+function liveTable(rows: HTMLElement[]): HTMLElement {
+  return h(
+    'table',
+    { class: 'cands state' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'Buffer'),
+        h('th', { class: 'r' }, 'Offset'),
+        h('th', { class: 'r' }, 'Size'),
+        h('th', {}, 'Next use'),
+        h(
+          'th',
+          {
+            title: 'Whether main memory holds its data (a COPY_IN filled it): writing it out then moves nothing',
+          },
+          'In main memory',
+        ),
+      ),
+    ),
+    h('tbody', {}, ...rows),
+  );
+}
+
+/** One memory at the cursor: bytes used, its live buffers, its free holes. */
+function memorySection(s: State, m: MemoryAt, on: StatePick): HTMLElement {
+  const question = openQuestion(s) >= 0;
+  const rows = m.live.slice(0, MAX_ROWS).map((b) => liveRow(s, m, b, on, question));
+  const pct = m.capacity ? Math.min(100, (m.used / m.capacity) * 100) : 0;
+  return h(
+    'section',
+    { class: 'mem', 'data-mem': m.type },
+    h(
+      'div',
+      { class: 'mem-head' },
+      h('strong', {}, m.type),
+      h(
+        'div',
+        { class: 'peak-bar', title: `${fmtInt(m.used)} of ${fmtInt(m.capacity)} bytes used` },
+        h('div', { class: 'peak-fill', style: `width:${pct}%` }),
+      ),
+      h(
+        'span',
+        { 'data-testid': 'step-used', 'data-mem': m.type },
+        `${fmtInt(m.used)} of ${fmtBytes(m.capacity)} used`,
+      ),
+    ),
+    m.live.length ? liveTable(rows) : h('p', { class: 'muted small' }, 'No buffer resident.'),
+    m.live.length > MAX_ROWS
+      ? h('p', { class: 'muted small' }, `…and ${fmtInt(m.live.length - MAX_ROWS)} more buffers`)
+      : null,
+    h(
+      'p',
+      { class: 'holes small' },
+      h('span', { class: 'muted' }, m.holes.length ? 'Free: ' : 'Free: none'),
+      ...m.holes.map((x) =>
+        h(
+          'span',
+          { class: 'hole', 'data-testid': 'step-free', 'data-mem': m.type, 'data-start': x.start, 'data-end': x.end },
+          `[${x.start}, ${x.end}) ${fmtBytes(x.end - x.start)}`,
+        ),
+      ),
+    ),
+  );
 }
 
 /** The decision at the cursor, with what it chose among and why; in predict mode at an open
@@ -418,8 +423,6 @@ function reveal(d: DecisionView, picked: number): HTMLElement {
   );
 }
 
-/** A decision with what it chose among: holes for a placement, the room, the formula and the
- * candidates (and windows) for a spill. */
 /** Why a plan's decisions are brief (docs/result-format.md, "Brief decisions"): a graph of over
  * LIMITS.hugeGraphNodes nodes, or a plan spilling more than a quarter of its graph's nodes. */
 function briefCause(v: PlanView): string {
@@ -429,16 +432,32 @@ function briefCause(v: PlanView): string {
     : `With this many spills (${fmtLimit(v.spills.length)} in ${fmtLimit(nodes)} nodes)`;
 }
 
+/** What every kind of decision's explanation starts with. */
+interface DecisionParts {
+  swatch(buf: number): HTMLElement;
+  /** the title line, with the decision's buffer's colour */
+  head(text: string): HTMLElement;
+  /** the step and the node it serves */
+  where: HTMLElement;
+  reason: HTMLElement;
+}
+
+/** A decision with what it chose among: holes for a placement, the room, the formula and the
+ * candidates (and windows) for a spill. */
 function explain(s: State, v: PlanView, d: DecisionView): Node[] {
   const dark = s.theme === 'dark';
   const swatch = (buf: number) => h('span', { class: 'swatch', style: `background:${bufferColor(buf, dark)}` });
-  const head = (text: string) => h('div', { class: 'dec-head' }, swatch(d.buf), h('strong', {}, text));
-  const where = h(
-    'p',
-    { class: 'muted small' },
-    `${stepText(v, d.step)}: ${describeStep(v, d.step)}${d.inputStep !== inputStepOf(v, d.step) ? `, serving the node at ${inputStepText(v, d.inputStep)}` : ''}.`,
-  );
-  const reason = h('p', { class: 'dec-reason', 'data-testid': 'decision-reason' }, d.reason);
+  const parts: DecisionParts = {
+    swatch,
+    head: (text: string) => h('div', { class: 'dec-head' }, swatch(d.buf), h('strong', {}, text)),
+    where: h(
+      'p',
+      { class: 'muted small' },
+      `${stepText(v, d.step)}: ${describeStep(v, d.step)}${d.inputStep !== inputStepOf(v, d.step) ? `, serving the node at ${inputStepText(v, d.inputStep)}` : ''}.`,
+    ),
+    reason: h('p', { class: 'dec-reason', 'data-testid': 'decision-reason' }, d.reason),
+  };
+  const { head, where } = parts;
   if (d.kind === 'free')
     return [
       head(`Buffer ${d.buf} is freed`),
@@ -463,45 +482,95 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
       ),
     ];
   }
-  if (d.kind === 'place' || d.kind === 'reload') {
-    const rows = d.holes.map((x) => {
-      const size = x.end - x.start;
-      const chosen = x.start <= d.offset && d.offset + d.size <= x.end;
-      return h(
-        'tr',
-        { class: chosen ? 'chosen' : '', 'data-testid': 'decision-hole', 'data-start': x.start, 'data-end': x.end },
-        h('td', {}, `[${x.start}, ${x.end})`),
-        h('td', { class: 'r' }, fmtInt(size)),
-        h('td', {}, size >= d.size ? 'holds it' : 'too small'),
-        h('td', {}, chosen ? `taken: at ${d.offset}` : ''),
-      );
-    });
-    return present(
-      head(placed),
-      where,
-      h('p', {}, `${d.type}, ${fmtBytes(d.size)}. The holes it chose among:`),
-      h(
-        'table',
-        { class: 'cands' },
-        h(
-          'thead',
-          {},
-          h('tr', {}, h('th', {}, 'Hole'), h('th', { class: 'r' }, 'Bytes'), h('th', {}, ''), h('th', {}, '')),
-        ),
-        h('tbody', {}, ...rows),
-      ),
-      d.holesTotal > d.holes.length
-        ? h(
-            'p',
-            { class: 'muted small' },
-            `${fmtInt(d.holesTotal)} holes in all; these are the one taken and those closest to being taken.`,
-          )
-        : null,
-      h('p', { class: 'muted small' }, 'Rule: '),
-      reason,
+  if (d.kind === 'place' || d.kind === 'reload') return explainPlacement(d, parts, placed);
+  return explainSpill(v, d, parts, spilled);
+}
+
+/** A placement (or a reload): the holes it chose among. */
+function explainPlacement(d: DecisionView, parts: DecisionParts, placed: string): Node[] {
+  const rows = d.holes.map((x) => {
+    const size = x.end - x.start;
+    const chosen = x.start <= d.offset && d.offset + d.size <= x.end;
+    return h(
+      'tr',
+      { class: chosen ? 'chosen' : '', 'data-testid': 'decision-hole', 'data-start': x.start, 'data-end': x.end },
+      h('td', {}, `[${x.start}, ${x.end})`),
+      h('td', { class: 'r' }, fmtInt(size)),
+      h('td', {}, size >= d.size ? 'holds it' : 'too small'),
+      h('td', {}, chosen ? `taken: at ${d.offset}` : ''),
     );
-  }
-  // a spill
+  });
+  return present(
+    parts.head(placed),
+    parts.where,
+    h('p', {}, `${d.type}, ${fmtBytes(d.size)}. The holes it chose among:`),
+    h(
+      'table',
+      { class: 'cands' },
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', {}, 'Hole'), h('th', { class: 'r' }, 'Bytes'), h('th', {}, ''), h('th', {}, '')),
+      ),
+      h('tbody', {}, ...rows),
+    ),
+    d.holesTotal > d.holes.length
+      ? h(
+          'p',
+          { class: 'muted small' },
+          `${fmtInt(d.holesTotal)} holes in all; these are the one taken and those closest to being taken.`,
+        )
+      : null,
+    h('p', { class: 'muted small' }, 'Rule: '),
+    parts.reason,
+  );
+}
+
+/** A spill: the room missing, the formula, the windows weighed, the candidates and their scores. */
+function explainSpill(v: PlanView, d: DecisionView, parts: DecisionParts, spilled: string): Node[] {
+  // windows cheapest first: the first is the one written out (its buffers, one decision each)
+  const windows = d.windows.map((w, i) =>
+    h(
+      'tr',
+      { class: i === 0 ? 'chosen' : '', 'data-testid': 'decision-window' },
+      h('td', {}, `[${w.start}, ${w.end})`),
+      h('td', {}, w.bufs.join(', ') || '—'),
+      h('td', { class: 'r' }, fmtScore(w.cost)),
+    ),
+  );
+  const room = d.room.for.length
+    ? `Buffer${d.room.for.length > 1 ? 's' : ''} ${d.room.for.join(', ')} need${d.room.for.length > 1 ? '' : 's'} ${fmtBytes(d.room.need)} in ${d.type}; ${fmtBytes(d.room.free)} are free, the largest hole is ${fmtBytes(d.room.largestHole)}: ${fmtBytes(d.room.shortfall)} missing.`
+    : `${d.type} must hold less at this step: ${fmtBytes(d.room.shortfall)} over its budget.`;
+  return present(
+    parts.head(spilled),
+    parts.where,
+    h('p', { 'data-testid': 'decision-room' }, room),
+    parts.reason,
+    h('p', { class: 'formula', 'data-testid': 'decision-formula' }, h('strong', {}, 'Formula: '), d.formula),
+    windows.length
+      ? h(
+          'table',
+          { class: 'cands' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Window'), h('th', {}, 'Buffers'), h('th', { class: 'r' }, 'Cost'))),
+          h('tbody', {}, ...windows),
+        )
+      : null,
+    d.windowsTotal > d.windows.length
+      ? h('p', { class: 'muted small' }, `…${fmtInt(d.windowsTotal)} windows weighed in all (the cheapest shown)`)
+      : null,
+    d.candidates.length ? candidatesTable(v, d, parts) : null,
+    d.candidatesTotal > d.candidates.length
+      ? h(
+          'p',
+          { class: 'muted small' },
+          `…and ${fmtInt(d.candidatesTotal - d.candidates.length)} more candidates weighed (in result.json: the strongest, the victim and the furthest next use are shown)`,
+        )
+      : null,
+  );
+}
+
+/** A spill's candidates: size, next use, score (with a bar), the one written out and Belady's. */
+function candidatesTable(v: PlanView, d: DecisionView, parts: DecisionParts): HTMLElement {
   const belady = furthestNextUse(d);
   const max = Math.max(1e-9, ...d.candidates.map((c) => Math.abs(c.score)));
   const rows = d.candidates.map((c) => {
@@ -509,7 +578,7 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
     return h(
       'tr',
       { class: chosen ? 'chosen' : '', 'data-testid': 'decision-candidate', 'data-buf': c.buf },
-      h('td', {}, swatch(c.buf), ` ${c.buf}`),
+      h('td', {}, parts.swatch(c.buf), ` ${c.buf}`),
       h('td', { class: 'r' }, fmtInt(c.size)),
       h(
         'td',
@@ -535,64 +604,24 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
       ),
     );
   });
-  // windows cheapest first: the first is the one written out (its buffers, one decision each)
-  const windows = d.windows.map((w, i) =>
+  return h(
+    'table',
+    { class: 'cands' },
     h(
-      'tr',
-      { class: i === 0 ? 'chosen' : '', 'data-testid': 'decision-window' },
-      h('td', {}, `[${w.start}, ${w.end})`),
-      h('td', {}, w.bufs.join(', ') || '—'),
-      h('td', { class: 'r' }, fmtScore(w.cost)),
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'Buffer'),
+        h('th', { class: 'r' }, 'Size'),
+        h('th', {}, 'Next use'),
+        h('th', {}, 'COPY_IN'),
+        h('th', { class: 'r' }, 'Score'),
+        h('th', {}, ''),
+        h('th', {}, ''),
+      ),
     ),
-  );
-  const room = d.room.for.length
-    ? `Buffer${d.room.for.length > 1 ? 's' : ''} ${d.room.for.join(', ')} need${d.room.for.length > 1 ? '' : 's'} ${fmtBytes(d.room.need)} in ${d.type}; ${fmtBytes(d.room.free)} are free, the largest hole is ${fmtBytes(d.room.largestHole)}: ${fmtBytes(d.room.shortfall)} missing.`
-    : `${d.type} must hold less at this step: ${fmtBytes(d.room.shortfall)} over its budget.`;
-  return present(
-    head(spilled),
-    where,
-    h('p', { 'data-testid': 'decision-room' }, room),
-    reason,
-    h('p', { class: 'formula', 'data-testid': 'decision-formula' }, h('strong', {}, 'Formula: '), d.formula),
-    windows.length
-      ? h(
-          'table',
-          { class: 'cands' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Window'), h('th', {}, 'Buffers'), h('th', { class: 'r' }, 'Cost'))),
-          h('tbody', {}, ...windows),
-        )
-      : null,
-    d.windowsTotal > d.windows.length
-      ? h('p', { class: 'muted small' }, `…${fmtInt(d.windowsTotal)} windows weighed in all (the cheapest shown)`)
-      : null,
-    rows.length
-      ? h(
-          'table',
-          { class: 'cands' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', {}, 'Buffer'),
-              h('th', { class: 'r' }, 'Size'),
-              h('th', {}, 'Next use'),
-              h('th', {}, 'COPY_IN'),
-              h('th', { class: 'r' }, 'Score'),
-              h('th', {}, ''),
-              h('th', {}, ''),
-            ),
-          ),
-          h('tbody', {}, ...rows),
-        )
-      : null,
-    d.candidatesTotal > d.candidates.length
-      ? h(
-          'p',
-          { class: 'muted small' },
-          `…and ${fmtInt(d.candidatesTotal - d.candidates.length)} more candidates weighed (in result.json: the strongest, the victim and the furthest next use are shown)`,
-        )
-      : null,
+    h('tbody', {}, ...rows),
   );
 }
