@@ -98,21 +98,7 @@ export function createEditor(
     loading = true;
     large = true;
     try {
-      const noHistory = Transaction.addToHistory.of(false);
-      for (let from = 0; from < text.length; ) {
-        let to = Math.min(text.length, from + SLICE);
-        const nl = text.indexOf('\n', to);
-        to = nl < 0 || nl - to > SLICE ? to : nl + 1;
-        const chunk = text.slice(from, to);
-        if (from === 0) {
-          view.setState(EditorState.create({ doc: chunk, extensions: extensions(true) }));
-          view.scrollDOM.scrollTop = 0;
-        } else {
-          view.dispatch({ changes: { from: view.state.doc.length, insert: chunk }, annotations: noHistory });
-        }
-        from = to;
-        if (from < text.length) await new Promise((r) => setTimeout(r, 0));
-      }
+      await loadInSlices(view, text, (doc) => EditorState.create({ doc, extensions: extensions(true) }));
     } finally {
       loading = false;
       view.dispatch({ effects: readOnlySlot.reconfigure([]) });
@@ -121,20 +107,7 @@ export function createEditor(
   }
 
   // a large paste goes in the same way (CodeMirror's own would hold the page for seconds)
-  view.contentDOM.addEventListener(
-    'paste',
-    (e) => {
-      const pasted = e.clipboardData?.getData('text/plain') ?? '';
-      if (pasted.length <= LARGE_TEXT || view.state.readOnly) return;
-      e.preventDefault();
-      e.stopImmediatePropagation(); // CodeMirror's own paste handler sits on the same element
-      const { from, to } = view.state.selection.main;
-      const doc = view.state.doc;
-      const all = from === 0 && to === doc.length;
-      void load(all ? pasted : doc.sliceString(0, from) + pasted + doc.sliceString(to), all ? 'paste-all' : 'edit');
-    },
-    true,
-  );
+  view.contentDOM.addEventListener('paste', (e) => pasteLarge(view, e, load), true);
 
   const clamp = (n: number) => Math.max(0, Math.min(view.state.doc.length, n));
 
@@ -167,4 +140,36 @@ export function createEditor(
       view.dispatch({ effects: themeSlot.reconfigure(dark ? oneDarkHighlight : []) });
     },
   };
+}
+
+/** A large text into `view` as a new document, in slices, one task each: the first slice as the
+ * state `stateOf` makes, the others appended without undo history. */
+async function loadInSlices(view: EditorView, text: string, stateOf: (doc: string) => EditorState) {
+  const noHistory = Transaction.addToHistory.of(false);
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + SLICE);
+    const nl = text.indexOf('\n', to);
+    to = nl < 0 || nl - to > SLICE ? to : nl + 1;
+    const chunk = text.slice(from, to);
+    if (from === 0) {
+      view.setState(stateOf(chunk));
+      view.scrollDOM.scrollTop = 0;
+    } else {
+      view.dispatch({ changes: { from: view.state.doc.length, insert: chunk }, annotations: noHistory });
+    }
+    from = to;
+    if (from < text.length) await new Promise((r) => setTimeout(r, 0));
+  }
+}
+
+/** A paste of a large text: the text after it goes through `load` instead of CodeMirror. */
+function pasteLarge(view: EditorView, e: ClipboardEvent, load: (text: string, kind: ChangeKind) => Promise<void>) {
+  const pasted = e.clipboardData?.getData('text/plain') ?? '';
+  if (pasted.length <= LARGE_TEXT || view.state.readOnly) return;
+  e.preventDefault();
+  e.stopImmediatePropagation(); // CodeMirror's own paste handler sits on the same element
+  const { from, to } = view.state.selection.main;
+  const doc = view.state.doc;
+  const all = from === 0 && to === doc.length;
+  void load(all ? pasted : doc.sliceString(0, from) + pasted + doc.sliceString(to), all ? 'paste-all' : 'edit');
 }
