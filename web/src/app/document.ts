@@ -136,20 +136,7 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     );
   }
 
-  // a memory the graph uses without a capacity stops Run with an offer to add it
-  store.subscribe((s, p) => {
-    if (s.graphInfo === p.graphInfo && s.settings.capacities === p.settings.capacities) return;
-    const missing = Object.keys(s.graphInfo?.memories ?? {}).filter(
-      (t) => !s.settings.capacities.some(([c]) => c === t),
-    );
-    setFieldError(
-      MISSING_MEMORY_FIELD,
-      missing.length
-        ? `The graph uses memory ${missing.join(', ')}, which ${missing.length > 1 ? 'have' : 'has'} no capacity in the settings.`
-        : null,
-      missing[0],
-    );
-  });
+  watchMissingMemories();
 
   return {
     editor,
@@ -164,4 +151,21 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     info,
     saveNow,
   };
+}
+
+/** A memory the graph uses without a capacity stops Run with an offer to add it. */
+function watchMissingMemories() {
+  store.subscribe((s, p) => {
+    if (s.graphInfo === p.graphInfo && s.settings.capacities === p.settings.capacities) return;
+    const missing = Object.keys(s.graphInfo?.memories ?? {}).filter(
+      (t) => !s.settings.capacities.some(([c]) => c === t),
+    );
+    setFieldError(
+      MISSING_MEMORY_FIELD,
+      missing.length
+        ? `The graph uses memory ${missing.join(', ')}, which ${missing.length > 1 ? 'have' : 'has'} no capacity in the settings.`
+        : null,
+      missing[0],
+    );
+  });
 }
