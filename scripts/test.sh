@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
 
 bash scripts/lint.sh
+echo "==> the page's library, web/src/lib (node --test; built for Node by tests/web/build.mjs)"
+node tests/web/build.mjs
+node --test tests/web/
 
 echo "==> C++ tests (doctest)"
 build/native/spillway_tests
@@ -14,9 +17,6 @@ build/sanitize/spillway_tests --test-suite-exclude=long
 build/sanitize/spillway_verifier_alone
 echo "==> fuzzing, a bounded pass under the sanitizers (npm run fuzz for a long one)"
 bash scripts/fuzz.sh --short
-echo "==> the page's library, web/src/lib (node --test; built for Node by tests/web/build.mjs)"
-node tests/web/build.mjs
-node --test tests/web/
 echo "==> bindings (node --test)"
 node --test tests/node/
 echo "==> browser end to end (node --test, headless Chromium)"
