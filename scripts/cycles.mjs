@@ -25,7 +25,19 @@ function plan(file, args) {
   return { bytes: r.metrics.extraBytes, cycles: r.metrics.totalCycles, result: r };
 }
 
-const techniques = ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'orders', 'search', 'headroom', 'retime'];
+const techniques = [
+  'placement',
+  'fit',
+  'schedule',
+  'hoist',
+  'swaps',
+  'policies',
+  'reserve',
+  'orders',
+  'search',
+  'headroom',
+  'retime',
+];
 // Each technique alone, then added one by one (schedule before hoist: hoisting needs it).
 const configs = [
   ['bytes plan', []],
@@ -73,36 +85,76 @@ for (const [name, target] of Object.entries(published.cases)) {
 }
 rmSync(work, { recursive: true, force: true });
 
-const pct = (a, b) => (b === 0 ? (a === 0 ? '0%' : '+inf') : `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`);
+const pct = (a, b) =>
+  b === 0 ? (a === 0 ? '0%' : '+inf') : `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`;
 console.log('default plan (`spillway plan GRAPH`) under each objective (`--objective cycles`): data moved and');
 console.log('total cycles (contest cost model, checked by the independent verifier); published: the best');
 console.log('cycles any team reported (bench/published.json, their own timing details).');
-console.log(['case', 'bytes: extra B', 'bytes: cycles', 'cycles: extra B (vs bytes)', 'cycles: cycles (vs bytes)',
-  'published cycles', 'cycles vs published', 'cycles ms'].join(' | '));
+console.log(
+  [
+    'case',
+    'bytes: extra B',
+    'bytes: cycles',
+    'cycles: extra B (vs bytes)',
+    'cycles: cycles (vs bytes)',
+    'published cycles',
+    'cycles vs published',
+    'cycles ms',
+  ].join(' | '),
+);
 for (const r of objectiveRows)
-  console.log([r.name, r.bytes.bytes, r.bytes.cycles, `${r.cycles.bytes} (${pct(r.cycles.bytes, r.bytes.bytes)})`,
-    `${r.cycles.cycles} (${pct(r.cycles.cycles, r.bytes.cycles)})`, r.target.totalCycles,
-    pct(r.cycles.cycles, r.target.totalCycles), r.ms].join(' | '));
+  console.log(
+    [
+      r.name,
+      r.bytes.bytes,
+      r.bytes.cycles,
+      `${r.cycles.bytes} (${pct(r.cycles.bytes, r.bytes.bytes)})`,
+      `${r.cycles.cycles} (${pct(r.cycles.cycles, r.bytes.cycles)})`,
+      r.target.totalCycles,
+      pct(r.cycles.cycles, r.target.totalCycles),
+      r.ms,
+    ].join(' | '),
+  );
 console.log();
 console.log('each technique of --objective cycles on its own, then added one by one, from the default');
-console.log('plan\'s order (`--order FILE --objective cycles --disable ...`): total cycles (data moved where');
-console.log('it differs from the bytes plan\'s).');
+console.log("plan's order (`--order FILE --objective cycles --disable ...`): total cycles (data moved where");
+console.log("it differs from the bytes plan's).");
 console.log(['case', ...configs.map(([label]) => label.trim())].join(' | '));
 for (const r of techniqueRows) {
   const base = r.cells[0].bytes;
-  console.log([r.name, ...r.cells.map((c) => (c.bytes === base ? `${c.cycles}` : `${c.cycles} (${c.bytes} B)`))].join(' | '));
+  console.log(
+    [r.name, ...r.cells.map((c) => (c.bytes === base ? `${c.cycles}` : `${c.cycles} (${c.bytes} B)`))].join(' | '),
+  );
 }
 console.log();
 console.log('lower bounds on total cycles (docs/timing.md, "How far from possible"; metrics.cyclesBound, what');
-console.log('gives each in brackets): any plan of the graph; any plan of the bytes plan\'s order (it moves at');
-console.log('least that order\'s traffic bound); any order and placement of the bytes plan\'s spills and of');
-console.log('the cycles plan\'s spills; then the cycles plan and the published figure.');
-console.log(['case', 'any plan', 'bytes plan\'s order', 'bytes plan\'s spills', 'cycles plan\'s spills',
-  'cycles plan', 'published cycles'].join(' | '));
+console.log("gives each in brackets): any plan of the graph; any plan of the bytes plan's order (it moves at");
+console.log("least that order's traffic bound); any order and placement of the bytes plan's spills and of");
+console.log("the cycles plan's spills; then the cycles plan and the published figure.");
+console.log(
+  [
+    'case',
+    'any plan',
+    "bytes plan's order",
+    "bytes plan's spills",
+    "cycles plan's spills",
+    'cycles plan',
+    'published cycles',
+  ].join(' | '),
+);
 const boundCell = (b) => `${b.total} (${b.limit})`;
 for (const r of objectiveRows) {
   const bytesBound = r.bytes.result.metrics.cyclesBound;
   const cyclesBound = r.cycles.result.metrics.cyclesBound;
-  console.log([r.name, boundCell(bytesBound.graph), boundCell(bytesBound.order), boundCell(bytesBound.plan),
-    boundCell(cyclesBound.plan), r.cycles.cycles, r.target.totalCycles].join(' | '));
+  console.log(
+    [
+      r.name,
+      boundCell(bytesBound.graph),
+      boundCell(bytesBound.order),
+      boundCell(bytesBound.plan),
+      boundCell(cyclesBound.plan),
+      r.cycles.cycles,
+      r.target.totalCycles,
+    ].join(' | '),
+  );
 }

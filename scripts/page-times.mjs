@@ -10,9 +10,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CASES, SIZES, serveDist, launch, openPage, waitForResult, openGraphFile, waitForCompare, runUntilPainted } from '../tests/e2e/helpers.mjs';
+import {
+  CASES,
+  SIZES,
+  serveDist,
+  launch,
+  openPage,
+  waitForResult,
+  openGraphFile,
+  waitForCompare,
+  runUntilPainted,
+} from '../tests/e2e/helpers.mjs';
 
-const { values, positionals } = parseArgs({ options: { repeat: { type: 'string', default: '5' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { repeat: { type: 'string', default: '5' } },
+  allowPositionals: true,
+});
 const file = positionals[0] ?? path.join(CASES, 'Matmul_Case0.json');
 if (!fs.existsSync(file)) {
   console.log(`(page times skipped: ${file} is absent)`);
@@ -24,8 +37,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
 const server = await serveDist();
 const { browser, close } = await launch();
 try {
-  console.log(`${path.basename(file)}, ${repeat} runs a size; load per core ${(os.loadavg()[0] / os.cpus().length).toFixed(2)} at the start`);
-  console.log('| size | Run -> painted, ms (min-max) | engine, ms | the page computed, ms | main thread CPU, ms | preparing the view, ms |');
+  console.log(
+    `${path.basename(file)}, ${repeat} runs a size; load per core ${(os.loadavg()[0] / os.cpus().length).toFixed(2)} at the start`,
+  );
+  console.log(
+    '| size | Run -> painted, ms (min-max) | engine, ms | the page computed, ms | main thread CPU, ms | preparing the view, ms |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const size of SIZES) {
     const { page, context } = await openPage(browser, server.url, size.opts);
@@ -38,7 +55,9 @@ try {
     }
     const col = (k) => median(spans.map((x) => x[k]));
     const totals = spans.map((x) => x.total);
-    console.log(`| ${size.name} | ${col('total')} (${Math.min(...totals)}-${Math.max(...totals)}) | ${col('engine')} | ${col('page')} | ${col('mainCpu')} | ${col('prepare')} |`);
+    console.log(
+      `| ${size.name} | ${col('total')} (${Math.min(...totals)}-${Math.max(...totals)}) | ${col('engine')} | ${col('page')} | ${col('mainCpu')} | ${col('prepare')} |`,
+    );
     await context.close();
   }
   console.log(`load per core ${(os.loadavg()[0] / os.cpus().length).toFixed(2)} at the end`);

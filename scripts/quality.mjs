@@ -21,7 +21,8 @@ if (!existsSync(cli)) throw new Error('build the CLI first: npm test, or cmake -
 // Peak over time of the running sum of +Size at ALLOC, -Size at FREE, for the given memories.
 function peakOf(graph, order, types) {
   const byId = new Map(graph.Nodes.map((n) => [n.Id, n]));
-  let now = 0, peak = 0;
+  let now = 0,
+    peak = 0;
   for (const id of order) {
     const n = byId.get(id);
     if ((n.Op !== 'ALLOC' && n.Op !== 'FREE') || (types && !types.includes(n.Type))) continue;
@@ -52,20 +53,51 @@ for (const [name, target] of Object.entries(published.cases)) {
   const { result, ms } = plan(file, ['--cost', 'contest'], join(work, 'default.json'));
   const minPeak = plan(file, ['--order', 'min-peak'], join(work, 'min-peak.json')).result.inputOrder;
   rows.push({
-    name, target, ms, nodes: graph.Nodes.length,
-    extraBytes: result.metrics.extraBytes, bound: result.metrics.bound.total,
-    order: result.orderSource, policy: result.planPolicy,
-    peakL1UB: peakOf(graph, minPeak, ['L1', 'UB']), peakAll: peakOf(graph, minPeak, null),
+    name,
+    target,
+    ms,
+    nodes: graph.Nodes.length,
+    extraBytes: result.metrics.extraBytes,
+    bound: result.metrics.bound.total,
+    order: result.orderSource,
+    policy: result.planPolicy,
+    peakL1UB: peakOf(graph, minPeak, ['L1', 'UB']),
+    peakAll: peakOf(graph, minPeak, null),
   });
 }
 rmSync(work, { recursive: true, force: true });
 
-const versus = (ours, theirs) => theirs === undefined ? `${ours}`
-  : `${ours} / ${theirs} ${ours < theirs ? 'below' : ours === theirs ? 'equal' : `(+${(((ours - theirs) / theirs) * 100).toFixed(1)}%)`}`;
+const versus = (ours, theirs) =>
+  theirs === undefined
+    ? `${ours}`
+    : `${ours} / ${theirs} ${ours < theirs ? 'below' : ours === theirs ? 'equal' : `(+${(((ours - theirs) / theirs) * 100).toFixed(1)}%)`}`;
 console.log('default plan (`spillway plan GRAPH`): data moved against the best published plan that kept the rules,');
 console.log('the award paper (breaks the rules), and the lower bound for our order; peaks of `--order min-peak`');
 console.log('(ours / published). Every plan verified. Case1 rows plan generated look-alikes (other graphs).');
-console.log(['case', 'nodes', 'data moved: ours / rules kept', 'award', 'bound (our order)', 'min-peak L1+UB', 'min-peak all', 'order/policy', 'plan ms'].join(' | '));
+console.log(
+  [
+    'case',
+    'nodes',
+    'data moved: ours / rules kept',
+    'award',
+    'bound (our order)',
+    'min-peak L1+UB',
+    'min-peak all',
+    'order/policy',
+    'plan ms',
+  ].join(' | '),
+);
 for (const r of rows)
-  console.log([r.name, r.nodes, versus(r.extraBytes, r.target.extraBytes), r.target.awardBytes ?? '-', r.bound,
-    versus(r.peakL1UB, r.target.peakL1UB), versus(r.peakAll, r.target.peakAll), `${r.order}/${r.policy}`, r.ms.toFixed(0)].join(' | '));
+  console.log(
+    [
+      r.name,
+      r.nodes,
+      versus(r.extraBytes, r.target.extraBytes),
+      r.target.awardBytes ?? '-',
+      r.bound,
+      versus(r.peakL1UB, r.target.peakL1UB),
+      versus(r.peakAll, r.target.peakAll),
+      `${r.order}/${r.policy}`,
+      r.ms.toFixed(0),
+    ].join(' | '),
+  );

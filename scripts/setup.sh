@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One set-up for `npm start` and `npm test`: installs what is missing (Debian packages when root,
-# npm packages), then builds the native engine, the WebAssembly engine and the page.
-#   scripts/setup.sh          what the playground needs
-#   scripts/setup.sh --test   also the test needs (Chromium, sanitizer build)
+# npm packages), then builds what is needed.
+#   scripts/setup.sh          what the playground serves: the WebAssembly engine and the page
+#   scripts/setup.sh --test   also what the tests need: Chromium, the native engine (CLI and C++
+#                             tests), the sanitizer build and the fuzzers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # Debian's em++ needs Debian's acorn with this Node
@@ -33,10 +34,10 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-echo "==> native engine"
-cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/native
 if $for_tests; then
+  echo "==> native engine"
+  cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native
   echo "==> native engine with AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzzers (clang)"
   # An older tree built build/sanitize with g++: the fuzzers need clang, so start it afresh.
   if [ -f build/sanitize/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build/sanitize/CMakeCache.txt; then

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# `npm test`: the same set-up as `npm start`, then every test: C++ (plain and sanitized),
+# `npm test`: the same set-up as `npm start`, the lint (scripts/lint.sh), then every test: C++ (plain and sanitized),
 # the WebAssembly bindings under Node, and the page end to end in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
+
+bash scripts/lint.sh
+echo "==> the page's library, web/src/lib (node --test; built for Node by tests/web/build.mjs)"
+node tests/web/build.mjs
+node --test tests/web/
 
 echo "==> C++ tests (doctest)"
 build/native/spillway_tests

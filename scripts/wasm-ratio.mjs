@@ -40,7 +40,8 @@ const { values } = parseArgs({
 });
 const repeat = Number(values.repeat);
 const generated = resolve(values.module);
-if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat: expected a positive integer, got "${values.repeat}"`);
+if (!Number.isInteger(repeat) || repeat < 1)
+  throw new Error(`--repeat: expected a positive integer, got "${values.repeat}"`);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
@@ -49,7 +50,9 @@ const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 const threadCpu = (pid, tid) => Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
 /** Seconds all threads of a process have run (utime + stime of its stat, in ticks of 1/100 s). */
 const processCpu = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
@@ -86,7 +89,8 @@ async function serveEngine(file) {
   const { default: createSpillway } = await import(join(generated, 'spillway.mjs'));
   const engine = await createSpillway({ wasmBinary: readFileSync(join(generated, 'spillway.wasm')) });
   process.on('message', () => {
-    const cpu0 = threadCpu(process.pid, process.pid), all0 = processCpu(process.pid);
+    const cpu0 = threadCpu(process.pid, process.pid),
+      all0 = processCpu(process.pid);
     const t0 = performance.now();
     const result = engine.plan(text, '{}');
     const wall = (performance.now() - t0) / 1000;
@@ -99,8 +103,13 @@ async function serveEngine(file) {
 // The browser's side: a page that starts a module Worker, which loads the module as the
 // playground's worker does (web/src/engine/worker.ts) and runs plan() on the graph it was sent.
 const BROWSER_FILES = {
-  '/': ['text/html', '<!doctype html><script type="module">window.worker = new Worker("./worker.mjs", { type: "module" });</script>'],
-  '/worker.mjs': ['text/javascript', `
+  '/': [
+    'text/html',
+    '<!doctype html><script type="module">window.worker = new Worker("./worker.mjs", { type: "module" });</script>',
+  ],
+  '/worker.mjs': [
+    'text/javascript',
+    `
 import createSpillway from './spillway.mjs';
 const engine = createSpillway({ locateFile: () => new URL('./spillway.wasm', import.meta.url).href });
 let graph = '', result = '';
@@ -128,7 +137,8 @@ self.onmessage = async ({ data }) => {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(result)));
     self.postMessage({ hash: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') });
   }
-};`],
+};`,
+  ],
   '/spillway.mjs': ['text/javascript', () => readFileSync(join(generated, 'spillway.mjs'))],
   '/spillway.wasm': ['application/wasm', () => readFileSync(join(generated, 'spillway.wasm'))],
 };
@@ -139,17 +149,29 @@ function threadsNamed(ancestor, name) {
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       // the field after the parenthesised name: state, then the parent's pid
-      parent.set(pid, readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
-    } catch { /* the process ended meanwhile */ }
+      parent.set(
+        pid,
+        readFileSync(`/proc/${pid}/stat`, 'utf8')
+          .replace(/^.*\) /, '')
+          .split(' ')[1],
+      );
+    } catch {
+      /* the process ended meanwhile */
+    }
   }
-  const descends = (pid) => { for (let p = pid; p && p !== '0'; p = parent.get(p)) if (p === String(ancestor)) return true; return false; };
+  const descends = (pid) => {
+    for (let p = pid; p && p !== '0'; p = parent.get(p)) if (p === String(ancestor)) return true;
+    return false;
+  };
   const found = [];
   for (const pid of parent.keys()) {
     if (!descends(pid)) continue;
     try {
       for (const tid of readdirSync(`/proc/${pid}/task`))
         if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === name) found.push({ pid, tid });
-    } catch { /* the process ended meanwhile */ }
+    } catch {
+      /* the process ended meanwhile */
+    }
   }
   return found;
 }
@@ -168,7 +190,11 @@ async function browserEngine(text, startExample) {
   const { chromium } = await import('playwright-core');
   const files = http.createServer((req, res) => {
     const file = BROWSER_FILES[new URL(req.url, 'http://x').pathname];
-    if (!file) { res.writeHead(404); res.end(); return; }
+    if (!file) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     res.writeHead(200, { 'content-type': file[0] });
     res.end(typeof file[1] === 'function' ? file[1]() : file[1]);
   });
@@ -176,31 +202,46 @@ async function browserEngine(text, startExample) {
   // a server, not launch(): its process() is where the worker's thread is looked for
   const chromiumServer = await chromium.launchServer({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const browser = await chromium.connect(chromiumServer.wsEndpoint());
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${files.address().port}/`);
   await page.evaluate(() => {
-    window.call = (message, worker = window.worker) => new Promise((r) => { worker.onmessage = (e) => r(e.data); worker.postMessage(message); });
+    window.call = (message, worker = window.worker) =>
+      new Promise((r) => {
+        worker.onmessage = (e) => r(e.data);
+        worker.postMessage(message);
+      });
   });
   await page.evaluate((graph) => window.call({ graph }), text);
   // Chromium names a dedicated worker's thread "DedicatedWorker thread" (15 characters kept).
   const threads = threadsNamed(chromiumServer.process().pid, 'DedicatedWorker');
   if (threads.length !== 1) throw new Error(`expected one worker thread in Chromium, found ${threads.length}`);
   const [{ pid, tid }] = threads;
-  const start = !startExample ? null : await page.evaluate(async (name) => {
-    const plan = await window.call({ start: name });
-    const compare = await window.call({ compare: name }, new Worker('./worker.mjs', { type: 'module' }));
-    return { plan: plan.ms / 1000, compare: compare.ms / 1000 };
-  }, startExample);
+  const start = !startExample
+    ? null
+    : await page.evaluate(async (name) => {
+        const plan = await window.call({ start: name });
+        const compare = await window.call({ compare: name }, new Worker('./worker.mjs', { type: 'module' }));
+        return { plan: plan.ms / 1000, compare: compare.ms / 1000 };
+      }, startExample);
   return {
     start,
     async plan() {
-      const cpu0 = threadCpu(pid, tid), all0 = processCpu(pid);
+      const cpu0 = threadCpu(pid, tid),
+        all0 = processCpu(pid);
       const { ms } = await page.evaluate(() => window.call({ plan: true }));
-      const cpu = threadCpu(pid, tid) - cpu0, all = processCpu(pid) - all0;
+      const cpu = threadCpu(pid, tid) - cpu0,
+        all = processCpu(pid) - all0;
       const { hash } = await page.evaluate(() => window.call({ hash: true }));
       return { cpu, all, wall: ms / 1000, hash };
     },
@@ -212,7 +253,10 @@ async function browserEngine(text, startExample) {
   };
 }
 
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'spillway-wasm-ratio-'));
   const loadBefore = load();
@@ -225,8 +269,12 @@ async function main() {
     const nodes = JSON.parse(text).Nodes.length;
     const out = join(work, 'result.json');
     const engine = await (values.browser ? browserEngine(text) : nodeEngine(file));
-    const nativeCpu = [], wasmCpu = [], wasmWall = [];
-    let peakMb = 0, identical = true, first = null;
+    const nativeCpu = [],
+      wasmCpu = [],
+      wasmWall = [];
+    let peakMb = 0,
+      identical = true,
+      first = null;
     for (let r = 0; r < repeat; ++r) {
       const n = native(file, out);
       nativeCpu.push(n.cpu);
@@ -251,28 +299,50 @@ async function main() {
       await started.close();
       identical &&= afterStart.at(-1).hash === sha256(readFileSync(out));
     }
-    rows.push({ spec, nodes, native: median(nativeCpu), wasm: median(wasmCpu), wall: median(wasmWall), first, afterStart, peakMb, identical });
+    rows.push({
+      spec,
+      nodes,
+      native: median(nativeCpu),
+      wasm: median(wasmCpu),
+      wall: median(wasmWall),
+      first,
+      afterStart,
+      peakMb,
+      identical,
+    });
   }
   rmSync(work, { recursive: true, force: true });
 
-  const where = values.browser ? `Chromium's module Worker (${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()})` : `Node ${process.version}`;
-  console.log(`WebAssembly in ${where} against native, CPU seconds, medians of ${repeat} warm calls alternated with native runs; load ${loadBefore} -> ${load()}`);
+  const where = values.browser
+    ? `Chromium's module Worker (${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()})`
+    : `Node ${process.version}`;
+  console.log(
+    `WebAssembly in ${where} against native, CPU seconds, medians of ${repeat} warm calls alternated with native runs; load ${loadBefore} -> ${load()}`,
+  );
   // --browser adds the graph's call after the page's start (medians of --repeat fresh browsers)
   const of = (calls, key) => median(calls.map((c) => c[key]));
-  const startHeads = values.browser ? ` after "${startExample}" planned and compared (wall; all threads) | its ratio |` : '';
-  console.log(`| graph | nodes | native | native peak MB | WebAssembly (wall) | ratio | first call (wall; all threads) |${startHeads} results |`);
+  const startHeads = values.browser
+    ? ` after "${startExample}" planned and compared (wall; all threads) | its ratio |`
+    : '';
+  console.log(
+    `| graph | nodes | native | native peak MB | WebAssembly (wall) | ratio | first call (wall; all threads) |${startHeads} results |`,
+  );
   console.log(`|---|---:|---:|---:|---:|---:|---:|${values.browser ? '---:|---:|' : ''}---|`);
   for (const r of rows) {
     const afterStart = values.browser
       ? ` ${of(r.afterStart, 'cpu').toFixed(2)} (${of(r.afterStart, 'wall').toFixed(2)}; ${of(r.afterStart, 'all').toFixed(2)}) | ${(of(r.afterStart, 'cpu') / r.native).toFixed(2)} |`
       : '';
-    console.log(`| ${r.spec} | ${r.nodes} | ${r.native.toFixed(2)} | ${r.peakMb.toFixed(0)} | ${r.wasm.toFixed(2)} (${r.wall.toFixed(2)}) | ` +
-      `${(r.wasm / r.native).toFixed(2)} | ${r.first.cpu.toFixed(2)} (${r.first.wall.toFixed(2)}; ${r.first.all.toFixed(2)}) |${afterStart} ${r.identical ? 'byte-identical' : 'DIFFERENT'} |`);
+    console.log(
+      `| ${r.spec} | ${r.nodes} | ${r.native.toFixed(2)} | ${r.peakMb.toFixed(0)} | ${r.wasm.toFixed(2)} (${r.wall.toFixed(2)}) | ` +
+        `${(r.wasm / r.native).toFixed(2)} | ${r.first.cpu.toFixed(2)} (${r.first.wall.toFixed(2)}; ${r.first.all.toFixed(2)}) |${afterStart} ${r.identical ? 'byte-identical' : 'DIFFERENT'} |`,
+    );
   }
   if (values.browser) {
     const starts = rows.flatMap((r) => r.afterStart.map((c) => c.start));
-    console.log(`The page's start before those calls, wall s: "${startExample}" planned ${starts.map((s) => s.plan.toFixed(2)).join(', ')}; ` +
-      `compared in a second worker ${starts.map((s) => s.compare.toFixed(2)).join(', ')}.`);
+    console.log(
+      `The page's start before those calls, wall s: "${startExample}" planned ${starts.map((s) => s.plan.toFixed(2)).join(', ')}; ` +
+        `compared in a second worker ${starts.map((s) => s.compare.toFixed(2)).join(', ')}.`,
+    );
   }
   if (rows.some((r) => !r.identical)) process.exitCode = 1;
 }

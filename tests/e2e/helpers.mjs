@@ -25,7 +25,7 @@ export async function serveDist() {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: run npm run build:web first`);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    let p = path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
+    const p = path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
     let file = path.join(DIST, p);
     if (!file.startsWith(DIST)) { res.writeHead(403); res.end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');

@@ -236,6 +236,7 @@ for (const size of SIZES) {
     await selectExample(page, 'tiled-matmul');
     const values = await page.locator('#summary .stat-value > span:first-child').allTextContents();
     for (const v of values) assert.match(v, /^(\d{1,3}(,\d{3})*|\d+(\.\d)? ms)$/, `"${v}" is written like every other number`);
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, without what is hidden
     const body = await page.evaluate(() => document.body.innerText);
     assert.doesNotMatch(body, /KiB|MiB/, 'sizes are in bytes everywhere');
     assert.match(await text(page, 'peak-L1'), /^\d{1,3}(,\d{3})*$/);

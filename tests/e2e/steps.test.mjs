@@ -222,7 +222,7 @@ test('every decision of every policy opens with what it chose among: holes, or t
   }
   // an operation's step says that no decision is taken there
   const result = JSON.parse(await resultText(page));
-  const opStep = result.order.findIndex((id, s) => s > 0 && !result.decisions.some((d) => d.orderStep === s));
+  const opStep = result.order.findIndex((_id, s) => s > 0 && !result.decisions.some((d) => d.orderStep === s));
   await slideTo(page, opStep);
   assert.equal(await page.locator('[data-testid=step-decision]').getAttribute('data-kind'), 'none');
   assert.match(await text(page, 'step-decision'), /No decision is taken at this step/);

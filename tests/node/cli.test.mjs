@@ -187,7 +187,7 @@ test('inputs that never end or are not text stop at once', () => {
 test('huge tokens, deep nesting and invalid bytes give one short, valid line', () => {
   let r = spillway('plan', file('num.json', `{"Nodes":[{"Id":${'9'.repeat(1 << 20)}}]}`));
   assert.equal(r.status, 2);
-  let line = oneLine(r);
+  const line = oneLine(r);
   assert.ok(line.length < 200, line);
   assert.match(line, /^num\.json: line 1, column 17: the graph is not valid JSON: number overflow parsing '9{40}\.\.\. \(1048576 bytes\)'$/);
   r = spillway('plan', file('deep.json', `{"Nodes":[],"Edges":${'['.repeat(100000)}${']'.repeat(100000)}}`));
@@ -284,7 +284,7 @@ test('control bytes in names never reach the terminal: plan summary, compare tab
     assert.equal(r.status, 0, r.stderr);
     assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(r.stdout), `${args.join(' ')}: ${JSON.stringify(r.stdout)}`);
   }
-  assert.match(spillway('plan', g).stdout, /L \[31m  100\/1000/);
+  assert.match(spillway('plan', g).stdout, /L \[31m {2}100\/1000/);
   const nl = file('nl.json', JSON.stringify({ Nodes: [{ Id: 0, Op: 'ALLOC', BufId: 0, Size: 1, Type: 'A\nB\u0000C' },
     { Id: 1, Op: 'FREE', BufId: 0, Size: 1, Type: 'A\nB\u0000C' }], Edges: [[0, 1]] }));
   assert.equal(oneLine(spillway('plan', nl, '--caps', 'L1=4')),

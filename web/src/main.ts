@@ -55,7 +55,9 @@ $('theme').addEventListener('click', () => {
   storage.set(KEY_THEME, t);
   store.set({ theme: t });
 });
-const applyTheme = () => { document.documentElement.dataset.theme = store.get().theme; };
+const applyTheme = () => {
+  document.documentElement.dataset.theme = store.get().theme;
+};
 applyTheme();
 
 // ---- settings from storage (checked like a link's; anything odd gives the defaults) ------------
@@ -63,8 +65,12 @@ try {
   const raw = storage.get(KEY_SETTINGS);
   const checked = raw ? checkSettings(JSON.parse(raw), null) : null;
   if (checked?.ok) store.set({ settings: checked.settings });
-} catch { /* ignore unreadable stored settings */ }
-store.subscribe((s, p) => { if (s.settings !== p.settings) storage.set(KEY_SETTINGS, JSON.stringify(s.settings)); });
+} catch {
+  /* ignore unreadable stored settings */
+}
+store.subscribe((s, p) => {
+  if (s.settings !== p.settings) storage.set(KEY_SETTINGS, JSON.stringify(s.settings));
+});
 
 // ---- workers, document, runner -----------------------------------------------------------------
 const engine = new EngineClient();
@@ -79,7 +85,10 @@ const runner = createRunner(engine, doc, {
 doc.editor.setDark(store.get().theme === 'dark');
 store.subscribe((s, p) => {
   if (s.running !== p.running) $('progress').dataset.running = String(!!s.running); // for tests: a run is under way
-  if (s.theme !== p.theme) { applyTheme(); doc.editor.setDark(s.theme === 'dark'); }
+  if (s.theme !== p.theme) {
+    applyTheme();
+    doc.editor.setDark(s.theme === 'dark');
+  }
   // a "cannot run yet" error goes once every field is usable again
   if (s.error?.kind === 'settings' && !s.fieldErrors.length && p.fieldErrors.length) store.set({ error: null });
 });
@@ -96,7 +105,11 @@ document.addEventListener('keydown', (e) => {
 const exampleSelect = $('example-select') as HTMLSelectElement;
 mountSettings($('settings'), store, (m, l) => notify(m, l));
 mountSource($('graph-source'), exampleSelect, store);
-mountErrorPanel($('error'), store, { editor: doc.editor, locate: (where) => text.locate(doc.text(), where), run: () => void runner.run() });
+mountErrorPanel($('error'), store, {
+  editor: doc.editor,
+  locate: (where) => text.locate(doc.text(), where),
+  run: () => void runner.run(),
+});
 mountSummary($('summary'), store);
 const stepper = createStepper();
 /** Selects spill k (null: none) and moves the step cursor to its SPILL_OUT. */
@@ -118,7 +131,10 @@ mountChart($('chart'), store, {
 });
 mountTimeline($('timeline'), store, { goTo: (step) => stepper.goTo(step), veiled: answerPending });
 mountStepControls($('step-controls'), store, stepper);
-mountStepState($('step-state'), store, { pick: (buf) => stepper.pick(buf), select: (buf) => store.set({ selectedBuf: buf, selectedSpill: null }) });
+mountStepState($('step-state'), store, {
+  pick: (buf) => stepper.pick(buf),
+  select: (buf) => store.set({ selectedBuf: buf, selectedSpill: null }),
+});
 mountStepDecision($('step-decision'), store, stepper);
 mountDiff($('diff-card'), $('diff'), $('diff-status'), store);
 mountGlossary($('glossary'));
@@ -130,13 +146,23 @@ mountCompare($('compare'), $('compare-status'), store, {
 mountOrderTable($('order'), store, (step) => stepper.goTo(step));
 mountSpillTable($('spills'), store, selectSpill);
 mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text(), caseView);
-mountStale($('stale-bar'), ['summary-card', 'chart-card', 'timeline-card', 'step-card', 'order-card', 'spills-card'].map((id) => $(id)), $('compare-card'),
-  $('editor-status'), store, () => void runner.run());
+mountStale(
+  $('stale-bar'),
+  ['summary-card', 'chart-card', 'timeline-card', 'step-card', 'order-card', 'spills-card'].map((id) => $(id)),
+  $('compare-card'),
+  $('editor-status'),
+  store,
+  () => void runner.run(),
+);
 store.subscribe((s, p) => {
   if (s.view === p.view) return;
   const v = s.view;
   $('order-info').textContent = v ? `${fmtInt(v.order.length)} steps · ${fmtInt(v.addedCount)} spill nodes` : '';
-  $('spill-info').textContent = v ? (v.spills.length ? `${fmtInt(v.spills.length)} · select one to step to it` : '') : '';
+  $('spill-info').textContent = v
+    ? v.spills.length
+      ? `${fmtInt(v.spills.length)} · select one to step to it`
+      : ''
+    : '';
 });
 
 // ---- downloads -------------------------------------------------------------------------------
@@ -158,8 +184,15 @@ dlMenu.addEventListener('click', (e) => {
   if (file === 'memory.txt') download('memory.txt', memoryTxt(r));
   if (file === 'spill.txt') download('spill.txt', spillTxt(r));
 });
-document.addEventListener('click', (e) => { if (dlMenu.open && !dlMenu.contains(e.target as Node)) dlMenu.open = false; });
-dlMenu.addEventListener('keydown', (e) => { if (e.key === 'Escape') { dlMenu.open = false; dlMenu.querySelector('summary')?.focus(); } });
+document.addEventListener('click', (e) => {
+  if (dlMenu.open && !dlMenu.contains(e.target as Node)) dlMenu.open = false;
+});
+dlMenu.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') {
+    dlMenu.open = false;
+    dlMenu.querySelector('summary')?.focus();
+  }
+});
 
 // ---- opening cases, files, examples, links -----------------------------------------------------
 /** The engine's registries a link's or a file's settings are checked against. */
@@ -172,7 +205,11 @@ const engineNames = (): EngineNames | null => {
  * the spill and the lesson it was shared at. */
 async function applyCase(c: Case, title: string) {
   const lesson = c.view?.lesson ? LESSONS.find((l) => l.id === c.view!.lesson) : undefined;
-  store.set({ settings: c.settings, lesson: null, pendingView: c.view ? { step: c.view.step ?? 0, spill: c.view.spill ?? null } : null });
+  store.set({
+    settings: c.settings,
+    lesson: null,
+    pendingView: c.view ? { step: c.view.step ?? 0, spill: c.view.spill ?? null } : null,
+  });
   await doc.load(c.graph, { title: lesson ? `Lesson: ${lesson.title}` : title, edited: false }, true);
   if (lesson) store.set({ lesson: { id: lesson.id, answer: null, docVersion: store.get().docVersion } });
   await runner.run();
@@ -187,9 +224,14 @@ function caseView(): CaseView {
 // ---- lessons ---------------------------------------------------------------------------------
 try {
   const done = JSON.parse(storage.get(KEY_LESSONS) ?? '[]') as unknown;
-  if (Array.isArray(done)) store.set({ lessonsDone: done.filter((x): x is string => typeof x === 'string' && LESSON_ID.test(x)) });
-} catch { /* unreadable progress: start afresh */ }
-store.subscribe((s, p) => { if (s.lessonsDone !== p.lessonsDone) storage.set(KEY_LESSONS, JSON.stringify(s.lessonsDone)); });
+  if (Array.isArray(done))
+    store.set({ lessonsDone: done.filter((x): x is string => typeof x === 'string' && LESSON_ID.test(x)) });
+} catch {
+  /* unreadable progress: start afresh */
+}
+store.subscribe((s, p) => {
+  if (s.lessonsDone !== p.lessonsDone) storage.set(KEY_LESSONS, JSON.stringify(s.lessonsDone));
+});
 
 async function openLesson(l: Lesson) {
   try {
@@ -197,7 +239,11 @@ async function openLesson(l: Lesson) {
     const graph = l.example ? await engine.example(l.example) : layoutJson(compactJson(JSON.stringify(l.graph)));
     const caps = (JSON.parse(graph) as { Capacities?: Record<string, number> }).Capacities;
     store.set({
-      settings: { ...defaultSettings(), ...l.settings, capacities: caps ? Object.entries(caps) : copyCapacities(DEFAULT_CAPACITIES) },
+      settings: {
+        ...defaultSettings(),
+        ...l.settings,
+        capacities: caps ? Object.entries(caps) : copyCapacities(DEFAULT_CAPACITIES),
+      },
       lesson: { id: l.id, answer: null, docVersion: -1 },
       pendingView: { step: l.step, spill: null },
     });
@@ -236,13 +282,31 @@ async function openFile(file: File) {
 }
 
 const openInput = $('open-input') as HTMLInputElement;
-$('open').addEventListener('click', () => { openInput.value = ''; openInput.click(); });
-openInput.addEventListener('change', () => { const f = openInput.files?.[0]; if (f) void openFile(f); });
+$('open').addEventListener('click', () => {
+  openInput.value = '';
+  openInput.click();
+});
+openInput.addEventListener('change', () => {
+  const f = openInput.files?.[0];
+  if (f) void openFile(f);
+});
 const drop = $('drop');
 let dragDepth = 0;
-window.addEventListener('dragenter', (e) => { if (e.dataTransfer?.types.includes('Files')) { dragDepth++; drop.hidden = false; } });
-window.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; drop.hidden = true; } });
-window.addEventListener('dragover', (e) => { e.preventDefault(); });
+window.addEventListener('dragenter', (e) => {
+  if (e.dataTransfer?.types.includes('Files')) {
+    dragDepth++;
+    drop.hidden = false;
+  }
+});
+window.addEventListener('dragleave', () => {
+  if (--dragDepth <= 0) {
+    dragDepth = 0;
+    drop.hidden = true;
+  }
+});
+window.addEventListener('dragover', (e) => {
+  e.preventDefault();
+});
 window.addEventListener('drop', (e) => {
   e.preventDefault();
   dragDepth = 0;
@@ -257,20 +321,27 @@ async function loadExample(name: string) {
     const t = await engine.example(name);
     const info = store.get().engine?.examples.find((e) => e.name === name);
     store.set({ lesson: null });
-    await doc.load(t, { title: `Example: ${info?.title ?? name}`, description: info?.description, example: name, edited: false });
+    await doc.load(t, {
+      title: `Example: ${info?.title ?? name}`,
+      description: info?.description,
+      example: name,
+      edited: false,
+    });
     await runner.run();
   } catch (e) {
     notify(`Could not load the example "${name}": ${(e as Error).message}`, 'error');
   }
 }
-exampleSelect.addEventListener('change', () => { if (exampleSelect.value) void loadExample(exampleSelect.value); });
+exampleSelect.addEventListener('change', () => {
+  if (exampleSelect.value) void loadExample(exampleSelect.value);
+});
 
 /** Opens a "#case=" fragment once it passed every check; true if it opened a case. */
 async function openLink(hash: string): Promise<boolean> {
   history.replaceState(null, '', location.pathname + location.search); // a reload keeps later edits
   notify('Opening the case from the link…', 'info');
   const decoded = await text.decodeLink(hash, engineNames());
-  if (!decoded || !decoded.ok) {
+  if (!decoded?.ok) {
     notify(`${decoded?.message ?? 'This link holds no case.'} The page shows your last graph instead.`, 'error');
     return false;
   }
@@ -290,12 +361,15 @@ async function start() {
     const info = await engine.init();
     store.set({ engine: info, engineFailed: null });
     $('engine-version').textContent = info.version;
-    exampleSelect.replaceChildren(h('option', { value: '' }, 'Examples…'),
-      ...info.examples.map((ex) => h('option', { value: ex.name }, ex.title || ex.name)));
+    exampleSelect.replaceChildren(
+      h('option', { value: '' }, 'Examples…'),
+      ...info.examples.map((ex) => h('option', { value: ex.name }, ex.title || ex.name)),
+    );
     // stored settings were checked before the engine was known: a name it lacks gives its default
     const { policy, orderSource } = store.get().settings;
     if (policy && !info.policies.includes(policy)) store.setSettings({ policy: '' });
-    if (orderSource !== ORDER_FILE && !info.orders.some((o) => o.name === orderSource)) store.setSettings({ orderSource: info.orders[0].name });
+    if (orderSource !== ORDER_FILE && !info.orders.some((o) => o.name === orderSource))
+      store.setSettings({ orderSource: info.orders[0].name });
   } catch (e) {
     const msg = (e as Error).message;
     store.set({ engineFailed: msg });
@@ -322,12 +396,20 @@ Object.assign(window, {
     getGraphText: () => doc.text(),
     setGraphText: (t: string) => doc.load(t, null),
     run: () => runner.run(),
-    result: () => { const v = store.get().view; return v ? fullResult(v) : null; },
-    resultText: () => { const v = store.get().view; return v ? resultText(v) : null; },
+    result: () => {
+      const v = store.get().view;
+      return v ? fullResult(v) : null;
+    },
+    resultText: () => {
+      const v = store.get().view;
+      return v ? resultText(v) : null;
+    },
     fmtMs,
   },
 });
 
 if (import.meta.env.PROD && 'serviceWorker' in navigator && location.protocol !== 'file:') {
-  navigator.serviceWorker.register('./sw.js').catch(() => { /* offline support is optional */ });
+  navigator.serviceWorker.register('./sw.js').catch(() => {
+    /* offline support is optional */
+  });
 }

@@ -145,7 +145,8 @@ export const compareKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settin
 /** Why the plan on screen no longer matches the editor and settings, or null when it does. */
 export function resultStale(s: State): string | null {
   if (!s.view) return null;
-  if (s.running && !(s.earlyPlan && s.viewKey === runKey(s))) return 'A new run is on its way; this is the previous result.';
+  if (s.running && !(s.earlyPlan && s.viewKey === runKey(s)))
+    return 'A new run is on its way; this is the previous result.';
   if (s.fieldErrors.length) return 'A setting is invalid; this is the last result.';
   if (s.viewKey === runKey(s)) return null;
   if (!s.viewKey.startsWith(`${s.docVersion}|`)) return 'The graph changed since this result; Run to update it.';
@@ -230,5 +231,7 @@ export function notify(message: string, level: Notice['level'] = 'info', action?
 /** A notice that goes away by itself after a while (unless another replaced it). */
 export function notifyBriefly(message: string, ms = 2500) {
   notify(message, 'info');
-  setTimeout(() => { if (store.get().notice?.message === message) store.set({ notice: null }); }, ms);
+  setTimeout(() => {
+    if (store.get().notice?.message === message) store.set({ notice: null });
+  }, ms);
 }

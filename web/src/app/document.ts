@@ -20,7 +20,10 @@ export const MISSING_MEMORY_FIELD = 'missing-memory';
 export function suggestCapacity(memory: string, need: number): { bytes: number; why: string } {
   const dflt = DEFAULT_CAPACITIES.find(([t]) => t === memory)?.[1];
   if (dflt !== undefined && dflt >= need) return { bytes: dflt, why: 'its default capacity' };
-  return { bytes: 2 ** Math.ceil(Math.log2(Math.max(1, need))), why: 'the most one node needs in it, rounded up to a power of two' };
+  return {
+    bytes: 2 ** Math.ceil(Math.log2(Math.max(1, need))),
+    why: 'the most one node needs in it, rounded up to a power of two',
+  };
 }
 
 export interface GraphDocument {
@@ -73,12 +76,19 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     const ok = editor.view.state.doc.length <= STORE_GRAPH_CHARS && storage.set(KEY_GRAPH, textNow());
     if (!ok && !warned) {
       warned = true;
-      notify('This graph is too large for the browser storage: it will not survive a reload. Download it (case.json) or copy a link to keep it.', 'warn');
+      notify(
+        'This graph is too large for the browser storage: it will not survive a reload. Download it (case.json) or copy a link to keep it.',
+        'warn',
+      );
     }
   }
   // never lose typing to a reload or a closed tab
-  window.addEventListener('pagehide', () => { if (saveTimer) saveNow(); });
-  document.addEventListener('visibilitychange', () => { if (document.hidden && saveTimer) saveNow(); });
+  window.addEventListener('pagehide', () => {
+    if (saveTimer) saveNow();
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden && saveTimer) saveNow();
+  });
 
   function info(): Promise<GraphInfo> {
     clearTimeout(inspectTimer);
@@ -86,7 +96,13 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     const known = store.get().graphInfo;
     if (known?.version === version) return Promise.resolve(known);
     if (pending?.version !== version) {
-      pending = { version, promise: text.inspect(textNow(), version).then((i) => { adopt(i); return i; }) };
+      pending = {
+        version,
+        promise: text.inspect(textNow(), version).then((i) => {
+          adopt(i);
+          return i;
+        }),
+      };
     }
     return pending.promise;
   }
@@ -94,7 +110,10 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
   function adopt(info: GraphInfo) {
     if (info.version !== store.get().docVersion) return;
     store.set({ graphInfo: info });
-    setFieldError(GRAPH_CAPACITIES_FIELD, info.capacitiesProblem ? `"Capacities" in the graph: ${info.capacitiesProblem}.` : null);
+    setFieldError(
+      GRAPH_CAPACITIES_FIELD,
+      info.capacitiesProblem ? `"Capacities" in the graph: ${info.capacitiesProblem}.` : null,
+    );
     if (!info.json) return;
     const seen = info.capacitiesProblem ? 'invalid' : JSON.stringify(info.capacities);
     if (info.version === keepFor || seen === capsSeen) {
@@ -109,19 +128,15 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     store.setSettings({ capacities: next });
     const src = store.get().source;
     if (src?.example && !src.edited) return; // an example's capacities are part of its lesson
-    notify(info.capacities
-      ? `The graph's Capacities are now the capacity settings: ${capsText(next)}. Change a field to override one.`
-      : `This graph names no Capacities: the default capacities apply (${capsText(next)}).`, 'info');
+    notify(
+      info.capacities
+        ? `The graph's Capacities are now the capacity settings: ${capsText(next)}. Change a field to override one.`
+        : `This graph names no Capacities: the default capacities apply (${capsText(next)}).`,
+      'info',
+    );
   }
 
-  // a memory the graph uses without a capacity stops Run with an offer to add it
-  store.subscribe((s, p) => {
-    if (s.graphInfo === p.graphInfo && s.settings.capacities === p.settings.capacities) return;
-    const missing = Object.keys(s.graphInfo?.memories ?? {}).filter((t) => !s.settings.capacities.some(([c]) => c === t));
-    setFieldError(MISSING_MEMORY_FIELD, missing.length
-      ? `The graph uses memory ${missing.join(', ')}, which ${missing.length > 1 ? 'have' : 'has'} no capacity in the settings.`
-      : null, missing[0]);
-  });
+  watchMissingMemories();
 
   return {
     editor,
@@ -136,4 +151,21 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     info,
     saveNow,
   };
+}
+
+/** A memory the graph uses without a capacity stops Run with an offer to add it. */
+function watchMissingMemories() {
+  store.subscribe((s, p) => {
+    if (s.graphInfo === p.graphInfo && s.settings.capacities === p.settings.capacities) return;
+    const missing = Object.keys(s.graphInfo?.memories ?? {}).filter(
+      (t) => !s.settings.capacities.some(([c]) => c === t),
+    );
+    setFieldError(
+      MISSING_MEMORY_FIELD,
+      missing.length
+        ? `The graph uses memory ${missing.join(', ')}, which ${missing.length > 1 ? 'have' : 'has'} no capacity in the settings.`
+        : null,
+      missing[0],
+    );
+  });
 }

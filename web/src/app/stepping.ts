@@ -31,8 +31,9 @@ export function openQuestion(s: State): number {
 /** The step whose decision the lesson on screen asks about, while its question is unanswered
  * (the page keeps that decision and what follows it hidden there, as for a predict question). */
 export function lessonQuestionStep(s: State): number {
-  const l = s.lesson && s.lesson.answer === null && s.lesson.docVersion === s.docVersion ? lessonById(s.lesson.id) : undefined;
-  return l && !l.question.field.startsWith('metrics.') ? l.question.at ?? l.step : -1;
+  const l =
+    s.lesson && s.lesson.answer === null && s.lesson.docVersion === s.docVersion ? lessonById(s.lesson.id) : undefined;
+  return l && !l.question.field.startsWith('metrics.') ? (l.question.at ?? l.step) : -1;
 }
 
 /** Whether the decision at the cursor waits for an answer (predict mode or the lesson's question). */
@@ -43,7 +44,7 @@ export const answerPending = (s: State) => openQuestion(s) >= 0 || (!!s.view && 
 export function questionAt(s: State): { spill: number; decision: DecisionView; choices: LiveBuffer[] } | null {
   const k = openQuestion(s);
   const d = k >= 0 ? decisionAtStep(s.view!, s.cursor) : null;
-  if (!d || d.kind !== 'spill') return null;
+  if (d?.kind !== 'spill') return null;
   const n = s.view!.nodes;
   const id = d.node;
   const used = new Set(Array.from(n.bufList.subarray(n.bufStart[id], n.bufStart[id + 1])));
@@ -103,7 +104,9 @@ export function createStepper(): Stepper {
     store.set({
       cursor: Math.min(target?.step ?? (sameGraph ? s.cursor : 0), lastStep(s)),
       predict: { ...s.predict, picks: {}, note: null },
-      ...(target ? { pendingView: null, selectedSpill: sp ? target.spill : null, selectedBuf: sp ? sp.buf : null } : {}),
+      ...(target
+        ? { pendingView: null, selectedSpill: sp ? target.spill : null, selectedBuf: sp ? sp.buf : null }
+        : {}),
     });
   });
 

@@ -7,9 +7,18 @@ export const KEY_LESSONS = 'spillway.lessons';
 
 export const storage = {
   get(k: string): string | null {
-    try { return localStorage.getItem(k); } catch { return null; }
+    try {
+      return localStorage.getItem(k);
+    } catch {
+      return null;
+    }
   },
   set(k: string, v: string): boolean {
-    try { localStorage.setItem(k, v); return true; } catch { return false; }
+    try {
+      localStorage.setItem(k, v);
+      return true;
+    } catch {
+      return false;
+    }
   },
 };

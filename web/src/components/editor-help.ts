@@ -56,7 +56,10 @@ export function showHelpAtCursor(view: EditorView): boolean {
 }
 
 const option = (t: Term, type: string): Completion => ({
-  label: t.term, type, detail: t.in ? t.in : KIND_LABEL[t.kind].toLowerCase(), info: t.text,
+  label: t.term,
+  type,
+  detail: t.in ? t.in : KIND_LABEL[t.kind].toLowerCase(),
+  info: t.text,
 });
 
 /** Field names inside an object's key, and known values after "Op" / "Pipe" / "Type". */

@@ -34,7 +34,10 @@ export interface GraphEditor {
 
 /** onChange gets the whole new text when it has it anyway (a large load or paste), so that nobody
  * has to turn the document back into a string. */
-export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onChange: (kind: ChangeKind, text?: string) => void }): GraphEditor {
+export function createEditor(
+  parent: HTMLElement,
+  opts: { onRun: () => void; onChange: (kind: ChangeKind, text?: string) => void },
+): GraphEditor {
   const themeSlot = new Compartment();
   const languageSlot = new Compartment();
   const readOnlySlot = new Compartment();
@@ -48,17 +51,22 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
     languageSlot.of(large ? [] : json()),
     readOnlySlot.of(readOnly ? EditorState.readOnly.of(true) : []),
     themeSlot.of(dark ? oneDarkHighlight : []),
-    EditorView.contentAttributes.of({ 'aria-label': 'Graph JSON. Ctrl+K explains the word at the cursor; Ctrl+Space completes field names.' }),
+    EditorView.contentAttributes.of({
+      'aria-label': 'Graph JSON. Ctrl+K explains the word at the cursor; Ctrl+Space completes field names.',
+    }),
     graphHelp(jsonLanguage),
     keymap.of([{ key: 'Mod-k', run: showHelpAtCursor }]),
     EditorView.updateListener.of((u) => {
       if (!u.docChanged || loading) return;
-      if ((u.state.doc.length > LARGE_TEXT) !== large) setTimeout(() => view.dispatch({ effects: setLanguage(view.state.doc.length > LARGE_TEXT) }), 0);
+      if (u.state.doc.length > LARGE_TEXT !== large)
+        setTimeout(() => view.dispatch({ effects: setLanguage(view.state.doc.length > LARGE_TEXT) }), 0);
       const user = u.transactions.find((tr) => USER_EVENTS.some((e) => tr.isUserEvent(e)));
       if (!user) return opts.onChange('load');
       let all = false;
       if (user.isUserEvent('input.paste')) {
-        user.changes.iterChangedRanges((fromA, toA) => { if (fromA === 0 && toA === u.startState.doc.length) all = true; });
+        user.changes.iterChangedRanges((fromA, toA) => {
+          if (fromA === 0 && toA === u.startState.doc.length) all = true;
+        });
       }
       opts.onChange(all ? 'paste-all' : 'edit');
     }),
@@ -74,7 +82,11 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
    * the editor sits below the toolbar, out of sight, and a load must not move what the user sees. */
   async function load(text: string, kind: ChangeKind): Promise<void> {
     if (text.length <= LARGE_TEXT) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, effects: setLanguage(false) });
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: text },
+        selection: { anchor: 0 },
+        effects: setLanguage(false),
+      });
       view.scrollDOM.scrollTop = 0;
       return;
     }
@@ -86,21 +98,7 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
     loading = true;
     large = true;
     try {
-      const noHistory = Transaction.addToHistory.of(false);
-      for (let from = 0; from < text.length;) {
-        let to = Math.min(text.length, from + SLICE);
-        const nl = text.indexOf('\n', to);
-        to = nl < 0 || nl - to > SLICE ? to : nl + 1;
-        const chunk = text.slice(from, to);
-        if (from === 0) {
-          view.setState(EditorState.create({ doc: chunk, extensions: extensions(true) }));
-          view.scrollDOM.scrollTop = 0;
-        } else {
-          view.dispatch({ changes: { from: view.state.doc.length, insert: chunk }, annotations: noHistory });
-        }
-        from = to;
-        if (from < text.length) await new Promise((r) => setTimeout(r, 0));
-      }
+      await loadInSlices(view, text, (doc) => EditorState.create({ doc, extensions: extensions(true) }));
     } finally {
       loading = false;
       view.dispatch({ effects: readOnlySlot.reconfigure([]) });
@@ -109,16 +107,7 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
   }
 
   // a large paste goes in the same way (CodeMirror's own would hold the page for seconds)
-  view.contentDOM.addEventListener('paste', (e) => {
-    const pasted = e.clipboardData?.getData('text/plain') ?? '';
-    if (pasted.length <= LARGE_TEXT || view.state.readOnly) return;
-    e.preventDefault();
-    e.stopImmediatePropagation(); // CodeMirror's own paste handler sits on the same element
-    const { from, to } = view.state.selection.main;
-    const doc = view.state.doc;
-    const all = from === 0 && to === doc.length;
-    void load(all ? pasted : doc.sliceString(0, from) + pasted + doc.sliceString(to), all ? 'paste-all' : 'edit');
-  }, true);
+  view.contentDOM.addEventListener('paste', (e) => pasteLarge(view, e, load), true);
 
   const clamp = (n: number) => Math.max(0, Math.min(view.state.doc.length, n));
 
@@ -127,11 +116,23 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
     getText: () => view.state.doc.toString(),
     setText: (text: string) => load(text, 'load'),
     showError(range) {
-      const diags: Diagnostic[] = range ? [{ from: clamp(range.from), to: clamp(Math.max(range.from, range.to)), severity: 'error', message: range.message }] : [];
+      const diags: Diagnostic[] = range
+        ? [
+            {
+              from: clamp(range.from),
+              to: clamp(Math.max(range.from, range.to)),
+              severity: 'error',
+              message: range.message,
+            },
+          ]
+        : [];
       view.dispatch(setDiagnostics(view.state, diags));
     },
     reveal(from, to) {
-      view.dispatch({ selection: { anchor: clamp(from), head: clamp(to) }, effects: EditorView.scrollIntoView(clamp(from), { y: 'center' }) });
+      view.dispatch({
+        selection: { anchor: clamp(from), head: clamp(to) },
+        effects: EditorView.scrollIntoView(clamp(from), { y: 'center' }),
+      });
       view.focus();
     },
     setDark(isDark) {
@@ -139,4 +140,36 @@ export function createEditor(parent: HTMLElement, opts: { onRun: () => void; onC
       view.dispatch({ effects: themeSlot.reconfigure(dark ? oneDarkHighlight : []) });
     },
   };
+}
+
+/** A large text into `view` as a new document, in slices, one task each: the first slice as the
+ * state `stateOf` makes, the others appended without undo history. */
+async function loadInSlices(view: EditorView, text: string, stateOf: (doc: string) => EditorState) {
+  const noHistory = Transaction.addToHistory.of(false);
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + SLICE);
+    const nl = text.indexOf('\n', to);
+    to = nl < 0 || nl - to > SLICE ? to : nl + 1;
+    const chunk = text.slice(from, to);
+    if (from === 0) {
+      view.setState(stateOf(chunk));
+      view.scrollDOM.scrollTop = 0;
+    } else {
+      view.dispatch({ changes: { from: view.state.doc.length, insert: chunk }, annotations: noHistory });
+    }
+    from = to;
+    if (from < text.length) await new Promise((r) => setTimeout(r, 0));
+  }
+}
+
+/** A paste of a large text: the text after it goes through `load` instead of CodeMirror. */
+function pasteLarge(view: EditorView, e: ClipboardEvent, load: (text: string, kind: ChangeKind) => Promise<void>) {
+  const pasted = e.clipboardData?.getData('text/plain') ?? '';
+  if (pasted.length <= LARGE_TEXT || view.state.readOnly) return;
+  e.preventDefault();
+  e.stopImmediatePropagation(); // CodeMirror's own paste handler sits on the same element
+  const { from, to } = view.state.selection.main;
+  const doc = view.state.doc;
+  const all = from === 0 && to === doc.length;
+  void load(all ? pasted : doc.sliceString(0, from) + pasted + doc.sliceString(to), all ? 'paste-all' : 'edit');
 }

@@ -18,10 +18,17 @@ export interface ErrorPanelDeps {
 function settingsField(where: ErrorWhere | undefined): string | undefined {
   if (where?.source !== 'options' || !where.field) return undefined;
   if (where.field.startsWith('capacities.')) return `cap-${where.field.slice('capacities.'.length)}`;
-  return ({ 'cost.fixedLatency': 'fixed-latency', 'cost.cyclesPerByte': 'cycles-per-byte' } as Record<string, string>)[where.field];
+  return ({ 'cost.fixedLatency': 'fixed-latency', 'cost.cyclesPerByte': 'cycles-per-byte' } as Record<string, string>)[
+    where.field
+  ];
 }
 
-const TITLE: Record<string, string> = { input: 'Input error', internal: 'Engine error', settings: 'Cannot run yet', worker: 'Engine unavailable' };
+const TITLE: Record<string, string> = {
+  input: 'Input error',
+  internal: 'Engine error',
+  settings: 'Cannot run yet',
+  worker: 'Engine unavailable',
+};
 
 export function mountErrorPanel(el: HTMLElement, s: Store, deps: ErrorPanelDeps) {
   let shown: ErrorInfo | null = null;
@@ -30,10 +37,17 @@ export function mountErrorPanel(el: HTMLElement, s: Store, deps: ErrorPanelDeps)
     if (store.get().settings.capacities.some(([t]) => t === memory)) return null;
     const need = store.get().graphInfo?.memories[memory] ?? 1;
     const { bytes, why } = suggestCapacity(memory, need);
-    const fix = h('button', { class: 'btn small', type: 'button', 'data-testid': 'error-fix' }, `Add memory ${memory} with ${fmtInt(bytes)} bytes and run`);
+    const fix = h(
+      'button',
+      { class: 'btn small', type: 'button', 'data-testid': 'error-fix' },
+      `Add memory ${memory} with ${fmtInt(bytes)} bytes and run`,
+    );
     fix.addEventListener('click', () => {
       store.setSettings({ capacities: [...store.get().settings.capacities, [memory, bytes]] });
-      notify(`Added memory ${memory} to the capacity settings with ${fmtInt(bytes)} bytes (${why}). Change the field to try another size.`, 'info');
+      notify(
+        `Added memory ${memory} to the capacity settings with ${fmtInt(bytes)} bytes (${why}). Change the field to try another size.`,
+        'info',
+      );
       deps.run();
     });
     return fix;
@@ -57,23 +71,44 @@ export function mountErrorPanel(el: HTMLElement, s: Store, deps: ErrorPanelDeps)
       head,
       h('div', { class: 'error-msg', 'data-testid': 'error-message' }, e.message),
       where,
-      h('div', { class: 'muted small' }, store.get().view
-        ? 'Your text is unchanged; the results below are from the last successful run.'
-        : 'Your text is unchanged.'));
+      h(
+        'div',
+        { class: 'muted small' },
+        store.get().view
+          ? 'Your text is unchanged; the results below are from the last successful run.'
+          : 'Your text is unchanged.',
+      ),
+    );
     const memory = e.where?.memory;
     const fix = memory ? memoryFix(memory) : null;
     if (fix) where.append(fix);
     const pageField = e.pageField ?? settingsField(e.where);
     if (pageField) {
       const field = document.querySelector<HTMLInputElement>(`[data-testid="${pageField}"]`);
-      if (field) where.prepend(goTo('the field', () => { field.focus(); field.select(); }));
+      if (field)
+        where.prepend(
+          goTo('the field', () => {
+            field.focus();
+            field.select();
+          }),
+        );
     }
     if (!e.where) return;
     const places = await deps.locate(e.where).catch(() => [] as Place[]);
     if (shown !== e || !places.length) return;
     const first = places[0];
-    head.append(h('span', { class: 'error-where', 'data-testid': 'error-where' }, first.label.startsWith('line ') ? first.label : `${first.label} · line ${first.line}`));
-    for (const p of places.slice(0, 8)) where.insertBefore(goTo(p.label, () => deps.editor.reveal(p.from, p.to)), fix);
+    head.append(
+      h(
+        'span',
+        { class: 'error-where', 'data-testid': 'error-where' },
+        first.label.startsWith('line ') ? first.label : `${first.label} · line ${first.line}`,
+      ),
+    );
+    for (const p of places.slice(0, 8))
+      where.insertBefore(
+        goTo(p.label, () => deps.editor.reveal(p.from, p.to)),
+        fix,
+      );
     deps.editor.showError({ from: places[0].from, to: places[0].to, message: e.message });
   }
 

@@ -18,16 +18,31 @@ function searchLines(view: PlanView, early: EarlyPlan | null): HTMLElement[] {
   const out: HTMLElement[] = [];
   const sr = view.meta.search;
   if (sr) {
-    out.push(h('div', { class: 'search-info', 'data-testid': 'search-info' },
-      h('span', { class: 'muted' }, 'Order search: '),
-      `${fmtInt(sr.evaluations)} evaluations (effort ${fmtInt(sr.effort)}), from ${sr.start}`));
+    out.push(
+      h(
+        'div',
+        { class: 'search-info', 'data-testid': 'search-info' },
+        h('span', { class: 'muted' }, 'Order search: '),
+        `${fmtInt(sr.evaluations)} evaluations (effort ${fmtInt(sr.effort)}), from ${sr.start}`,
+      ),
+    );
   }
   if (early) {
     const asked = early.target === null ? 'the default' : fmtInt(early.target);
-    out.push(h('div', { class: `early-plan${early.stopped ? ' stopped' : ''}`, 'data-testid': 'early-plan', 'data-effort': early.effort, 'data-stopped': String(early.stopped) },
-      early.stopped
-        ? `Search stopped at effort ${fmtInt(early.effort)} (asked: ${asked}): this is the best plan it made before Cancel. Run to search again.`
-        : `Best plan so far, at effort ${fmtInt(early.effort)}; the search goes on toward ${asked}.`));
+    out.push(
+      h(
+        'div',
+        {
+          class: `early-plan${early.stopped ? ' stopped' : ''}`,
+          'data-testid': 'early-plan',
+          'data-effort': early.effort,
+          'data-stopped': String(early.stopped),
+        },
+        early.stopped
+          ? `Search stopped at effort ${fmtInt(early.effort)} (asked: ${asked}): this is the best plan it made before Cancel. Run to search again.`
+          : `Best plan so far, at effort ${fmtInt(early.effort)}; the search goes on toward ${asked}.`,
+      ),
+    );
   }
   return out;
 }
@@ -44,15 +59,33 @@ function change(now: number, before: number, fewer: string, more: string): strin
 function objectiveLine(view: PlanView): HTMLElement | null {
   const o = view.meta.objective;
   if (!o) return null;
-  const m = view.meta.metrics, b = o.bytesPlan;
-  return h('details', { class: 'objective-row', 'data-testid': 'objective-info', 'data-objective': o.name },
-    h('summary', {},
-      h('strong', {}, 'Objective cycles: '), `${fmtInt(m.totalCycles)} cycles, ${fmtBytes(m.extraBytes)} moved; the bytes plan: `,
-      h('span', { 'data-testid': 'bytes-plan-cycles' }, fmtInt(b.totalCycles)), ' cycles, ',
-      h('span', { 'data-testid': 'bytes-plan-extra' }, fmtInt(b.extraBytes)), ' B moved ',
-      h('span', { class: 'muted' }, `(${change(m.totalCycles, b.totalCycles, 'fewer', 'more')} cycles, ${change(m.extraBytes, b.extraBytes, 'less', 'more')} data)`)),
-    h('ul', { class: 'objective-steps' }, ...(o.steps.length ? o.steps : ['no technique made the bytes plan finish sooner']).map((t) => h('li', {}, t)),
-      o.disabled.length ? h('li', { class: 'muted' }, `switched off: ${o.disabled.join(', ')}`) : null));
+  const m = view.meta.metrics,
+    b = o.bytesPlan;
+  return h(
+    'details',
+    { class: 'objective-row', 'data-testid': 'objective-info', 'data-objective': o.name },
+    h(
+      'summary',
+      {},
+      h('strong', {}, 'Objective cycles: '),
+      `${fmtInt(m.totalCycles)} cycles, ${fmtBytes(m.extraBytes)} moved; the bytes plan: `,
+      h('span', { 'data-testid': 'bytes-plan-cycles' }, fmtInt(b.totalCycles)),
+      ' cycles, ',
+      h('span', { 'data-testid': 'bytes-plan-extra' }, fmtInt(b.extraBytes)),
+      ' B moved ',
+      h(
+        'span',
+        { class: 'muted' },
+        `(${change(m.totalCycles, b.totalCycles, 'fewer', 'more')} cycles, ${change(m.extraBytes, b.extraBytes, 'less', 'more')} data)`,
+      ),
+    ),
+    h(
+      'ul',
+      { class: 'objective-steps' },
+      ...(o.steps.length ? o.steps : ['no technique made the bytes plan finish sooner']).map((t) => h('li', {}, t)),
+      o.disabled.length ? h('li', { class: 'muted' }, `switched off: ${o.disabled.join(', ')}`) : null,
+    ),
+  );
 }
 
 export function mountSummary(root: HTMLElement, store: Store) {
@@ -67,9 +100,17 @@ export function mountSummary(root: HTMLElement, store: Store) {
     const r = view.meta;
     const m = r.metrics;
     const stat = (label: string, value: string, testid?: string, unit?: string, title?: string) =>
-      h('div', { class: 'stat', title },
+      h(
+        'div',
+        { class: 'stat', title },
         h('div', { class: 'stat-label' }, label),
-        h('div', { class: 'stat-value' }, h('span', { 'data-testid': testid }, value), unit ? h('span', { class: 'unit' }, unit) : null));
+        h(
+          'div',
+          { class: 'stat-value' },
+          h('span', { 'data-testid': testid }, value),
+          unit ? h('span', { class: 'unit' }, unit) : null,
+        ),
+      );
     const peaks = h('div', { class: 'peaks' });
     for (const [type, cap] of Object.entries(r.capacities)) {
       const peak = m.residentPeak[type];
@@ -78,34 +119,81 @@ export function mountSummary(root: HTMLElement, store: Store) {
       const pct = cap > 0 ? Math.min(100, ((peak ?? 0) / cap) * 100) : 0;
       const bar = h('div', { class: 'peak-bar' }, h('div', { class: 'peak-fill', style: `width:${pct}%` }));
       peaks.append(
-        h('div', { class: 'peak', title: `${type}: resident peak ${fmtInt(peak ?? 0)} of ${fmtInt(cap)} bytes; the input order needs ${fmtInt(demand ?? 0)} without spilling` },
+        h(
+          'div',
+          {
+            class: 'peak',
+            title: `${type}: resident peak ${fmtInt(peak ?? 0)} of ${fmtInt(cap)} bytes; the input order needs ${fmtInt(demand ?? 0)} without spilling`,
+          },
           h('span', { class: 'peak-type' }, type),
           bar,
           h('span', { class: 'peak-num', 'data-testid': `peak-${type}` }, `${fmtInt(peak ?? 0)}`),
           h('span', { class: 'peak-cap' }, `/ ${fmtBytes(cap)}`),
-          h('span', { class: 'peak-demand' }, `demand ${fmtInt(demand ?? 0)}`)));
+          h('span', { class: 'peak-demand' }, `demand ${fmtInt(demand ?? 0)}`),
+        ),
+      );
     }
     void theme;
     const bound = m.bound;
     const byType = bound ? Object.entries(bound.byType) : [];
-    const boundTitle = bound ? `No plan for this order moves less than ${fmtInt(bound.total)} bytes (the residency relaxation, which ignores fragmentation). Per memory: ${byType.map(([t, b]) => `${t} ${fmtInt(b)}`).join(', ') || 'none'}.` : undefined;
+    const boundTitle = bound
+      ? `No plan for this order moves less than ${fmtInt(bound.total)} bytes (the residency relaxation, which ignores fragmentation). Per memory: ${byType.map(([t, b]) => `${t} ${fmtInt(b)}`).join(', ') || 'none'}.`
+      : undefined;
     root.append(
-      h('div', { class: 'stats' },
+      h(
+        'div',
+        { class: 'stats' },
         stat('Spills', fmtInt(m.spills), 'spill-count'),
         stat('Extra data moved', fmtInt(m.extraBytes), 'extra-bytes', 'B'),
         bound ? stat('Lower bound', fmtInt(bound.total), 'bound', 'B', boundTitle) : null,
         stat('Total cycles', fmtInt(m.totalCycles), 'total-cycles', 'cycles'),
         stat('Steps', fmtInt(view.order.length), 'step-count', `incl. ${fmtInt(view.addedCount)} spill nodes`),
-        stat('Run time', fmtMs(view.engineMs), 'run-time', `on screen ${fmtMs(totalMs)}`,
-          `engine ${fmtMs(view.engineMs)}, view data ${fmtMs(view.prepareMs)}, Run → on screen ${fmtMs(totalMs)}`)),
-      ...present(bound && h('details', { class: 'bound-row', 'data-testid': 'bound-details' },
-        h('summary', {}, h('span', { 'data-testid': 'bound-gap' }, `The plan is ${boundGap(m.extraBytes, bound.total)}`), h('span', { class: 'muted' }, ' · per memory')),
-        h('div', { class: 'bound-types' }, ...byType.map(([t, b]) =>
-          h('span', { class: 'bound-type', 'data-testid': `bound-${t}` }, h('span', { class: 'peak-type' }, t), ` ${fmtInt(b)} B`)),
-          byType.length ? null : h('span', { class: 'muted' }, 'no memory needs to move data')))),
+        stat(
+          'Run time',
+          fmtMs(view.engineMs),
+          'run-time',
+          `on screen ${fmtMs(totalMs)}`,
+          `engine ${fmtMs(view.engineMs)}, view data ${fmtMs(view.prepareMs)}, Run → on screen ${fmtMs(totalMs)}`,
+        ),
+      ),
+      ...present(
+        bound &&
+          h(
+            'details',
+            { class: 'bound-row', 'data-testid': 'bound-details' },
+            h(
+              'summary',
+              {},
+              h('span', { 'data-testid': 'bound-gap' }, `The plan is ${boundGap(m.extraBytes, bound.total)}`),
+              h('span', { class: 'muted' }, ' · per memory'),
+            ),
+            h(
+              'div',
+              { class: 'bound-types' },
+              ...byType.map(([t, b]) =>
+                h(
+                  'span',
+                  { class: 'bound-type', 'data-testid': `bound-${t}` },
+                  h('span', { class: 'peak-type' }, t),
+                  ` ${fmtInt(b)} B`,
+                ),
+              ),
+              byType.length ? null : h('span', { class: 'muted' }, 'no memory needs to move data'),
+            ),
+          ),
+      ),
       ...present(objectiveLine(view)),
       ...searchLines(view, earlyPlan),
-      h('div', { class: 'peaks-head' }, h('span', {}, 'Peak resident bytes per memory'), h('span', { class: 'muted', 'data-testid': 'plan-by' }, `${r.policy}${r.planPolicy && r.planPolicy !== r.policy ? ` (${r.planPolicy}'s plan)` : ''} policy · ${r.cost.model} cost · ${r.orderSource} order · objective ${r.objective?.name ?? 'bytes'}`)),
+      h(
+        'div',
+        { class: 'peaks-head' },
+        h('span', {}, 'Peak resident bytes per memory'),
+        h(
+          'span',
+          { class: 'muted', 'data-testid': 'plan-by' },
+          `${r.policy}${r.planPolicy && r.planPolicy !== r.policy ? ` (${r.planPolicy}'s plan)` : ''} policy · ${r.cost.model} cost · ${r.orderSource} order · objective ${r.objective?.name ?? 'bytes'}`,
+        ),
+      ),
       peaks,
     );
   };
@@ -115,7 +203,8 @@ export function mountSummary(root: HTMLElement, store: Store) {
   render();
 }
 
-const spillRole = (op: string) => (op === 'SPILL_OUT' ? 'spill-out' : op === 'SPILL_IN' ? 'spill-in' : op === 'ALLOC' || op === 'FREE' ? 'buf' : '');
+const spillRole = (op: string) =>
+  op === 'SPILL_OUT' ? 'spill-out' : op === 'SPILL_IN' ? 'spill-in' : op === 'ALLOC' || op === 'FREE' ? 'buf' : '';
 
 export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: number) => void) {
   let view: PlanView | null = null;
@@ -141,19 +230,30 @@ export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: nu
       const id = v.order[row];
       const n = v.nodes;
       switch (col) {
-        case 0: return String(row);
-        case 1: { const input = inputStepOf(v, row); return input === null ? '—' : input === row ? '' : String(input); }
-        case 2: return String(id);
-        case 3: return n.strings[n.op[id]];
-        case 4: return n.strings[n.pipe[id]];
+        case 0:
+          return String(row);
+        case 1: {
+          const input = inputStepOf(v, row);
+          return input === null ? '—' : input === row ? '' : String(input);
+        }
+        case 2:
+          return String(id);
+        case 3:
+          return n.strings[n.op[id]];
+        case 4:
+          return n.strings[n.pipe[id]];
         case 5: {
           if (n.bufId[id] >= 0) return `buf ${n.bufId[id]} · ${n.strings[n.type[id]]} ${fmtBytes(n.size[id])}`;
           return Array.from(n.bufList.subarray(n.bufStart[id], n.bufStart[id + 1])).join(', ');
         }
-        case 6: return fmtInt(n.cycles[id]);
-        case 7: return fmtInt(v.start[row]);
-        case 8: return fmtInt(v.end[row]);
-        case 9: return waitCell(v, row);
+        case 6:
+          return fmtInt(n.cycles[id]);
+        case 7:
+          return fmtInt(v.start[row]);
+        case 8:
+          return fmtInt(v.end[row]);
+        case 9:
+          return waitCell(v, row);
       }
       return '';
     },
@@ -161,14 +261,19 @@ export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: nu
     rowClass(row) {
       const v = view!;
       const id = v.order[row];
-      return spillRole(v.nodes.strings[v.nodes.op[id]]) + (highlight.has(row) ? ' hl' : '') + (row === store.get().cursor ? ' cursor' : '');
+      return (
+        spillRole(v.nodes.strings[v.nodes.op[id]]) +
+        (highlight.has(row) ? ' hl' : '') +
+        (row === store.get().cursor ? ' cursor' : '')
+      );
     },
     onRowActivate(row) {
       const v = view!;
       goTo(row);
       const id = v.order[row];
       const n = v.nodes;
-      const b = n.bufId[id] >= 0 ? n.bufId[id] : n.bufStart[id] < n.bufStart[id + 1] ? n.bufList[n.bufStart[id]] : undefined;
+      const b =
+        n.bufId[id] >= 0 ? n.bufId[id] : n.bufStart[id] < n.bufStart[id + 1] ? n.bufList[n.bufStart[id]] : undefined;
       if (b !== undefined) store.set({ selectedBuf: store.get().selectedBuf === b ? null : b, selectedSpill: null });
     },
   });
@@ -181,13 +286,15 @@ export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: nu
     highlight = new Set();
     const b = s.selectedBuf;
     if (view && b !== null && b >= 0 && b < view.buffers.count) {
-      for (let j = view.buffers.usesStart[b]; j < view.buffers.usesStart[b + 1]; j++) highlight.add(view.buffers.uses[j]);
+      for (let j = view.buffers.usesStart[b]; j < view.buffers.usesStart[b + 1]; j++)
+        highlight.add(view.buffers.uses[j]);
     }
     table.el.dataset.rows = String(view?.order.length ?? 0);
     table.el.dataset.highlighted = String(highlight.size);
     table.setRowCount(view?.order.length ?? 0);
     // show the buffer's first use, unless the row the user is on is one of its uses
-    if (scroll && highlight.size && !highlight.has(Number(table.el.dataset.active ?? -1))) table.scrollToRow(Math.min(...highlight));
+    if (scroll && highlight.size && !highlight.has(Number(table.el.dataset.active ?? -1)))
+      table.scrollToRow(Math.min(...highlight));
   };
   store.subscribe((s, p) => {
     if (s.view !== p.view) update(false);
@@ -214,13 +321,20 @@ export function mountSpillTable(root: HTMLElement, store: Store, selectSpill: (k
     cell(row, col) {
       const s = view!.spills[row];
       switch (col) {
-        case 0: return String(row + 1);
-        case 1: return String(s.buf);
-        case 2: return s.type;
-        case 3: return fmtInt(s.size);
-        case 4: return `${s.oldOffset} → ${s.newOffset}`;
-        case 5: return `${s.outNode}@${s.outStep}`;
-        case 6: return `${s.inNode}@${s.inStep}`;
+        case 0:
+          return String(row + 1);
+        case 1:
+          return String(s.buf);
+        case 2:
+          return s.type;
+        case 3:
+          return fmtInt(s.size);
+        case 4:
+          return `${s.oldOffset} → ${s.newOffset}`;
+        case 5:
+          return `${s.outNode}@${s.outStep}`;
+        case 6:
+          return `${s.inNode}@${s.inStep}`;
       }
       return '';
     },
@@ -239,7 +353,8 @@ export function mountSpillTable(root: HTMLElement, store: Store, selectSpill: (k
       table.el.dataset.rows = String(view?.spills.length ?? 0);
       table.setRowCount(view?.spills.length ?? 0);
     } else if (s.selectedSpill !== p.selectedSpill) {
-      if (s.selectedSpill !== null) table.setActive(s.selectedSpill); // scrolls to it
+      if (s.selectedSpill !== null)
+        table.setActive(s.selectedSpill); // scrolls to it
       else table.refresh();
     }
   });

@@ -9,7 +9,14 @@ import { fmtInt, h } from '../lib/format';
 import type { Store } from '../store';
 import type { TextClient } from '../text/client';
 
-export function mountShare(button: HTMLButtonElement, popover: HTMLElement, store: Store, text: TextClient, getText: () => string, getView: () => CaseView) {
+export function mountShare(
+  button: HTMLButtonElement,
+  popover: HTMLElement,
+  store: Store,
+  text: TextClient,
+  getText: () => string,
+  getView: () => CaseView,
+) {
   button.dataset.testid = 'share';
   button.setAttribute('aria-haspopup', 'dialog');
   button.setAttribute('aria-expanded', 'false');
@@ -34,38 +41,71 @@ export function mountShare(button: HTMLButtonElement, popover: HTMLElement, stor
     const graph = getText();
     const settings = store.get().settings;
     const view = getView();
-    popover.replaceChildren(h('div', { class: 'share-title' }, 'Link to this case'), h('div', { class: 'muted small' }, 'Making the link…'));
+    popover.replaceChildren(
+      h('div', { class: 'share-title' }, 'Link to this case'),
+      h('div', { class: 'muted small' }, 'Making the link…'),
+    );
     popover.hidden = false;
     let link: Awaited<ReturnType<TextClient['encodeLink']>>;
     try {
       link = await text.encodeLink(graph, settings, view);
     } catch (err) {
-      if (mine === token) popover.replaceChildren(h('div', { class: 'share-warn' }, `The link could not be made: ${(err as Error).message}`));
+      if (mine === token)
+        popover.replaceChildren(
+          h('div', { class: 'share-warn' }, `The link could not be made: ${(err as Error).message}`),
+        );
       return;
     }
     if (mine !== token) return;
     const url = `${location.origin}${location.pathname}${location.search}#${link.fragment}`;
-    const input = h('input', { class: 'share-url', readonly: true, value: url, 'data-testid': 'share-url', 'aria-label': 'Link to this case' });
+    const input = h('input', {
+      class: 'share-url',
+      readonly: true,
+      value: url,
+      'data-testid': 'share-url',
+      'aria-label': 'Link to this case',
+    });
     const status = h('span', { class: 'share-status', role: 'status' });
     const dl = h('button', { class: 'btn small', type: 'button' }, 'Download case (.json)');
-    dl.addEventListener('click', () => download('spillway-case.json', caseText(graph, settings, view), 'application/json'));
+    dl.addEventListener('click', () =>
+      download('spillway-case.json', caseText(graph, settings, view), 'application/json'),
+    );
     const saved = graph.length - link.graphChars;
     popover.replaceChildren(
       h('div', { class: 'share-title' }, 'Link to this case'),
       input,
-      h('div', { class: 'share-meta' }, status,
-        h('span', { class: 'share-length', 'data-testid': 'share-length' }, `${fmtInt(url.length)} characters`)),
-      h('div', { class: 'muted small' }, link.compacted
-        ? `The graph travels without its whitespace (${fmtInt(saved)} characters fewer) and is laid out again when the link is opened.`
-        : 'The graph is not valid JSON, so it travels exactly as typed.'),
+      h(
+        'div',
+        { class: 'share-meta' },
+        status,
+        h('span', { class: 'share-length', 'data-testid': 'share-length' }, `${fmtInt(url.length)} characters`),
+      ),
+      h(
+        'div',
+        { class: 'muted small' },
+        link.compacted
+          ? `The graph travels without its whitespace (${fmtInt(saved)} characters fewer) and is laid out again when the link is opened.`
+          : 'The graph is not valid JSON, so it travels exactly as typed.',
+      ),
     );
     if (link.fragment.length > LIMITS.linkChars) {
-      popover.append(h('div', { class: 'share-warn', 'data-testid': 'share-warning' },
-        `This link is too long to open: pages open links of at most ${fmtLimit(LIMITS.linkChars)} characters after "#case=". Share the case as a file.`, h('div', {}, dl)));
+      popover.append(
+        h(
+          'div',
+          { class: 'share-warn', 'data-testid': 'share-warning' },
+          `This link is too long to open: pages open links of at most ${fmtLimit(LIMITS.linkChars)} characters after "#case=". Share the case as a file.`,
+          h('div', {}, dl),
+        ),
+      );
     } else if (url.length > LINK_WARN_LENGTH) {
-      popover.append(h('div', { class: 'share-warn', 'data-testid': 'share-warning' },
-        `Many chat tools, mail clients and servers cut links longer than ~${fmtInt(LINK_WARN_LENGTH)} characters; share the case as a file instead.`,
-        h('div', {}, dl)));
+      popover.append(
+        h(
+          'div',
+          { class: 'share-warn', 'data-testid': 'share-warning' },
+          `Many chat tools, mail clients and servers cut links longer than ~${fmtInt(LINK_WARN_LENGTH)} characters; share the case as a file instead.`,
+          h('div', {}, dl),
+        ),
+      );
     } else popover.append(h('div', { class: 'share-foot' }, dl));
     input.select();
     try {
@@ -75,7 +115,9 @@ export function mountShare(button: HTMLButtonElement, popover: HTMLElement, stor
       status.textContent = 'Select and copy the link (Ctrl/⌘+C)';
     }
   });
-  document.addEventListener('click', (e) => { if (open && !popover.contains(e.target as Node) && e.target !== button) close(); });
+  document.addEventListener('click', (e) => {
+    if (open && !popover.contains(e.target as Node) && e.target !== button) close();
+  });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && open) {
       close();

@@ -11,14 +11,32 @@ export function mountSource(el: HTMLElement, examples: HTMLSelectElement, store:
     el.dataset.example = src?.example ?? ''; // tests wait for the example that is really loaded
     examples.value = src?.example && !src.edited ? src.example : '';
     if (!src) return;
-    const title = h('div', { class: 'source-title' }, h('strong', {}, src.title),
-      src.edited ? h('span', { class: 'source-edited', 'data-testid': 'source-edited' }, 'edited') : null);
+    const title = h(
+      'div',
+      { class: 'source-title' },
+      h('strong', {}, src.title),
+      src.edited ? h('span', { class: 'source-edited', 'data-testid': 'source-edited' }, 'edited') : null,
+    );
     if (!src.description) {
       el.replaceChildren(title);
       return;
     }
-    const text = h('p', { class: 'source-text clamped', id: 'source-text', 'data-testid': 'source-description' }, src.description);
-    const more = h('button', { class: 'link-btn', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'source-text', 'data-testid': 'source-more' }, 'Show all');
+    const text = h(
+      'p',
+      { class: 'source-text clamped', id: 'source-text', 'data-testid': 'source-description' },
+      src.description,
+    );
+    const more = h(
+      'button',
+      {
+        class: 'link-btn',
+        type: 'button',
+        'aria-expanded': 'false',
+        'aria-controls': 'source-text',
+        'data-testid': 'source-more',
+      },
+      'Show all',
+    );
     more.addEventListener('click', () => {
       const open = text.classList.toggle('clamped') === false;
       more.setAttribute('aria-expanded', String(open));
@@ -26,8 +44,12 @@ export function mountSource(el: HTMLElement, examples: HTMLSelectElement, store:
     });
     el.replaceChildren(title, text, more);
     // the button only where the text is cut
-    requestAnimationFrame(() => { more.hidden = text.scrollHeight <= text.clientHeight + 1; });
+    requestAnimationFrame(() => {
+      more.hidden = text.scrollHeight <= text.clientHeight + 1;
+    });
   };
-  store.subscribe((s, p) => { if (s.source !== p.source) render(); });
+  store.subscribe((s, p) => {
+    if (s.source !== p.source) render();
+  });
   render();
 }

@@ -4,7 +4,14 @@
 import { resultStale, compareStale, type Store } from '../store';
 import { h } from '../lib/format';
 
-export function mountStale(bar: HTMLElement, cards: HTMLElement[], compareCard: HTMLElement, editorStatus: HTMLElement, store: Store, run: () => void) {
+export function mountStale(
+  bar: HTMLElement,
+  cards: HTMLElement[],
+  compareCard: HTMLElement,
+  editorStatus: HTMLElement,
+  store: Store,
+  run: () => void,
+) {
   const runBtn = h('button', { class: 'btn small primary', type: 'button' }, 'Run');
   runBtn.addEventListener('click', run);
   const why = h('span', { 'data-testid': 'stale-reason' });
@@ -25,6 +32,7 @@ export function mountStale(bar: HTMLElement, cards: HTMLElement[], compareCard: 
     why.textContent = reason ?? '';
     for (const c of cards) mark(c, !!reason);
     mark(compareCard, cmp);
-    editorStatus.textContent = s.view && !s.viewKey.startsWith(`${s.docVersion}|`) ? 'edited · Ctrl/⌘+Enter to run' : '';
+    editorStatus.textContent =
+      s.view && !s.viewKey.startsWith(`${s.docVersion}|`) ? 'edited · Ctrl/⌘+Enter to run' : '';
   });
 }

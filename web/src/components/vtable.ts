@@ -40,9 +40,68 @@ function minWidth(columns: Column[]): number {
   return mins.reduce((a, b) => a + b, 0) + GAP * (columns.length - 1) + PAD;
 }
 
+/** A table's parts on the page and its state. */
+interface Table {
+  opts: VTableOptions;
+  rowH: number;
+  uid: string;
+  template: string;
+  el: HTMLElement;
+  viewport: HTMLElement;
+  spacer: HTMLElement;
+  emptyEl: HTMLElement;
+  count: number;
+  active: number;
+  /** the row elements, reused as the table scrolls */
+  pool: HTMLDivElement[];
+  scheduled: boolean;
+  // The viewport's height and scroll position as last seen (ResizeObserver, scroll events, our own
+  // scrolling): render only writes to the DOM. Reading them there would force a layout per table
+  // in the frame where a new result fills every table (README.md, "Large graphs").
+  viewHeight: number;
+  scrollTop: number;
+}
+
 export function createVTable(opts: VTableOptions): VTable {
-  const rowH = opts.rowHeight ?? 24;
-  const uid = `vt${++tables}`;
+  const t = buildTable(opts);
+  const { viewport } = t;
+  viewport.addEventListener(
+    'scroll',
+    () => {
+      t.scrollTop = Math.max(0, viewport.scrollTop);
+      schedule(t);
+    },
+    { passive: true },
+  );
+  new ResizeObserver((entries) => {
+    t.viewHeight = entries[entries.length - 1].contentRect.height;
+    schedule(t);
+  }).observe(viewport);
+  viewport.addEventListener('focus', () => {
+    if (t.active < 0 && t.count) moveTo(t, 0);
+    else render(t);
+  });
+  viewport.addEventListener('keydown', (e) => onKey(t, e));
+
+  return {
+    el: t.el,
+    setRowCount(n) {
+      t.count = n;
+      if (t.active >= n) t.active = n - 1;
+      t.spacer.style.height = `${n * t.rowH}px`;
+      t.emptyEl.style.display = n ? 'none' : '';
+      viewport.setAttribute('aria-rowcount', String(n + 1));
+      schedule(t); // at the next frame: reading the layout now would force it
+    },
+    refresh: () => render(t),
+    scrollToRow: (row) => scrollToRow(t, row),
+    setActive: (row) => moveTo(t, row),
+  };
+}
+
+/** The table's elements: a grid viewport with its header row, a spacer as tall as every row, and
+ * the line shown when there are none. */
+function buildTable(opts: VTableOptions): Table {
   const template = opts.columns.map((c) => c.width).join(' ');
   const el = document.createElement('div');
   el.className = 'vtable';
@@ -72,134 +131,132 @@ export function createVTable(opts: VTableOptions): VTable {
   emptyEl.textContent = opts.empty ?? 'Nothing to show';
   viewport.append(head, spacer, emptyEl);
   el.append(viewport);
-
-  let count = 0;
-  let active = -1;
-  const pool: HTMLDivElement[] = [];
-  let scheduled = false;
-  // The viewport's height and scroll position as last seen (ResizeObserver, scroll events, our own
-  // scrolling): render only writes to the DOM. Reading them there would force a layout per table
-  // in the frame where a new result fills every table (README.md, "Large graphs").
-  let viewHeight = 0;
-  let scrollTop = 0;
-  const rowsInView = () => Math.max(0, (viewHeight || 300) - HEAD_H);
-
-  function render() {
-    scheduled = false;
-    const h = rowsInView();
-    const top = scrollTop;
-    const first = Math.max(0, Math.floor(top / rowH) - 5);
-    const last = Math.min(count, Math.ceil((top + h) / rowH) + 5);
-    const needed = Math.max(0, last - first);
-    while (pool.length < needed) {
-      const r = document.createElement('div');
-      r.setAttribute('role', 'row');
-      r.style.gridTemplateColumns = template;
-      r.style.height = `${rowH}px`;
-      for (let c = 0; c < opts.columns.length; c++) {
-        const d = document.createElement('div');
-        d.setAttribute('role', 'gridcell');
-        r.append(d);
-      }
-      r.addEventListener('click', () => {
-        const row = Number(r.dataset.row);
-        if (r.dataset.row === '' || !Number.isInteger(row)) return;
-        active = row;
-        opts.onRowActivate?.(row);
-        render();
-      });
-      pool.push(r);
-      spacer.append(r);
-    }
-    viewport.removeAttribute('aria-activedescendant');
-    for (let i = 0; i < pool.length; i++) {
-      const r = pool[i];
-      if (i >= needed) {
-        r.style.display = 'none';
-        r.dataset.row = '';
-        r.removeAttribute('id');
-        continue;
-      }
-      const row = first + i;
-      r.style.display = '';
-      r.style.transform = `translateY(${row * rowH}px)`;
-      r.dataset.row = String(row);
-      r.setAttribute('aria-rowindex', String(row + 2));
-      r.className = `vt-row ${opts.rowClass?.(row) ?? ''}${row === active ? ' active' : ''}`;
-      if (row === active) {
-        r.id = `${uid}-active`;
-        viewport.setAttribute('aria-activedescendant', r.id);
-      } else r.removeAttribute('id');
-      if (opts.rowTitle) r.title = opts.rowTitle(row);
-      const cells = r.children;
-      for (let c = 0; c < opts.columns.length; c++) {
-        const d = cells[c] as HTMLElement;
-        const text = opts.cell(row, c);
-        if (d.textContent !== text) d.textContent = text;
-        d.className = opts.columns[c].align === 'right' ? 'r' : '';
-      }
-    }
-  }
-
-  const schedule = () => {
-    if (!scheduled) {
-      scheduled = true;
-      requestAnimationFrame(render);
-    }
-  };
-  viewport.addEventListener('scroll', () => {
-    scrollTop = Math.max(0, viewport.scrollTop);
-    schedule();
-  }, { passive: true });
-  new ResizeObserver((entries) => {
-    viewHeight = entries[entries.length - 1].contentRect.height;
-    schedule();
-  }).observe(viewport);
-
-  function scrollToRow(row: number) {
-    const h = rowsInView();
-    const top = row * rowH;
-    if (top < scrollTop || top + rowH > scrollTop + h) {
-      // where the browser clamps it (a shorter table), its scroll event brings the real value
-      scrollTop = Math.max(0, Math.min(top - h / 3, count * rowH - h));
-      viewport.scrollTop = scrollTop;
-    }
-    render();
-  }
-
-  function moveTo(row: number) {
-    if (!count) return;
-    active = Math.max(0, Math.min(count - 1, row));
-    el.dataset.active = String(active);
-    scrollToRow(active);
-  }
-
-  viewport.addEventListener('focus', () => { if (active < 0 && count) moveTo(0); else render(); });
-  viewport.addEventListener('keydown', (e) => {
-    const page = Math.max(1, Math.floor(rowsInView() / rowH) - 1);
-    const to: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: count - 1 };
-    if (e.key in to && !e.altKey && !e.ctrlKey && !e.metaKey) {
-      e.preventDefault();
-      moveTo(to[e.key]);
-    } else if ((e.key === 'Enter' || e.key === ' ') && active >= 0 && active < count) {
-      e.preventDefault();
-      opts.onRowActivate?.(active);
-      render();
-    }
-  });
-
   return {
+    opts,
+    rowH: opts.rowHeight ?? 24,
+    uid: `vt${++tables}`,
+    template,
     el,
-    setRowCount(n) {
-      count = n;
-      if (active >= n) active = n - 1;
-      spacer.style.height = `${n * rowH}px`;
-      emptyEl.style.display = n ? 'none' : '';
-      viewport.setAttribute('aria-rowcount', String(n + 1));
-      schedule(); // at the next frame: reading the layout now would force it
-    },
-    refresh: render,
-    scrollToRow,
-    setActive: moveTo,
+    viewport,
+    spacer,
+    emptyEl,
+    count: 0,
+    active: -1,
+    pool: [],
+    scheduled: false,
+    viewHeight: 0,
+    scrollTop: 0,
   };
+}
+
+const rowsInView = (t: Table) => Math.max(0, (t.viewHeight || 300) - HEAD_H);
+
+function schedule(t: Table) {
+  if (!t.scheduled) {
+    t.scheduled = true;
+    requestAnimationFrame(() => render(t));
+  }
+}
+
+/** A row element for the pool: one cell per column; a click activates the row it shows. */
+function newRow(t: Table): HTMLDivElement {
+  const r = document.createElement('div');
+  r.setAttribute('role', 'row');
+  r.style.gridTemplateColumns = t.template;
+  r.style.height = `${t.rowH}px`;
+  for (let c = 0; c < t.opts.columns.length; c++) {
+    const d = document.createElement('div');
+    d.setAttribute('role', 'gridcell');
+    r.append(d);
+  }
+  r.addEventListener('click', () => {
+    const row = Number(r.dataset.row);
+    if (r.dataset.row === '' || !Number.isInteger(row)) return;
+    t.active = row;
+    t.opts.onRowActivate?.(row);
+    render(t);
+  });
+  return r;
+}
+
+function render(t: Table) {
+  const { opts, pool, rowH, viewport } = t;
+  t.scheduled = false;
+  const h = rowsInView(t);
+  const top = t.scrollTop;
+  const first = Math.max(0, Math.floor(top / rowH) - 5);
+  const last = Math.min(t.count, Math.ceil((top + h) / rowH) + 5);
+  const needed = Math.max(0, last - first);
+  while (pool.length < needed) {
+    const r = newRow(t);
+    pool.push(r);
+    t.spacer.append(r);
+  }
+  viewport.removeAttribute('aria-activedescendant');
+  for (let i = 0; i < pool.length; i++) {
+    const r = pool[i];
+    if (i >= needed) {
+      r.style.display = 'none';
+      r.dataset.row = '';
+      r.removeAttribute('id');
+      continue;
+    }
+    const row = first + i;
+    r.style.display = '';
+    r.style.transform = `translateY(${row * rowH}px)`;
+    r.dataset.row = String(row);
+    r.setAttribute('aria-rowindex', String(row + 2));
+    r.className = `vt-row ${opts.rowClass?.(row) ?? ''}${row === t.active ? ' active' : ''}`;
+    if (row === t.active) {
+      r.id = `${t.uid}-active`;
+      viewport.setAttribute('aria-activedescendant', r.id);
+    } else r.removeAttribute('id');
+    if (opts.rowTitle) r.title = opts.rowTitle(row);
+    const cells = r.children;
+    for (let c = 0; c < opts.columns.length; c++) {
+      const d = cells[c] as HTMLElement;
+      const text = opts.cell(row, c);
+      if (d.textContent !== text) d.textContent = text;
+      d.className = opts.columns[c].align === 'right' ? 'r' : '';
+    }
+  }
+}
+
+function scrollToRow(t: Table, row: number) {
+  const h = rowsInView(t);
+  const top = row * t.rowH;
+  if (top < t.scrollTop || top + t.rowH > t.scrollTop + h) {
+    // where the browser clamps it (a shorter table), its scroll event brings the real value
+    t.scrollTop = Math.max(0, Math.min(top - h / 3, t.count * t.rowH - h));
+    t.viewport.scrollTop = t.scrollTop;
+  }
+  render(t);
+}
+
+function moveTo(t: Table, row: number) {
+  if (!t.count) return;
+  t.active = Math.max(0, Math.min(t.count - 1, row));
+  t.el.dataset.active = String(t.active);
+  scrollToRow(t, t.active);
+}
+
+function onKey(t: Table, e: KeyboardEvent) {
+  const { active } = t;
+  const page = Math.max(1, Math.floor(rowsInView(t) / t.rowH) - 1);
+  const to: Record<string, number> = {
+    ArrowDown: active + 1,
+    ArrowUp: active - 1,
+    PageDown: active + page,
+    PageUp: active - page,
+    Home: 0,
+    End: t.count - 1,
+  };
+  if (e.key in to && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    e.preventDefault();
+    moveTo(t, to[e.key]);
+  } else if ((e.key === 'Enter' || e.key === ' ') && active >= 0 && active < t.count) {
+    e.preventDefault();
+    t.opts.onRowActivate?.(active);
+    render(t);
+  }
 }

@@ -1,30 +1,84 @@
 // Types of the engine's JSON (docs/result-format.md) and of the worker protocol.
-import type { CompareRow, ExampleInfo, NodeWait, ObjectiveReport, OrderSourceInfo, RunOptions, SearchProgress } from '../../../wasm/spillway';
+import type {
+  CompareRow,
+  ExampleInfo,
+  NodeWait,
+  ObjectiveReport,
+  OrderSourceInfo,
+  RunOptions,
+  SearchProgress,
+} from '../../../wasm/spillway';
 
 export type { CompareRow, ExampleInfo, NodeWait, ObjectiveReport, OrderSourceInfo, RunOptions, SearchProgress };
 
-export interface Allocation { buf: number; type: string; offset: number; size: number }
-export interface Spill {
-  buf: number; type: string; size: number; oldOffset: number; newOffset: number;
-  outNode: number; inNode: number; outStep: number; inStep: number;
+export interface Allocation {
+  buf: number;
+  type: string;
+  offset: number;
+  size: number;
 }
-export interface Candidate { buf: number; nextUseStep: number; score: number; size?: number; copyIn?: boolean }
-export interface SpillWindow { start: number; end: number; cost: number; bufs: number[] }
-export interface Room { for: number[]; need: number; free: number; largestHole: number; shortfall: number }
+export interface Spill {
+  buf: number;
+  type: string;
+  size: number;
+  oldOffset: number;
+  newOffset: number;
+  outNode: number;
+  inNode: number;
+  outStep: number;
+  inStep: number;
+}
+export interface Candidate {
+  buf: number;
+  nextUseStep: number;
+  score: number;
+  size?: number;
+  copyIn?: boolean;
+}
+export interface SpillWindow {
+  start: number;
+  end: number;
+  cost: number;
+  bufs: number[];
+}
+export interface Room {
+  for: number[];
+  need: number;
+  free: number;
+  largestHole: number;
+  shortfall: number;
+}
 /** One decision as the result holds it (docs/result-format.md, "decisions"); the fields from
  * `reason` on depend on the kind, results of older engines lack them, and a brief decision (a
  * graph of over 100,000 nodes, or a plan spilling more than a quarter of its nodes) has none of them. */
 export interface Decision {
   kind: 'place' | 'spill' | 'reload' | 'free' | string;
-  step: number; orderStep?: number; node: number; buf: number; type: string; offset: number; size: number;
+  step: number;
+  orderStep?: number;
+  node: number;
+  buf: number;
+  type: string;
+  offset: number;
+  size: number;
   reason?: string;
-  holes?: [number, number][]; holesTotal?: number;
-  room?: Room; formula?: string; candidates?: Candidate[]; candidatesTotal?: number;
-  windows?: SpillWindow[]; windowsTotal?: number;
+  holes?: [number, number][];
+  holesTotal?: number;
+  room?: Room;
+  formula?: string;
+  candidates?: Candidate[];
+  candidatesTotal?: number;
+  windows?: SpillWindow[];
+  windowsTotal?: number;
 }
 export interface GraphNode {
-  Id: number; Op: string; Pipe?: string; Cycles?: number; Bufs?: number[];
-  BufId?: number; Size?: number; Type?: string;
+  Id: number;
+  Op: string;
+  Pipe?: string;
+  Cycles?: number;
+  Bufs?: number[];
+  BufId?: number;
+  Size?: number;
+  Type?: string;
 }
 export interface PlanResult {
   format: number;
@@ -148,8 +202,11 @@ export const DECISION_KINDS = ['place', 'spill', 'reload', 'free'] as const;
 
 /** A wait's cause (docs/timing.md), as the result's "waits" name them; the index is the code. */
 export const WAIT_CAUSES = ['none', 'edge', 'pipe', 'address'] as const;
-export type WaitCause = typeof WAIT_CAUSES[number];
-export const WAIT_NONE = 0, WAIT_EDGE = 1, WAIT_PIPE = 2, WAIT_ADDRESS = 3;
+export type WaitCause = (typeof WAIT_CAUSES)[number];
+export const WAIT_NONE = 0,
+  WAIT_EDGE = 1,
+  WAIT_PIPE = 2,
+  WAIT_ADDRESS = 3;
 
 /** The pipe timeline: per step of the new order, its lane and what set its start (the result's
  * "waits"), as typed arrays. */
@@ -177,7 +234,19 @@ export interface PlanView {
   /** The result JSON as UTF-8 (transferred, not copied: a large result is megabytes); read it
    * with resultText() in lib/files.ts. */
   resultBytes: Uint8Array;
-  meta: Pick<PlanResult, 'format' | 'engine' | 'policy' | 'planPolicy' | 'cost' | 'capacities' | 'orderSource' | 'metrics' | 'search' | 'objective'>;
+  meta: Pick<
+    PlanResult,
+    | 'format'
+    | 'engine'
+    | 'policy'
+    | 'planPolicy'
+    | 'cost'
+    | 'capacities'
+    | 'orderSource'
+    | 'metrics'
+    | 'search'
+    | 'objective'
+  >;
   order: Int32Array;
   start: Float64Array; // timing per step of the new order
   end: Float64Array;

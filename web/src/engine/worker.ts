@@ -24,8 +24,13 @@ function parseEngine(text: string): unknown {
   const v = JSON.parse(text);
   if (v && typeof v === 'object' && 'error' in v && v.error && typeof v.error === 'object') {
     const e = v.error as { kind?: unknown; message?: unknown; where?: unknown };
-    const where = e.where && typeof e.where === 'object' && !Array.isArray(e.where) ? (e.where as ErrorWhere) : undefined;
-    throw new ReportedFailure({ kind: e.kind === 'internal' ? 'internal' : 'input', message: String(e.message ?? 'unknown error'), where });
+    const where =
+      e.where && typeof e.where === 'object' && !Array.isArray(e.where) ? (e.where as ErrorWhere) : undefined;
+    throw new ReportedFailure({
+      kind: e.kind === 'internal' ? 'internal' : 'input',
+      message: String(e.message ?? 'unknown error'),
+      where,
+    });
   }
   return v;
 }
@@ -56,49 +61,57 @@ function viewOf(graph: string, resultText: string, engineMs: number): PlanView {
 /** Search reports are sent at most this often (the engine makes one every 64 evaluations). */
 const SEARCH_REPORT_MS = 80;
 
-serve<Request>(async (req, progress) => {
-  const m = await engine();
-  const report = (p: PlanProgress, transfer?: Transferable[]) => progress(p, transfer);
-  switch (req.method) {
-    case 'init':
-      return { version: m.version(), policies: JSON.parse(m.policies()), orders: JSON.parse(m.orders()), examples: JSON.parse(m.examples()) };
-    case 'example': {
-      const text = m.example(req.name);
-      parseEngine(text);
-      return text;
+serve<Request>(
+  async (req, progress) => {
+    const m = await engine();
+    const report = (p: PlanProgress, transfer?: Transferable[]) => progress(p, transfer);
+    switch (req.method) {
+      case 'init':
+        return {
+          version: m.version(),
+          policies: JSON.parse(m.policies()),
+          orders: JSON.parse(m.orders()),
+          examples: JSON.parse(m.examples()),
+        };
+      case 'example': {
+        const text = m.example(req.name);
+        parseEngine(text);
+        return text;
+      }
+      case 'plan': {
+        report({ kind: 'phase', phase: 'planning' });
+        const t0 = performance.now();
+        const resultText = m.plan(req.graph, JSON.stringify(req.options));
+        const engineMs = performance.now() - t0;
+        report({ kind: 'phase', phase: 'preparing view' });
+        return viewOf(req.graph, resultText, engineMs);
+      }
+      case 'planAnytime': {
+        report({ kind: 'phase', phase: 'planning' });
+        let t0 = performance.now();
+        let lastReport = -Infinity;
+        const resultText = planAnytime((g, o, cb) => m.planWithProgress(g, o, cb), req.graph, req.options, {
+          progress(p, effort) {
+            const now = performance.now();
+            if (now - lastReport < SEARCH_REPORT_MS) return;
+            lastReport = now;
+            report({ kind: 'search', progress: p, effort });
+          },
+          plan(text, effort) {
+            const view = viewOf(req.graph, text, performance.now() - t0);
+            report({ kind: 'plan', view, effort }, transferables(view));
+            t0 = performance.now();
+          },
+        });
+        const engineMs = performance.now() - t0;
+        report({ kind: 'phase', phase: 'preparing view' });
+        return viewOf(req.graph, resultText, engineMs);
+      }
+      case 'compare':
+        return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];
     }
-    case 'plan': {
-      report({ kind: 'phase', phase: 'planning' });
-      const t0 = performance.now();
-      const resultText = m.plan(req.graph, JSON.stringify(req.options));
-      const engineMs = performance.now() - t0;
-      report({ kind: 'phase', phase: 'preparing view' });
-      return viewOf(req.graph, resultText, engineMs);
-    }
-    case 'planAnytime': {
-      report({ kind: 'phase', phase: 'planning' });
-      let t0 = performance.now();
-      let lastReport = -Infinity;
-      const resultText = planAnytime((g, o, cb) => m.planWithProgress(g, o, cb), req.graph, req.options, {
-        progress(p, effort) {
-          const now = performance.now();
-          if (now - lastReport < SEARCH_REPORT_MS) return;
-          lastReport = now;
-          report({ kind: 'search', progress: p, effort });
-        },
-        plan(text, effort) {
-          const view = viewOf(req.graph, text, performance.now() - t0);
-          report({ kind: 'plan', view, effort }, transferables(view));
-          t0 = performance.now();
-        },
-      });
-      const engineMs = performance.now() - t0;
-      report({ kind: 'phase', phase: 'preparing view' });
-      return viewOf(req.graph, resultText, engineMs);
-    }
-    case 'compare':
-      return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];
-  }
-  // A view's typed arrays (the result's bytes among them: hundreds of MB on a huge graph) are
-  // handed over, not copied: a copy took the page's thread 2.3 s on a 485K-node graph.
-}, (req, value) => (req.method === 'plan' || req.method === 'planAnytime' ? transferables(value as PlanView) : []));
+    // A view's typed arrays (the result's bytes among them: hundreds of MB on a huge graph) are
+    // handed over, not copied: a copy took the page's thread 2.3 s on a 485K-node graph.
+  },
+  (req, value) => (req.method === 'plan' || req.method === 'planAnytime' ? transferables(value as PlanView) : []),
+);

@@ -28,7 +28,11 @@ export const LONG_SEARCH_MS = 5000;
 export const SEARCH_OVER_SETUP = 2;
 
 /** The bindings' planWithProgress(graphJson, optionsJson, onProgress). */
-export type PlanWithProgress = (graph: string, options: string, onProgress: (progressJson: string) => boolean) => string;
+export type PlanWithProgress = (
+  graph: string,
+  options: string,
+  onProgress: (progressJson: string) => boolean,
+) => string;
 
 export interface AnytimeHooks {
   /** The search of the call under way, at `effort` evaluations (null: the engine's default,
@@ -44,9 +48,17 @@ const isError = (text: string) => text.startsWith('{"error"');
  * The result text of plan(graph, options) — the same bytes — after handing the plans of smaller
  * efforts to `hooks.plan` when its search runs long. `now` is the clock (milliseconds).
  */
-export function planAnytime(plan: PlanWithProgress, graph: string, options: RunOptions, hooks: AnytimeHooks, now: () => number = () => performance.now()): string {
+export function planAnytime(
+  plan: PlanWithProgress,
+  graph: string,
+  options: RunOptions,
+  hooks: AnytimeHooks,
+  now: () => number = () => performance.now(),
+): string {
   const call = (effort: number | undefined, onReport: (p: SearchProgress) => boolean) =>
-    plan(graph, JSON.stringify(effort === undefined ? options : { ...options, effort }), (json) => onReport(JSON.parse(json) as SearchProgress));
+    plan(graph, JSON.stringify(effort === undefined ? options : { ...options, effort }), (json) =>
+      onReport(JSON.parse(json) as SearchProgress),
+    );
   const target = options.effort;
   const report = (effort: number | null) => (p: SearchProgress) => (hooks.progress(p, effort), true);
 
@@ -73,7 +85,8 @@ export function planAnytime(plan: PlanWithProgress, graph: string, options: RunO
     askedBudget = p.budget;
     const t = now();
     if (tFirst < 0) tFirst = t;
-    if (canClimb && t - t0 > LONG_SEARCH_MS && t - tFirst > SEARCH_OVER_SETUP * (tFirst - t0)) return !(stopAsked = true);
+    if (canClimb && t - t0 > LONG_SEARCH_MS && t - tFirst > SEARCH_OVER_SETUP * (tFirst - t0))
+      return !(stopAsked = true);
     hooks.progress(p, target ?? null);
     return true;
   });

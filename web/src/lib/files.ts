@@ -25,7 +25,12 @@ export function scheduleTxt(r: PlanResult): string {
 }
 
 export function memoryTxt(r: PlanResult): string {
-  return [...r.allocations].sort((a, b) => a.buf - b.buf).map((a) => `${a.buf}:${a.offset}`).join('\n') + '\n';
+  return (
+    [...r.allocations]
+      .sort((a, b) => a.buf - b.buf)
+      .map((a) => `${a.buf}:${a.offset}`)
+      .join('\n') + '\n'
+  );
 }
 
 export function spillTxt(r: PlanResult): string {

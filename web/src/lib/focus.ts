@@ -6,7 +6,9 @@ const KEYS = ['value', 'buf', 'lesson'] as const;
 function selectorOf(el: HTMLElement): string | null {
   const t = el.dataset.testid;
   if (!t) return null;
-  return `[data-testid="${t}"]${KEYS.filter((k) => el.dataset[k] !== undefined).map((k) => `[data-${k}="${el.dataset[k]}"]`).join('')}`;
+  return `[data-testid="${t}"]${KEYS.filter((k) => el.dataset[k] !== undefined)
+    .map((k) => `[data-${k}="${el.dataset[k]}"]`)
+    .join('')}`;
 }
 
 /** Runs `draw`, which replaces what `root` holds, and puts the focus back where it was; where that

@@ -2,8 +2,14 @@
 // (a link's graph in the editor), and the text range of a value named by its path (error places).
 // Byte-for-byte faithful: numbers, escapes and key order stay exactly as written.
 
-const QUOTE = 34, BACKSLASH = 92, COMMA = 44, COLON = 58;
-const OPEN_OBJ = 123, CLOSE_OBJ = 125, OPEN_ARR = 91, CLOSE_ARR = 93;
+const QUOTE = 34,
+  BACKSLASH = 92,
+  COMMA = 44,
+  COLON = 58;
+const OPEN_OBJ = 123,
+  CLOSE_OBJ = 125,
+  OPEN_ARR = 91,
+  CLOSE_ARR = 93;
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 /** Index just past the string literal that starts at `i` (a quote). */
@@ -123,11 +129,13 @@ export type JsonPath = readonly (string | number)[];
  * Walks the values of a JSON text in order: visit(path, from, to) for each (a container after its
  * contents). Stops when visit returns true. Keys are decoded only when they hold no escape.
  */
-export function walkJson(t: string, visit: (path: JsonPath, from: number, to: number) => boolean | void): void {
+export function walkJson(t: string, visit: (path: JsonPath, from: number, to: number) => boolean | undefined): void {
   const path: (string | number)[] = [];
   const frames: { obj: boolean; from: number; empty: boolean }[] = [];
   let i = 0;
-  const skip = () => { while (i < t.length && isSpace(t.charCodeAt(i))) i++; };
+  const skip = () => {
+    while (i < t.length && isSpace(t.charCodeAt(i))) i++;
+  };
   const readKey = (): boolean => {
     skip();
     if (t.charCodeAt(i) !== QUOTE) return false;

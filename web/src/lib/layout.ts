@@ -1,6 +1,20 @@
 // From a result and its graph to what the views draw: per-node facts, per-buffer steps and the
 // stretches of the memory chart, all as typed arrays. Pure functions, used inside the worker.
-import { DECISION_KINDS, WAIT_CAUSES, WAIT_EDGE, WAIT_NONE, type BufferTable, type Decision, type DecisionTable, type GraphNode, type NodeTable, type PlanResult, type PlanView, type StretchTable, type TimelineTable } from '../engine/types';
+import {
+  DECISION_KINDS,
+  WAIT_CAUSES,
+  WAIT_EDGE,
+  WAIT_NONE,
+  type BufferTable,
+  type Decision,
+  type DecisionTable,
+  type GraphNode,
+  type NodeTable,
+  type PlanResult,
+  type PlanView,
+  type StretchTable,
+  type TimelineTable,
+} from '../engine/types';
 
 export function buildNodeTable(graphNodes: GraphNode[], added: GraphNode[]): NodeTable {
   let maxId = -1;
@@ -85,7 +99,8 @@ export function buildBuffers(nodes: NodeTable, order: ArrayLike<number>): Buffer
   for (let s = 0; s < order.length; s++) {
     const id = order[s];
     if (id < 0 || id >= nodes.count) continue;
-    if (opCopyIn >= 0 && nodes.op[id] === opCopyIn) for (let j = nodes.bufStart[id]; j < nodes.bufStart[id + 1]; j++) copyIn[nodes.bufList[j]] = 1;
+    if (opCopyIn >= 0 && nodes.op[id] === opCopyIn)
+      for (let j = nodes.bufStart[id]; j < nodes.bufStart[id + 1]; j++) copyIn[nodes.bufList[j]] = 1;
     const b = nodes.bufId[id];
     if (b < 0) continue;
     if (nodes.op[id] === opAlloc) {
@@ -126,11 +141,21 @@ export function buildStretches(result: PlanResult, buffers: BufferTable): Record
   for (const [type, list] of Object.entries(rows)) {
     const n = list.length;
     const t: StretchTable = {
-      count: n, buf: new Int32Array(n), offset: new Float64Array(n), size: new Float64Array(n),
-      start: new Int32Array(n), end: new Int32Array(n), spilled: new Uint8Array(n),
+      count: n,
+      buf: new Int32Array(n),
+      offset: new Float64Array(n),
+      size: new Float64Array(n),
+      start: new Int32Array(n),
+      end: new Int32Array(n),
+      spilled: new Uint8Array(n),
     };
     list.forEach((r, i) => {
-      t.buf[i] = r[0]; t.offset[i] = r[1]; t.size[i] = r[2]; t.start[i] = r[3]; t.end[i] = r[4]; t.spilled[i] = r[5];
+      t.buf[i] = r[0];
+      t.offset[i] = r[1];
+      t.size[i] = r[2];
+      t.start[i] = r[3];
+      t.end[i] = r[4];
+      t.spilled[i] = r[5];
     });
     out[type] = t;
   }
@@ -160,8 +185,12 @@ function lists<K extends string>(columns: readonly K[]) {
   const cols = Object.fromEntries(columns.map((c) => [c, [] as number[]])) as Record<K, number[]>;
   return {
     cols,
-    push(row: Record<K, number>) { for (const c of columns) cols[c].push(row[c]); },
-    end() { start.push(cols[columns[0]].length); },
+    push(row: Record<K, number>) {
+      for (const c of columns) cols[c].push(row[c]);
+    },
+    end() {
+      start.push(cols[columns[0]].length);
+    },
     start: () => Int32Array.from(start),
   };
 }
@@ -175,13 +204,25 @@ export function buildDecisions(decisions: Decision[], steps: number): DecisionTa
   const wins = lists(['from', 'to', 'cost', 'bufStart'] as const);
   const winBufs: number[] = [];
   const t = {
-    count: n, kind: new Uint8Array(n), step: new Int32Array(n), orderStep: new Int32Array(n), node: new Int32Array(n),
-    buf: new Int32Array(n), type: new Uint16Array(n), offset: new Float64Array(n), size: new Float64Array(n),
-    reason: new Uint32Array(n), formula: new Uint32Array(n), atStep: new Int32Array(steps).fill(-1),
-    holesTotal: new Int32Array(n), room: new Float64Array(4 * n), candTotal: new Int32Array(n), winTotal: new Int32Array(n),
+    count: n,
+    kind: new Uint8Array(n),
+    step: new Int32Array(n),
+    orderStep: new Int32Array(n),
+    node: new Int32Array(n),
+    buf: new Int32Array(n),
+    type: new Uint16Array(n),
+    offset: new Float64Array(n),
+    size: new Float64Array(n),
+    reason: new Uint32Array(n),
+    formula: new Uint32Array(n),
+    atStep: new Int32Array(steps).fill(-1),
+    holesTotal: new Int32Array(n),
+    room: new Float64Array(4 * n),
+    candTotal: new Int32Array(n),
+    winTotal: new Int32Array(n),
   };
   decisions.forEach((d, i) => {
-    t.kind[i] = Math.max(0, DECISION_KINDS.indexOf(d.kind as typeof DECISION_KINDS[number]));
+    t.kind[i] = Math.max(0, DECISION_KINDS.indexOf(d.kind as (typeof DECISION_KINDS)[number]));
     t.step[i] = d.step;
     t.orderStep[i] = d.orderStep ?? -1;
     if (d.orderStep !== undefined && d.orderStep >= 0 && d.orderStep < steps) t.atStep[d.orderStep] = i;
@@ -199,7 +240,8 @@ export function buildDecisions(decisions: Decision[], steps: number): DecisionTa
     if (r) t.room.set([r.need, r.free, r.largestHole, r.shortfall], 4 * i);
     for (const buf of r?.for ?? []) fors.push({ buf });
     fors.end();
-    for (const c of d.candidates ?? []) cands.push({ buf: c.buf, next: c.nextUseStep, score: c.score, size: c.size ?? 0, copyIn: c.copyIn ? 1 : 0 });
+    for (const c of d.candidates ?? [])
+      cands.push({ buf: c.buf, next: c.nextUseStep, score: c.score, size: c.size ?? 0, copyIn: c.copyIn ? 1 : 0 });
     cands.end();
     t.candTotal[i] = d.candidatesTotal ?? d.candidates?.length ?? 0;
     for (const w of d.windows ?? []) {
@@ -212,25 +254,43 @@ export function buildDecisions(decisions: Decision[], steps: number): DecisionTa
   return {
     ...t,
     strings: str.strings,
-    holeStart: holes.start(), holeFrom: Float64Array.from(holes.cols.from), holeTo: Float64Array.from(holes.cols.to),
-    forStart: fors.start(), forBuf: Int32Array.from(fors.cols.buf),
-    candStart: cands.start(), candBuf: Int32Array.from(cands.cols.buf), candNextUse: Int32Array.from(cands.cols.next),
-    candScore: Float64Array.from(cands.cols.score), candSize: Float64Array.from(cands.cols.size), candCopyIn: Uint8Array.from(cands.cols.copyIn),
-    winStart: wins.start(), winFrom: Float64Array.from(wins.cols.from), winTo: Float64Array.from(wins.cols.to),
-    winCost: Float64Array.from(wins.cols.cost), winBufStart: Int32Array.from([...wins.cols.bufStart, winBufs.length]), winBufs: Int32Array.from(winBufs),
+    holeStart: holes.start(),
+    holeFrom: Float64Array.from(holes.cols.from),
+    holeTo: Float64Array.from(holes.cols.to),
+    forStart: fors.start(),
+    forBuf: Int32Array.from(fors.cols.buf),
+    candStart: cands.start(),
+    candBuf: Int32Array.from(cands.cols.buf),
+    candNextUse: Int32Array.from(cands.cols.next),
+    candScore: Float64Array.from(cands.cols.score),
+    candSize: Float64Array.from(cands.cols.size),
+    candCopyIn: Uint8Array.from(cands.cols.copyIn),
+    winStart: wins.start(),
+    winFrom: Float64Array.from(wins.cols.from),
+    winTo: Float64Array.from(wins.cols.to),
+    winCost: Float64Array.from(wins.cols.cost),
+    winBufStart: Int32Array.from([...wins.cols.bufStart, winBufs.length]),
+    winBufs: Int32Array.from(winBufs),
   };
 }
 
 /** Per node id: its step in `order` (-1 where it is not in it). */
 export function stepsOfNodes(order: Int32Array, count: number): Int32Array {
   const at = new Int32Array(count).fill(-1);
-  order.forEach((id, s) => { if (id >= 0 && id < count) at[id] = s; });
+  order.forEach((id, s) => {
+    if (id >= 0 && id < count) at[id] = s;
+  });
   return at;
 }
 
 /** The pipe timeline's lanes and waits (the result's "waits"; a result without them gets each
  * node's pipe from the graph and no waits). */
-export function buildTimeline(result: PlanResult, nodes: NodeTable, order: Int32Array, stepOfNode: Int32Array): TimelineTable {
+export function buildTimeline(
+  result: PlanResult,
+  nodes: NodeTable,
+  order: Int32Array,
+  stepOfNode: Int32Array,
+): TimelineTable {
   const n = order.length;
   const waits = result.waits?.length === n ? result.waits : null;
   const opAlloc = nodes.strings.indexOf('ALLOC');
@@ -238,7 +298,9 @@ export function buildTimeline(result: PlanResult, nodes: NodeTable, order: Int32
   const pipeAt = (s: number) => {
     if (waits) return waits[s].pipe ?? '';
     const id = order[s];
-    return id < 0 || id >= nodes.count || nodes.op[id] === opAlloc || nodes.op[id] === opFree ? '' : nodes.strings[nodes.pipe[id]];
+    return id < 0 || id >= nodes.count || nodes.op[id] === opAlloc || nodes.op[id] === opFree
+      ? ''
+      : nodes.strings[nodes.pipe[id]];
   };
   // lanes: the pipes in the order they first run a node, then the nodes without a pipe
   const names: string[] = [];
@@ -254,8 +316,15 @@ export function buildTimeline(result: PlanResult, nodes: NodeTable, order: Int32
   if (index.has('')) lanes.push('');
   const laneOf = names.map((p) => lanes.indexOf(p));
   const t: TimelineTable = {
-    lanes, lane: new Uint16Array(n), cause: new Uint8Array(n), node: new Int32Array(n).fill(-1), buffer: new Int32Array(n).fill(-1),
-    cycles: new Float64Array(n), root: new Uint8Array(n), laneStart: new Int32Array(lanes.length + 1), laneSteps: new Int32Array(n),
+    lanes,
+    lane: new Uint16Array(n),
+    cause: new Uint8Array(n),
+    node: new Int32Array(n).fill(-1),
+    buffer: new Int32Array(n).fill(-1),
+    cycles: new Float64Array(n),
+    root: new Uint8Array(n),
+    laneStart: new Int32Array(lanes.length + 1),
+    laneSteps: new Int32Array(n),
   };
   const noPipe = lanes.length - 1; // the lane of ALLOC/FREE, when lanes[noPipe] === ''
   for (let s = 0; s < n; s++) {
@@ -270,8 +339,15 @@ export function buildTimeline(result: PlanResult, nodes: NodeTable, order: Int32
     if (w.cause === 'address') t.buffer[s] = w.buffer;
     // an edge from a node without a pipe (earlier in the order) waited for whatever that one did
     const from = w.node >= 0 && w.node < stepOfNode.length ? stepOfNode[w.node] : -1;
-    t.root[s] = t.cause[s] === WAIT_EDGE && from >= 0 && from < s && lanes[noPipe] === '' && t.lane[from] === noPipe && t.root[from] !== WAIT_NONE
-      ? t.root[from] : t.cause[s];
+    t.root[s] =
+      t.cause[s] === WAIT_EDGE &&
+      from >= 0 &&
+      from < s &&
+      lanes[noPipe] === '' &&
+      t.lane[from] === noPipe &&
+      t.root[from] !== WAIT_NONE
+        ? t.root[from]
+        : t.cause[s];
   }
   for (let l = 0; l < lanes.length; l++) t.laneStart[l + 1] += t.laneStart[l];
   const fill = t.laneStart.slice(0, lanes.length);
@@ -279,7 +355,14 @@ export function buildTimeline(result: PlanResult, nodes: NodeTable, order: Int32
   return t;
 }
 
-export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNodes: GraphNode[], engineMs: number, t0: number, graphHasOrder = false): PlanView {
+export function buildView(
+  resultBytes: Uint8Array,
+  result: PlanResult,
+  graphNodes: GraphNode[],
+  engineMs: number,
+  t0: number,
+  graphHasOrder = false,
+): PlanView {
   const nodes = buildNodeTable(graphNodes, result.addedNodes ?? []);
   const order = Int32Array.from(result.order);
   const buffers = buildBuffers(nodes, order);
@@ -298,16 +381,32 @@ export function buildView(resultBytes: Uint8Array, result: PlanResult, graphNode
   const { format, engine, policy, planPolicy, cost, capacities, orderSource, metrics, search, objective } = result;
   return {
     resultBytes,
-    meta: { format, engine, policy, planPolicy: planPolicy ?? policy, cost, capacities, orderSource, metrics, search, objective },
-    order, start, end,
+    meta: {
+      format,
+      engine,
+      policy,
+      planPolicy: planPolicy ?? policy,
+      cost,
+      capacities,
+      orderSource,
+      metrics,
+      search,
+      objective,
+    },
+    order,
+    start,
+    end,
     spills: result.spills,
     addedCount: (result.addedNodes ?? []).length,
     decisionCounts,
     decisions,
     decisionsBrief: !!result.decisionsBrief,
     inputOrder: Int32Array.from(result.inputOrder ?? []),
-    stepOfNode, timeline,
-    nodes, buffers, stretches,
+    stepOfNode,
+    timeline,
+    nodes,
+    buffers,
+    stretches,
     engineMs,
     prepareMs: performance.now() - t0,
     graphHasOrder,
@@ -320,7 +419,11 @@ export function transferables(v: PlanView): Transferable[] {
   const add = (o: object) => {
     for (const x of Object.values(o)) if (ArrayBuffer.isView(x)) out.push(x.buffer);
   };
-  add(v); add(v.nodes); add(v.buffers); add(v.decisions); add(v.timeline);
+  add(v);
+  add(v.nodes);
+  add(v.buffers);
+  add(v.decisions);
+  add(v.timeline);
   for (const s of Object.values(v.stretches)) add(s);
   return out;
 }

@@ -33,7 +33,9 @@ export interface Lesson {
 }
 
 const files = import.meta.glob('../lessons/*.json', { eager: true, import: 'default' }) as Record<string, Lesson>;
-export const LESSONS: Lesson[] = Object.keys(files).sort().map((k) => files[k]);
+export const LESSONS: Lesson[] = Object.keys(files)
+  .sort()
+  .map((k) => files[k]);
 
 export const lessonById = (id: string) => LESSONS.find((l) => l.id === id);
 export { LESSON_ID } from './limits';

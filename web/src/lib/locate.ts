@@ -62,7 +62,11 @@ export function locate(text: string, where: ErrorWhere): Place[] {
   const fieldLabel = where.field ? ` · ${where.field}` : '';
   if (where.node !== undefined || where.nodeIndex !== undefined) {
     const index = where.nodeIndex ?? nodeIndexWhere(text, 'Id', String(where.node));
-    if (index >= 0) add(`${where.node !== undefined ? `node ${where.node}` : `node #${index + 1} in Nodes`}${fieldLabel}`, nodeRange(text, index, path));
+    if (index >= 0)
+      add(
+        `${where.node !== undefined ? `node ${where.node}` : `node #${index + 1} in Nodes`}${fieldLabel}`,
+        nodeRange(text, index, path),
+      );
   } else if (where.edge !== undefined) {
     add(`edge ${where.edge} in Edges`, rangeOfPath(text, ['Edges', where.edge]));
   } else if (where.field) {
@@ -81,6 +85,7 @@ export function locate(text: string, where: ErrorWhere): Place[] {
     const index = nodeIndexWhere(text, 'Id', String(id));
     if (index >= 0) add(`node ${id}`, nodeRange(text, index));
   }
-  if (!places.length && where.line) add(`line ${where.line}${where.column ? `, column ${where.column}` : ''}`, rangeAt(text, where.line, where.column));
+  if (!places.length && where.line)
+    add(`line ${where.line}${where.column ? `, column ${where.column}` : ''}`, rangeAt(text, where.line, where.column));
   return places;
 }

@@ -12,8 +12,17 @@ export function readPlotColors() {
   const cs = getComputedStyle(document.documentElement);
   const v = (n: string) => cs.getPropertyValue(n).trim();
   return {
-    bg: v('--chart-bg'), grid: v('--border'), text: v('--muted'), strong: v('--text'), accent: v('--accent'), panel: v('--panel'),
-    spillOut: v('--spill-out'), spillIn: v('--spill-in'), waitEdge: v('--wait-edge'), waitPipe: v('--wait-pipe'), waitAddress: v('--wait-address'),
+    bg: v('--chart-bg'),
+    grid: v('--border'),
+    text: v('--muted'),
+    strong: v('--text'),
+    accent: v('--accent'),
+    panel: v('--panel'),
+    spillOut: v('--spill-out'),
+    spillIn: v('--spill-in'),
+    waitEdge: v('--wait-edge'),
+    waitPipe: v('--wait-pipe'),
+    waitAddress: v('--wait-address'),
   };
 }
 export type PlotColors = ReturnType<typeof readPlotColors>;
@@ -32,11 +41,19 @@ export class PlotX {
   constructor(private readonly minSpan: number) {}
 
   /** x to pixels, and back */
-  px(x: number) { return this.left + ((x - this.x0) / (this.x1 - this.x0)) * this.width; }
-  at(px: number) { return this.x0 + ((px - this.left) / this.width) * (this.x1 - this.x0); }
+  px(x: number) {
+    return this.left + ((x - this.x0) / (this.x1 - this.x0)) * this.width;
+  }
+  at(px: number) {
+    return this.x0 + ((px - this.left) / this.width) * (this.x1 - this.x0);
+  }
   /** units per pixel */
-  perPx() { return (this.x1 - this.x0) / this.width; }
-  inPlot(px: number) { return px >= this.left && px <= this.left + this.width; }
+  perPx() {
+    return (this.x1 - this.x0) / this.width;
+  }
+  inPlot(px: number) {
+    return px >= this.left && px <= this.left + this.width;
+  }
 
   /** Everything on screen (a new total, or the user asked for all). */
   reset(total = this.total) {
@@ -75,11 +92,19 @@ export class PlotX {
   clamp() {
     const span = this.x1 - this.x0;
     const pad = span * 0.02;
-    if (this.x0 < -pad) { this.x0 = -pad; this.x1 = this.x0 + span; }
-    if (this.x1 > this.total + pad) { this.x1 = this.total + pad; this.x0 = this.x1 - span; }
+    if (this.x0 < -pad) {
+      this.x0 = -pad;
+      this.x1 = this.x0 + span;
+    }
+    if (this.x1 > this.total + pad) {
+      this.x1 = this.total + pad;
+      this.x0 = this.x1 - span;
+    }
   }
   /** "x0-x1" rounded: the data-view attribute tests read */
-  label() { return `${Math.round(this.x0)}-${Math.round(this.x1)}`; }
+  label() {
+    return `${Math.round(this.x0)}-${Math.round(this.x1)}`;
+  }
 }
 
 /** Sizes a canvas to `w` x `h` CSS pixels at the screen's pixel ratio; returns the 2D context
@@ -124,15 +149,29 @@ export interface PlotPointer {
  * pan-y). */
 export function attachPlotPointer(canvas: HTMLCanvasElement, x: PlotX, redraw: () => void, on: PlotPointer) {
   const down = new Map<number, number>(); // pointer id -> its last x (CSS pixels), while pressed
-  let moved = 0, downX = 0, spread = 0;
+  let moved = 0,
+    downX = 0,
+    spread = 0;
   // the two first fingers: their middle, and how far apart they are across the plot (at least a
   // finger's width, so that two fingers one above the other do not zoom without end)
   const pair = () => [...down.values()].slice(0, 2);
-  const middle = () => { const [a, b] = pair(); return (a + b) / 2; };
-  const spreadNow = () => { const [a, b] = pair(); return Math.max(24, Math.abs(a - b)); };
+  const middle = () => {
+    const [a, b] = pair();
+    return (a + b) / 2;
+  };
+  const spreadNow = () => {
+    const [a, b] = pair();
+    return Math.max(24, Math.abs(a - b));
+  };
   canvas.addEventListener('pointerdown', (e) => {
     down.set(e.pointerId, e.offsetX);
-    if (down.size === 1) { moved = 0; downX = e.offsetX; } else { moved = Infinity; spread = spreadNow(); } // a pinch is no tap
+    if (down.size === 1) {
+      moved = 0;
+      downX = e.offsetX;
+    } else {
+      moved = Infinity;
+      spread = spreadNow();
+    } // a pinch is no tap
     if (e.pointerType === 'mouse') canvas.setPointerCapture(e.pointerId);
   });
   canvas.addEventListener('pointermove', (e) => {
@@ -144,7 +183,8 @@ export function attachPlotPointer(canvas: HTMLCanvasElement, x: PlotX, redraw: (
     if (down.size >= 2) {
       const m0 = middle();
       down.set(e.pointerId, e.offsetX);
-      const m1 = middle(), s = spreadNow();
+      const m1 = middle(),
+        s = spreadNow();
       x.pan((m0 - m1) * x.perPx());
       x.zoom(spread / s, Math.min(x.x1, Math.max(x.x0, x.at(m1))));
       spread = s;
@@ -155,7 +195,10 @@ export function attachPlotPointer(canvas: HTMLCanvasElement, x: PlotX, redraw: (
     down.set(e.pointerId, e.offsetX);
     const dx = e.offsetX - last;
     moved = Math.max(moved, Math.abs(e.offsetX - downX));
-    if (dx) { x.pan(-dx * x.perPx()); redraw(); }
+    if (dx) {
+      x.pan(-dx * x.perPx());
+      redraw();
+    }
     if (moved >= 4) on.dragging();
     canvas.style.cursor = 'grabbing';
   });
@@ -168,15 +211,24 @@ export function attachPlotPointer(canvas: HTMLCanvasElement, x: PlotX, redraw: (
     if (!down.size && moved < 4) on.tap(e.offsetX, e.offsetY, e.pointerType !== 'mouse');
   });
   canvas.addEventListener('pointercancel', lift);
-  canvas.addEventListener('pointerleave', (e) => { if (!down.size && e.pointerType === 'mouse') on.leave(); });
-  canvas.addEventListener('wheel', (e) => {
-    e.preventDefault();
-    const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
-    if (Math.abs(e.deltaX) > Math.abs(delta)) x.pan(e.deltaX * x.perPx());
-    else x.zoom(Math.exp(delta * 0.0015), Math.min(x.x1, Math.max(x.x0, x.at(e.offsetX))));
+  canvas.addEventListener('pointerleave', (e) => {
+    if (!down.size && e.pointerType === 'mouse') on.leave();
+  });
+  canvas.addEventListener(
+    'wheel',
+    (e) => {
+      e.preventDefault();
+      const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+      if (Math.abs(e.deltaX) > Math.abs(delta)) x.pan(e.deltaX * x.perPx());
+      else x.zoom(Math.exp(delta * 0.0015), Math.min(x.x1, Math.max(x.x0, x.at(e.offsetX))));
+      redraw();
+    },
+    { passive: false },
+  );
+  canvas.addEventListener('dblclick', () => {
+    x.reset();
     redraw();
-  }, { passive: false });
-  canvas.addEventListener('dblclick', () => { x.reset(); redraw(); });
+  });
   return { dragging: () => down.size > 0 };
 }
 
@@ -184,7 +236,10 @@ export function attachPlotPointer(canvas: HTMLCanvasElement, x: PlotX, redraw: (
  * 0 shows all. Each is followed by `done` (redraw and announce). */
 export function panZoomKeys(x: PlotX, shift: boolean, focus: number, done: () => void): Record<string, () => void> {
   const span = x.x1 - x.x0;
-  const act = (f: () => void) => () => { f(); done(); };
+  const act = (f: () => void) => () => {
+    f();
+    done();
+  };
   const zoomIn = act(() => x.zoom(1 / 1.5, focus));
   return shift
     ? { ArrowLeft: act(() => x.pan(-span * 0.1)), ArrowRight: act(() => x.pan(span * 0.1)) }
@@ -202,19 +257,34 @@ export function panZoomKeys(x: PlotX, shift: boolean, focus: number, done: () =>
  * described by a hidden text, and by the tooltip while it shows), the tooltip, a live region for
  * what the keys did, and a placeholder until there is something to draw. Test ids and element ids
  * are tid(part): canvas, tip, description, live. */
-export function mountPlotDom(root: HTMLElement, tid: (part: string) => string, hint: HTMLElement, roleDescription: string, emptyText: string) {
+export function mountPlotDom(
+  root: HTMLElement,
+  tid: (part: string) => string,
+  hint: HTMLElement,
+  roleDescription: string,
+  emptyText: string,
+) {
   const describe = h('p', { class: 'visually-hidden', id: tid('description'), 'data-testid': tid('description') });
   const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': tid('live') });
   const canvas = h('canvas', {
-    class: 'chart-canvas', tabindex: 0, role: 'img', 'aria-roledescription': roleDescription,
-    'aria-describedby': tid('description'), 'data-testid': tid('canvas'),
+    class: 'chart-canvas',
+    tabindex: 0,
+    role: 'img',
+    'aria-roledescription': roleDescription,
+    'aria-describedby': tid('description'),
+    'data-testid': tid('canvas'),
   });
   const tip = h('div', { class: 'chart-tip', role: 'tooltip', id: tid('tip'), 'data-testid': tid('tip') });
   const wrap = h('div', { class: 'chart-wrap' }, canvas, tip);
   const empty = h('div', { class: 'placeholder' }, emptyText);
   root.append(hint, wrap, describe, live, empty);
   return {
-    describe, live, canvas, tip, wrap, ctx: canvas.getContext('2d')!,
+    describe,
+    live,
+    canvas,
+    tip,
+    wrap,
+    ctx: canvas.getContext('2d')!,
     /** the plot, or the placeholder when there is nothing to draw */
     showPlot(on: boolean) {
       wrap.style.display = hint.style.display = on ? '' : 'none';
@@ -232,10 +302,13 @@ export function mountPlotDom(root: HTMLElement, tid: (part: string) => string, h
   };
 }
 
+export type PlotDom = ReturnType<typeof mountPlotDom>;
+
 /** Shows `tip` near (mx, my) inside a plot of w x h CSS pixels (below right, else above). */
 function placeTip(tip: HTMLElement, mx: number, my: number, w: number, h: number) {
   tip.style.display = 'block';
-  const tw = tip.offsetWidth, th = tip.offsetHeight;
+  const tw = tip.offsetWidth,
+    th = tip.offsetHeight;
   tip.style.left = `${Math.max(0, Math.min(mx + 14, w - tw - 4))}px`;
   tip.style.top = `${my + 14 + th > h ? Math.max(0, my - th - 10) : my + 14}px`;
 }
@@ -246,31 +319,48 @@ export function pixelImage(ctx: CanvasRenderingContext2D, W: number, H: number, 
   const img = ctx.createImageData(W, H);
   const px = new Uint32Array(img.data.buffer);
   const bg = cssRgb(bgCss);
-  const bR = (bg >> 16) & 255, bG = (bg >> 8) & 255, bB = bg & 255;
+  const bR = (bg >> 16) & 255,
+    bG = (bg >> 8) & 255,
+    bB = bg & 255;
   /** colour c at opacity a over the background, as little-endian RGBA */
   const mix = (c: number, a: number) =>
-    (0xff000000 | (Math.round(bB + (((c & 255) - bB) * a)) << 16) | (Math.round(bG + ((((c >> 8) & 255) - bG) * a)) << 8)
-      | Math.round(bR + ((((c >> 16) & 255) - bR) * a))) >>> 0;
+    (0xff000000 |
+      (Math.round(bB + ((c & 255) - bB) * a) << 16) |
+      (Math.round(bG + (((c >> 8) & 255) - bG) * a) << 8) |
+      Math.round(bR + (((c >> 16) & 255) - bR) * a)) >>>
+    0;
   px.fill(mix(bg, 0));
   return {
     mix,
     /** fills columns [xa, xb) of rows [ya, yb) (clipped) with a mix()ed colour */
     fill(xa: number, xb: number, ya: number, yb: number, c: number) {
-      xa = Math.max(0, xa); xb = Math.min(W, xb); ya = Math.max(0, ya); yb = Math.min(H, yb);
+      xa = Math.max(0, xa);
+      xb = Math.min(W, xb);
+      ya = Math.max(0, ya);
+      yb = Math.min(H, yb);
       // short runs pixel by pixel (a fill() call costs more), long ones with fill()
       if (xb - xa > 24) for (let y = ya; y < yb; y++) px.fill(c, y * W + xa, y * W + xb);
       else for (let y = ya; y < yb; y++) for (let o = y * W + xa, end = y * W + xb; o < end; o++) px[o] = c;
     },
-    put(dx: number, dy: number) { ctx.putImageData(img, dx, dy); },
+    put(dx: number, dy: number) {
+      ctx.putImageData(img, dx, dy);
+    },
   };
 }
 
 /** The x axis under a plot: ticks at round numbers about every 90 pixels, each labelled by
  * `fmt`, and the quantity's name left of the plot. */
-export function drawXAxis(ctx: CanvasRenderingContext2D, x: PlotX, y: number, name: string, colors: PlotColors, fmt = (t: number) => String(Math.round(t))) {
+export function drawXAxis(
+  ctx: CanvasRenderingContext2D,
+  x: PlotX,
+  y: number,
+  name: string,
+  colors: PlotColors,
+  fmt = (t: number) => String(Math.round(t)),
+) {
   const span = x.x1 - x.x0;
   const target = span / Math.max(2, x.width / 90);
-  const p = Math.pow(10, Math.floor(Math.log10(Math.max(1, target))));
+  const p = 10 ** Math.floor(Math.log10(Math.max(1, target)));
   const tick = [1, 2, 5, 10].map((m) => m * p).find((t) => t >= target) ?? p * 10;
   ctx.fillStyle = colors.text;
   ctx.textAlign = 'center';
@@ -298,12 +388,20 @@ export function drawSpillMarks(ctx: CanvasRenderingContext2D, marks: number[], c
     const drawn = new Set<string>();
     for (let k = 0; k < marks.length; k += 3) {
       if (marks[k + 2] !== up) continue;
-      const px = marks[k], y = marks[k + 1];
+      const px = marks[k],
+        y = marks[k + 1];
       const key = `${Math.round(px * 2)},${Math.round(y * 2)}`;
       if (drawn.has(key)) continue;
       drawn.add(key);
-      if (up) { ctx.moveTo(px - 3.5, y); ctx.lineTo(px + 3.5, y); ctx.lineTo(px, y - 5); }
-      else { ctx.moveTo(px - 3.5, y - 5); ctx.lineTo(px + 3.5, y - 5); ctx.lineTo(px, y); }
+      if (up) {
+        ctx.moveTo(px - 3.5, y);
+        ctx.lineTo(px + 3.5, y);
+        ctx.lineTo(px, y - 5);
+      } else {
+        ctx.moveTo(px - 3.5, y - 5);
+        ctx.lineTo(px + 3.5, y - 5);
+        ctx.lineTo(px, y);
+      }
     }
     ctx.fill();
   }

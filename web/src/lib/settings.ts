@@ -22,12 +22,15 @@ export interface EngineNames {
 
 /** The order search's effort (evaluations) of the effort menu's named choices; the default is
  * the engine's own (by the graph's size), and any whole number up to the engine's limit works. */
-export const EFFORT_PRESETS: readonly (readonly [string, number])[] = [['quick', 100], ['thorough', 20000]];
+export const EFFORT_PRESETS: readonly (readonly [string, number])[] = [
+  ['quick', 100],
+  ['thorough', 20000],
+];
 
 /** What the plan minimises: the data moved (the engine's default), or the total cycles without
  * moving more than 10% more data than the bytes plan (`spillway plan --objective`). */
 export const OBJECTIVES = ['bytes', 'cycles'] as const;
-export type Objective = typeof OBJECTIVES[number];
+export type Objective = (typeof OBJECTIVES)[number];
 
 export interface Settings {
   capacities: [string, number][]; // in display order
@@ -43,14 +46,27 @@ export interface Settings {
 }
 
 /** The capacities the engine uses for a graph that names none (the contest's, the seed's). */
-export const DEFAULT_CAPACITIES: readonly (readonly [string, number])[] = [['L1', 4096], ['UB', 1024], ['L0A', 256], ['L0B', 256], ['L0C', 512]];
+export const DEFAULT_CAPACITIES: readonly (readonly [string, number])[] = [
+  ['L1', 4096],
+  ['UB', 1024],
+  ['L0A', 256],
+  ['L0B', 256],
+  ['L0C', 512],
+];
 
 export const PRESETS: Record<string, readonly (readonly [string, number])[]> = {
   'defaults (contest)': DEFAULT_CAPACITIES,
-  'Ascend-like': [['L1', 1048576], ['UB', 262144], ['L0A', 65536], ['L0B', 65536], ['L0C', 131072]],
+  'Ascend-like': [
+    ['L1', 1048576],
+    ['UB', 262144],
+    ['L0A', 65536],
+    ['L0B', 65536],
+    ['L0C', 131072],
+  ],
 };
 
-export const copyCapacities = (c: readonly (readonly [string, number])[]): [string, number][] => c.map(([k, v]) => [k, v]);
+export const copyCapacities = (c: readonly (readonly [string, number])[]): [string, number][] =>
+  c.map(([k, v]) => [k, v]);
 
 export function defaultSettings(): Settings {
   return {
@@ -73,9 +89,10 @@ export function runOptions(s: Settings): RunOptions {
   if (s.policy) opts.policy = s.policy;
   if (s.effort !== null) opts.effort = s.effort;
   if (s.objective !== 'bytes') opts.objective = s.objective;
-  opts.cost = s.costModel === 'seed'
-    ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
-    : { model: 'contest' };
+  opts.cost =
+    s.costModel === 'seed'
+      ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
+      : { model: 'contest' };
   return opts;
 }
 
@@ -114,9 +131,14 @@ export function memoryNameProblem(name: string): string | null {
 }
 
 /** Capacities from outside (a link, a graph's "Capacities" object): checked entry by entry. */
-export function checkCapacities(entries: [unknown, unknown][]): { ok: true; capacities: [string, number][] } | { ok: false; message: string } {
+export function checkCapacities(
+  entries: [unknown, unknown][],
+): { ok: true; capacities: [string, number][] } | { ok: false; message: string } {
   if (entries.length > LIMITS.capacityRows)
-    return { ok: false, message: `${fmtLimit(entries.length)} memories; the page takes at most ${LIMITS.capacityRows}` };
+    return {
+      ok: false,
+      message: `${fmtLimit(entries.length)} memories; the page takes at most ${LIMITS.capacityRows}`,
+    };
   const seen = new Set<string>();
   const out: [string, number][] = [];
   for (const [name, value] of entries) {
@@ -139,17 +161,22 @@ function wholeIn(v: unknown, max: number): v is number {
 const NAME_SHAPE = /^[a-z][a-z0-9_-]{0,39}$/;
 
 /** Whether `name` is one of `known` (a registry), or looks like a name when the registry is not known yet. */
-const isKnown = (name: string, known: readonly string[] | undefined) => (known ? known.includes(name) : NAME_SHAPE.test(name));
+const isKnown = (name: string, known: readonly string[] | undefined) =>
+  known ? known.includes(name) : NAME_SHAPE.test(name);
 
 /** "a, b or c" */
-const oneOf = (names: readonly string[]) => names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names.join('');
+const oneOf = (names: readonly string[]) =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names.join('');
 
 /**
  * Settings from outside, checked strictly: anything unknown or out of range refuses them whole
  * (a refused link must not leave a bad policy or order behind). `names` are the engine's
  * registries; null when they are not known yet (then a policy or order must only look like a name).
  */
-export function checkSettings(raw: unknown, names: EngineNames | null): { ok: true; settings: Settings } | { ok: false; message: string } {
+export function checkSettings(
+  raw: unknown,
+  names: EngineNames | null,
+): { ok: true; settings: Settings } | { ok: false; message: string } {
   const fail = (message: string) => ({ ok: false as const, message });
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('the settings are missing');
   const r = raw as Record<string, unknown>;
@@ -158,44 +185,59 @@ export function checkSettings(raw: unknown, names: EngineNames | null): { ok: tr
     if (!Array.isArray(r.capacities)) return fail('the capacities are not a list');
     if (r.capacities.length > LIMITS.capacityRows)
       return fail(`${fmtLimit(r.capacities.length)} capacity rows; the page takes at most ${LIMITS.capacityRows}`);
-    if (!r.capacities.every((e) => Array.isArray(e) && e.length === 2)) return fail('a capacity row is not a [name, bytes] pair');
+    if (!r.capacities.every((e) => Array.isArray(e) && e.length === 2))
+      return fail('a capacity row is not a [name, bytes] pair');
     const caps = checkCapacities(r.capacities as [unknown, unknown][]);
     if (!caps.ok) return fail(caps.message);
     s.capacities = caps.capacities;
   }
   if (r.costModel !== undefined) {
-    if (r.costModel !== 'seed' && r.costModel !== 'contest') return fail(`cost model "${String(r.costModel).slice(0, 40)}" is neither seed nor contest`);
+    if (r.costModel !== 'seed' && r.costModel !== 'contest')
+      return fail(`cost model "${String(r.costModel).slice(0, 40)}" is neither seed nor contest`);
     s.costModel = r.costModel;
   }
-  for (const [key, max] of [['fixedLatency', LIMITS.fixedLatency], ['cyclesPerByte', LIMITS.cyclesPerByte]] as const) {
+  for (const [key, max] of [
+    ['fixedLatency', LIMITS.fixedLatency],
+    ['cyclesPerByte', LIMITS.cyclesPerByte],
+  ] as const) {
     if (r[key] === undefined) continue;
     if (!wholeIn(r[key], max)) return fail(`${key} must be a whole number from 0 to ${fmtLimit(max)}`);
     s[key] = r[key] as number;
   }
   if (r.policy !== undefined && r.policy !== '') {
     if (typeof r.policy !== 'string') return fail('the policy is not a name');
-    if (!isKnown(r.policy, names?.policies)) return fail(`policy "${r.policy.slice(0, 40)}" is not one of ${names ? oneOf(names.policies) : 'the engine\u2019s policies'}`);
+    if (!isKnown(r.policy, names?.policies))
+      return fail(
+        `policy "${r.policy.slice(0, 40)}" is not one of ${names ? oneOf(names.policies) : 'the engine\u2019s policies'}`,
+      );
     s.policy = r.policy;
   }
   if (r.orderSource !== undefined) {
     const o = r.orderSource;
     if (typeof o !== 'string' || (o !== ORDER_FILE && !isKnown(o, names?.orders)))
-      return fail(`order source "${String(o).slice(0, 40)}" is not one of ${names ? oneOf([...names.orders, ORDER_FILE]) : 'the engine\u2019s order sources or file'}`);
+      return fail(
+        `order source "${String(o).slice(0, 40)}" is not one of ${names ? oneOf([...names.orders, ORDER_FILE]) : 'the engine\u2019s order sources or file'}`,
+      );
     s.orderSource = o;
   }
   if (r.effort !== undefined && r.effort !== null) {
-    if (!wholeIn(r.effort, LIMITS.effort)) return fail(`the effort must be a whole number of evaluations from 0 to ${fmtLimit(LIMITS.effort)}`);
+    if (!wholeIn(r.effort, LIMITS.effort))
+      return fail(`the effort must be a whole number of evaluations from 0 to ${fmtLimit(LIMITS.effort)}`);
     s.effort = r.effort;
   }
   if (r.objective !== undefined) {
-    if (!OBJECTIVES.includes(r.objective as Objective)) return fail(`objective "${String(r.objective).slice(0, 40)}" is neither bytes nor cycles`);
+    if (!OBJECTIVES.includes(r.objective as Objective))
+      return fail(`objective "${String(r.objective).slice(0, 40)}" is neither bytes nor cycles`);
     s.objective = r.objective as Objective;
   }
   if (s.orderSource === ORDER_FILE) {
     const o = r.orderFile as { name?: unknown; ids?: unknown } | null | undefined;
-    if (!o || typeof o !== 'object' || !Array.isArray(o.ids)) return fail('the order source is a file, but the file is missing');
-    if (o.ids.length > LIMITS.orderIds) return fail(`the order file has ${fmtLimit(o.ids.length)} ids; at most ${fmtLimit(LIMITS.orderIds)}`);
-    if (!o.ids.every((x) => wholeIn(x, 2 ** 31 - 1))) return fail('the order file holds something that is not a node id');
+    if (!o || typeof o !== 'object' || !Array.isArray(o.ids))
+      return fail('the order source is a file, but the file is missing');
+    if (o.ids.length > LIMITS.orderIds)
+      return fail(`the order file has ${fmtLimit(o.ids.length)} ids; at most ${fmtLimit(LIMITS.orderIds)}`);
+    if (!o.ids.every((x) => wholeIn(x, 2 ** 31 - 1)))
+      return fail('the order file holds something that is not a node id');
     s.orderFile = { name: typeof o.name === 'string' ? o.name.slice(0, 200) : 'order.txt', ids: o.ids as number[] };
   }
   return { ok: true, settings: s };

@@ -46,7 +46,11 @@ const isJson = (text: string) => {
 };
 
 /** The link fragment (without '#') for a graph and settings, and the graph's length in it. */
-export function encodeCase(graph: string, settings: Settings, view?: CaseView): { fragment: string; graphChars: number; compacted: boolean } {
+export function encodeCase(
+  graph: string,
+  settings: Settings,
+  view?: CaseView,
+): { fragment: string; graphChars: number; compacted: boolean } {
   const compacted = isJson(graph);
   const g = compacted ? compactJson(graph) : graph; // invalid JSON travels as typed
   const c: Case = { v: CASE_VERSION, graph: g, settings, view };
@@ -58,16 +62,23 @@ export function decodeCaseFragment(hash: string, names: EngineNames | null): Dec
   if (!hash.startsWith(CASE_PREFIX)) return null;
   const payload = hash.slice(CASE_PREFIX.length);
   if (payload.length > LIMITS.linkChars)
-    return { ok: false, message: `This link is refused: it is ${fmtLimit(payload.length)} characters long; the page opens links of at most ${fmtLimit(LIMITS.linkChars)}.` };
+    return {
+      ok: false,
+      message: `This link is refused: it is ${fmtLimit(payload.length)} characters long; the page opens links of at most ${fmtLimit(LIMITS.linkChars)}.`,
+    };
   let text: string | null;
   try {
     text = decompressBounded(payload, LIMITS.caseChars);
   } catch (e) {
     if (e instanceof DecompressedTooLarge)
-      return { ok: false, message: `This link is refused: it expands to more than ${fmtLimit(LIMITS.caseChars)} characters, the most the page opens from a link.` };
+      return {
+        ok: false,
+        message: `This link is refused: it expands to more than ${fmtLimit(LIMITS.caseChars)} characters, the most the page opens from a link.`,
+      };
     throw e;
   }
-  if (!text) return { ok: false, message: 'This link is damaged: its case could not be decompressed (was it cut short?).' };
+  if (!text)
+    return { ok: false, message: 'This link is damaged: its case could not be decompressed (was it cut short?).' };
   return parseCaseText(text, names, 'link');
 }
 
@@ -88,7 +99,10 @@ export function parseCase(raw: unknown, names: EngineNames | null, what: 'link' 
   const r = raw as Record<string, unknown>;
   if (typeof r.v !== 'number') return damaged('the case has no format version');
   if (r.v > CASE_VERSION)
-    return { ok: false, message: `This ${what} was made by a newer Spillway playground (case format v${r.v}; this page reads v${CASE_VERSION}). Open it with the newer version.` };
+    return {
+      ok: false,
+      message: `This ${what} was made by a newer Spillway playground (case format v${r.v}; this page reads v${CASE_VERSION}). Open it with the newer version.`,
+    };
   if (r.v < 1 || typeof r.graph !== 'string') return damaged('the case has no graph');
   const checked = checkSettings(r.settings, names);
   if (!checked.ok) return { ok: false, message: `This ${what} is refused: ${checked.message}.` };
@@ -132,7 +146,9 @@ function migrateV1(s: Settings, graph: string, raw: unknown) {
     try {
       const g = JSON.parse(graph) as { Order?: unknown };
       hasOrder = !!g && typeof g === 'object' && Array.isArray(g.Order);
-    } catch { /* the engine will report the graph's error */ }
+    } catch {
+      /* the engine will report the graph's error */
+    }
     if (!hasOrder) s.orderSource = 'id';
   }
 }

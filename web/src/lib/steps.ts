@@ -18,7 +18,10 @@ export interface LiveBuffer {
   copyIn: boolean;
 }
 
-export interface Hole { start: number; end: number }
+export interface Hole {
+  start: number;
+  end: number;
+}
 
 export interface MemoryAt {
   type: string;
@@ -44,8 +47,10 @@ const isOperation = (op: string) => op !== 'ALLOC' && op !== 'FREE' && op !== 'S
 export function nextUseAfter(view: PlanView, buf: number, step: number): number {
   const B = view.buffers;
   if (buf < 0 || buf >= B.count) return -1;
-  let lo = B.usesStart[buf], hi = B.usesStart[buf + 1];
-  while (lo < hi) { // first use > step
+  let lo = B.usesStart[buf],
+    hi = B.usesStart[buf + 1];
+  while (lo < hi) {
+    // first use > step
     const mid = (lo + hi) >> 1;
     if (B.uses[mid] <= step) lo = mid + 1;
     else hi = mid;
@@ -72,11 +77,19 @@ export function stateAt(view: PlanView, step: number, types: string[]): MemoryAt
     for (let i = 0; i < (st?.count ?? 0); i++) {
       if (st.spilled[i] || st.start[i] > step || step >= st.end[i]) continue;
       const buf = st.buf[i];
-      live.push({ buf, offset: st.offset[i], size: st.size[i], nextUse: nextUseAfter(view, buf, step), inUse: usedAt(view, buf, step), copyIn: view.buffers.copyIn[buf] === 1 });
+      live.push({
+        buf,
+        offset: st.offset[i],
+        size: st.size[i],
+        nextUse: nextUseAfter(view, buf, step),
+        inUse: usedAt(view, buf, step),
+        copyIn: view.buffers.copyIn[buf] === 1,
+      });
     }
     live.sort((a, b) => a.offset - b.offset);
     const holes: Hole[] = [];
-    let at = 0, used = 0;
+    let at = 0,
+      used = 0;
     for (const b of live) {
       if (b.offset > at) holes.push({ start: at, end: b.offset });
       at = Math.max(at, b.offset + b.size);
@@ -93,7 +106,9 @@ export function inputStepOf(view: PlanView, step: number): number | null {
   let pos = inputSteps.get(view);
   if (!pos) {
     pos = new Int32Array(view.nodes.count).fill(-1);
-    view.inputOrder.forEach((id, i) => { if (id >= 0 && id < pos!.length) pos![id] = i; });
+    view.inputOrder.forEach((id, i) => {
+      if (id >= 0 && id < pos!.length) pos![id] = i;
+    });
     inputSteps.set(view, pos);
   }
   const id = view.order[step];
@@ -106,7 +121,9 @@ export function stepOfInput(view: PlanView, input: number): number {
   let at = stepsOfInput.get(view);
   if (!at) {
     const byId = new Int32Array(view.nodes.count).fill(-1);
-    view.order.forEach((id, s) => { if (id >= 0 && id < byId.length) byId[id] = s; });
+    view.order.forEach((id, s) => {
+      if (id >= 0 && id < byId.length) byId[id] = s;
+    });
     at = Int32Array.from(view.inputOrder, (id) => (id >= 0 && id < byId.length ? byId[id] : -1));
     stepsOfInput.set(view, at);
   }
@@ -130,11 +147,22 @@ export function spillAtStep(view: PlanView, step: number): number {
   return view.spills.findIndex((s) => s.outStep === step);
 }
 
-export interface CandidateView { buf: number; size: number; nextUseStep: number; score: number; copyIn: boolean }
-export interface WindowView { start: number; end: number; cost: number; bufs: number[] }
+export interface CandidateView {
+  buf: number;
+  size: number;
+  nextUseStep: number;
+  score: number;
+  copyIn: boolean;
+}
+export interface WindowView {
+  start: number;
+  end: number;
+  cost: number;
+  bufs: number[];
+}
 export interface DecisionView {
   index: number;
-  kind: typeof DECISION_KINDS[number];
+  kind: (typeof DECISION_KINDS)[number];
   inputStep: number;
   step: number; // of the new order
   node: number;
@@ -171,10 +199,27 @@ export function decisionAt(view: PlanView, i: number): DecisionView {
     formula: D.strings[D.formula[i]],
     holes: range(D.holeStart).map((k) => ({ start: D.holeFrom[k], end: D.holeTo[k] })),
     holesTotal: D.holesTotal[i],
-    room: { for: range(D.forStart).map((k) => D.forBuf[k]), need: D.room[4 * i], free: D.room[4 * i + 1], largestHole: D.room[4 * i + 2], shortfall: D.room[4 * i + 3] },
-    candidates: range(D.candStart).map((k) => ({ buf: D.candBuf[k], size: D.candSize[k], nextUseStep: D.candNextUse[k], score: D.candScore[k], copyIn: D.candCopyIn[k] === 1 })),
+    room: {
+      for: range(D.forStart).map((k) => D.forBuf[k]),
+      need: D.room[4 * i],
+      free: D.room[4 * i + 1],
+      largestHole: D.room[4 * i + 2],
+      shortfall: D.room[4 * i + 3],
+    },
+    candidates: range(D.candStart).map((k) => ({
+      buf: D.candBuf[k],
+      size: D.candSize[k],
+      nextUseStep: D.candNextUse[k],
+      score: D.candScore[k],
+      copyIn: D.candCopyIn[k] === 1,
+    })),
     candidatesTotal: D.candTotal[i],
-    windows: range(D.winStart).map((k) => ({ start: D.winFrom[k], end: D.winTo[k], cost: D.winCost[k], bufs: Array.from(D.winBufs.subarray(D.winBufStart[k], D.winBufStart[k + 1])) })),
+    windows: range(D.winStart).map((k) => ({
+      start: D.winFrom[k],
+      end: D.winTo[k],
+      cost: D.winCost[k],
+      bufs: Array.from(D.winBufs.subarray(D.winBufStart[k], D.winBufStart[k + 1])),
+    })),
     windowsTotal: D.winTotal[i],
   };
 }

@@ -4,7 +4,12 @@ import { WAIT_CAUSES, type PlanView, type WaitCause } from '../engine/types';
 import { fmtInt } from './format';
 
 /** The name of each cause on the page (legend, tooltip, order table). */
-export const CAUSE_NAMES: Record<WaitCause, string> = { none: 'none', edge: 'edge', pipe: 'pipe busy', address: 'address reuse' };
+export const CAUSE_NAMES: Record<WaitCause, string> = {
+  none: 'none',
+  edge: 'edge',
+  pipe: 'pipe busy',
+  address: 'address reuse',
+};
 
 export interface WaitAt {
   cause: WaitCause;
@@ -17,7 +22,13 @@ export interface WaitAt {
 
 export function waitAt(v: PlanView, step: number): WaitAt {
   const t = v.timeline;
-  return { cause: WAIT_CAUSES[t.cause[step]], root: WAIT_CAUSES[t.root[step]], cycles: t.cycles[step], node: t.node[step], buffer: t.buffer[step] };
+  return {
+    cause: WAIT_CAUSES[t.cause[step]],
+    root: WAIT_CAUSES[t.root[step]],
+    cycles: t.cycles[step],
+    node: t.node[step],
+    buffer: t.buffer[step],
+  };
 }
 
 /** "COPY_IN 12", "ALLOC 3 (buffer 7)": a node by its op and id, a buffer node with its buffer. */
@@ -25,7 +36,12 @@ export function nodeName(v: PlanView, id: number): string {
   const n = v.nodes;
   if (id < 0 || id >= n.count) return `node ${id}`;
   const op = n.strings[n.op[id]] || 'node';
-  const buf = n.bufId[id] >= 0 ? n.bufId[id] : op.startsWith('SPILL_') && n.bufStart[id] < n.bufStart[id + 1] ? n.bufList[n.bufStart[id]] : -1;
+  const buf =
+    n.bufId[id] >= 0
+      ? n.bufId[id]
+      : op.startsWith('SPILL_') && n.bufStart[id] < n.bufStart[id + 1]
+        ? n.bufList[n.bufStart[id]]
+        : -1;
   return buf >= 0 ? `${op} ${id} (buffer ${buf})` : `${op} ${id}`;
 }
 
@@ -42,10 +58,14 @@ export function waitSentence(v: PlanView, step: number, named = true): string {
   const lost = `${fmtInt(w.cycles)} cycle${w.cycles === 1 ? '' : 's'}`;
   const cause = named ? ` (${CAUSE_NAMES[w.cause]})` : '';
   switch (w.cause) {
-    case 'edge': return `Waited ${lost} for ${nodeAndStep(v, w.node)} to end${cause}.`;
-    case 'pipe': return `Waited ${lost} for its pipe: ${nodeAndStep(v, w.node)} ran there${cause}.`;
-    case 'address': return `Waited ${lost} for its bytes: buffer ${w.buffer} left them when ${nodeAndStep(v, w.node)} ended${cause}.`;
-    default: return 'Started at cycle 0: nothing to wait for.';
+    case 'edge':
+      return `Waited ${lost} for ${nodeAndStep(v, w.node)} to end${cause}.`;
+    case 'pipe':
+      return `Waited ${lost} for its pipe: ${nodeAndStep(v, w.node)} ran there${cause}.`;
+    case 'address':
+      return `Waited ${lost} for its bytes: buffer ${w.buffer} left them when ${nodeAndStep(v, w.node)} ended${cause}.`;
+    default:
+      return 'Started at cycle 0: nothing to wait for.';
   }
 }
 

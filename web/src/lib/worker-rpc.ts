@@ -17,12 +17,20 @@ export type Reply =
   | { id: number; progress: unknown };
 
 export class WorkerError extends Error {
-  constructor(public kind: Failure['kind'], message: string, public where?: ErrorWhere) {
+  constructor(
+    public kind: Failure['kind'],
+    message: string,
+    public where?: ErrorWhere,
+  ) {
     super(message);
   }
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: WorkerError) => void; onProgress?: (progress: never) => void };
+type Pending = {
+  resolve: (v: unknown) => void;
+  reject: (e: WorkerError) => void;
+  onProgress?: (progress: never) => void;
+};
 
 export class WorkerClient<Request extends { method: string }> {
   private worker!: Worker;
@@ -59,10 +67,18 @@ export class WorkerClient<Request extends { method: string }> {
     for (const p of all) p.reject(err);
   }
 
-  protected call<T, P = never>(body: Request, onProgress?: (progress: P) => void, transfer: Transferable[] = []): Promise<T> {
+  protected call<T, P = never>(
+    body: Request,
+    onProgress?: (progress: P) => void,
+    transfer: Transferable[] = [],
+  ): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress: onProgress as Pending['onProgress'] });
+      this.pending.set(id, {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        onProgress: onProgress as Pending['onProgress'],
+      });
       this.worker.postMessage({ ...body, id }, transfer);
     });
   }
@@ -95,9 +111,10 @@ export function serve<Request extends { id: number }>(
       const value = await handle(req, (progress, transfer) => post({ id: req.id, progress }, transfer));
       post({ id: req.id, ok: true, value }, transferOf(req, value));
     } catch (err) {
-      const error: Failure = err instanceof ReportedFailure
-        ? err.failure
-        : { kind: 'internal', message: err instanceof Error ? err.message : String(err) };
+      const error: Failure =
+        err instanceof ReportedFailure
+          ? err.failure
+          : { kind: 'internal', message: err instanceof Error ? err.message : String(err) };
       post({ id: req.id, ok: false, error });
     }
   };

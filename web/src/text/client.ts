@@ -28,7 +28,11 @@ export class TextClient extends WorkerClient<TextRequest> {
     return this.call({ method: 'openFile', file, names });
   }
 
-  encodeLink(graph: string, settings: Settings, view?: CaseView): Promise<{ fragment: string; graphChars: number; compacted: boolean }> {
+  encodeLink(
+    graph: string,
+    settings: Settings,
+    view?: CaseView,
+  ): Promise<{ fragment: string; graphChars: number; compacted: boolean }> {
     return this.call({ method: 'encodeLink', graph, settings, view });
   }
 

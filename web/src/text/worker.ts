@@ -14,7 +14,9 @@ function memoryNeeds(nodes: unknown[]): Record<string, number> {
   const type = new Map<number, string>();
   const size = new Map<number, number>();
   const need: Record<string, number> = {};
-  const atLeast = (t: string, n: number) => { if (!(need[t] >= n)) need[t] = n; };
+  const atLeast = (t: string, n: number) => {
+    if (!(need[t] >= n)) need[t] = n;
+  };
   for (const n of nodes) {
     const x = n as { Op?: unknown; BufId?: unknown; Size?: unknown; Type?: unknown };
     if ((x?.Op === 'ALLOC' || x?.Op === 'FREE') && typeof x.Type === 'string' && typeof x.BufId === 'number') {

@@ -1,0 +1,105 @@
+// The case in a link (web/src/lib/share.ts): what encodeCase writes, decodeCaseFragment reads back.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import LZString from 'lz-string';
+import {
+  CASE_PREFIX,
+  CASE_VERSION,
+  caseJson,
+  decodeCaseFragment,
+  encodeCase,
+  parseCaseText,
+} from '../../build/web-lib/share.js';
+import { defaultSettings } from '../../build/web-lib/settings.js';
+import { LIMITS } from '../../build/web-lib/limits.js';
+
+const { compressToEncodedURIComponent } = LZString; // a CommonJS module
+const NAMES = { policies: ['best', 'seed', 'belady'], orders: ['graph', 'best', 'id', 'search'] };
+const GRAPH =
+  '{\n  "Nodes": [\n    {"Id": 0, "Op": "ALLOC", "BufId": 0, "Size": 8, "Type": "L1"}\n  ],\n  "Edges": []\n}';
+const fragmentOf = (c) => CASE_PREFIX + compressToEncodedURIComponent(JSON.stringify(c));
+
+test('a case goes through a link and comes back with its settings and view', () => {
+  const settings = { ...defaultSettings(), policy: 'belady', orderSource: 'search', effort: 300, objective: 'cycles' };
+  settings.capacities = [
+    ['L1', 64],
+    ['UB', 32],
+  ];
+  const view = { step: 3, spill: 1, lesson: 'one-spill' };
+  const { fragment, graphChars, compacted } = encodeCase(GRAPH, settings, view);
+  assert.ok(fragment.startsWith('case='));
+  assert.equal(compacted, true);
+  assert.equal(graphChars, '{"Nodes":[{"Id":0,"Op":"ALLOC","BufId":0,"Size":8,"Type":"L1"}],"Edges":[]}'.length);
+  const decoded = decodeCaseFragment(fragment, NAMES);
+  assert.equal(decoded.ok, true);
+  assert.equal(decoded.case.v, CASE_VERSION);
+  assert.deepEqual(decoded.case.settings, settings);
+  assert.deepEqual(decoded.case.view, view);
+  assert.deepEqual(JSON.parse(decoded.case.graph), JSON.parse(GRAPH), 'the same graph, laid out again');
+  assert.ok(decoded.case.graph.includes('\n'), 'laid out for the editor, not one long line');
+});
+
+test('a graph that is not valid JSON travels as typed', () => {
+  const typed = '{"Nodes": [ oops';
+  const { fragment, compacted, graphChars } = encodeCase(typed, defaultSettings());
+  assert.equal(compacted, false);
+  assert.equal(graphChars, typed.length);
+  assert.equal(decodeCaseFragment(fragment, NAMES).case.graph, typed);
+});
+
+test('a case file reads back like a link', () => {
+  const settings = { ...defaultSettings(), costModel: 'seed', fixedLatency: 7, cyclesPerByte: 3 };
+  const decoded = parseCaseText(caseJson(GRAPH, settings, { step: 2 }), NAMES, 'case file');
+  assert.deepEqual(decoded, { ok: true, case: { v: CASE_VERSION, graph: GRAPH, settings, view: { step: 2 } } });
+});
+
+test('a fragment without a case is not a case; a damaged or refused one says why', () => {
+  assert.equal(decodeCaseFragment('step=3', NAMES), null);
+  assert.match(decodeCaseFragment('case=%%%', NAMES).message, /damaged: its case could not be decompressed/);
+  assert.match(
+    decodeCaseFragment(CASE_PREFIX + compressToEncodedURIComponent('{oops'), NAMES).message,
+    /not valid JSON/,
+  );
+  const newer = fragmentOf({ v: CASE_VERSION + 1, graph: GRAPH, settings: {} });
+  assert.match(
+    decodeCaseFragment(newer, NAMES).message,
+    new RegExp(`case format v${CASE_VERSION + 1}; this page reads v${CASE_VERSION}`),
+  );
+  const badPolicy = fragmentOf({ v: CASE_VERSION, graph: GRAPH, settings: { policy: 'nosuch' } });
+  assert.equal(
+    decodeCaseFragment(badPolicy, NAMES).message,
+    'This link is refused: policy "nosuch" is not one of best, seed or belady.',
+  );
+  const badView = fragmentOf({ v: CASE_VERSION, graph: GRAPH, settings: {}, view: { step: -1 } });
+  assert.equal(decodeCaseFragment(badView, NAMES).message, 'This link is refused: its step is not a step number.');
+  const badLesson = fragmentOf({ v: CASE_VERSION, graph: GRAPH, settings: {}, view: { lesson: '../x' } });
+  assert.equal(decodeCaseFragment(badLesson, NAMES).message, 'This link is refused: its lesson is not a lesson name.');
+});
+
+test('a link over the length limit is refused before it is decompressed', () => {
+  const decoded = decodeCaseFragment(CASE_PREFIX + 'A'.repeat(LIMITS.linkChars + 1), NAMES);
+  assert.equal(decoded.ok, false);
+  assert.match(
+    decoded.message,
+    /^This link is refused: it is 1,000,001 characters long; the page opens links of at most 1,000,000\.$/,
+  );
+});
+
+test('a small link that expands past the case limit is refused', () => {
+  const huge = { v: CASE_VERSION, graph: ' '.repeat(LIMITS.caseChars), settings: {} };
+  const fragment = fragmentOf(huge);
+  assert.ok(fragment.length < 10000, `the link is short (${fragment.length} characters)`);
+  assert.match(decodeCaseFragment(fragment, NAMES).message, /expands to more than 8,000,000 characters/);
+});
+
+test('a v1 case reads with the defaults it ran with: policy seed, ascending ids without an Order', () => {
+  const v1 = (graph, settings) => decodeCaseFragment(fragmentOf({ v: 1, graph, settings }), NAMES).case.settings;
+  const noOrder = v1(GRAPH, {});
+  assert.equal(noOrder.policy, 'seed');
+  assert.equal(noOrder.orderSource, 'id');
+  const withOrder = v1('{"Nodes": [], "Edges": [], "Order": [0]}', { policy: 'belady' });
+  assert.equal(withOrder.policy, 'belady');
+  assert.equal(withOrder.orderSource, 'graph');
+  const v2 = decodeCaseFragment(fragmentOf({ v: 2, graph: GRAPH, settings: {} }), NAMES).case.settings;
+  assert.deepEqual(v2, defaultSettings(), 'v2 and later: the engine defaults');
+});

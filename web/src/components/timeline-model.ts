@@ -1,0 +1,184 @@
+// The pipe timeline's view model: its lanes (one per pipe, from a plan's timeline), each node's
+// colour and wait, the steps on screen, what lies under a point, and the words that describe a
+// lane. Shared by the renderer (timeline-draw.ts) and the input handling (timeline.ts).
+import type { State, Store } from '../store';
+import { WAIT_CAUSES, WAIT_NONE, type PlanView } from '../engine/types';
+import { cssRgb, opRgb } from '../lib/color';
+import { fmtInt } from '../lib/format';
+import type { PlotColors, PlotDom, PlotX } from '../lib/plot';
+import { CAUSE_NAMES } from '../lib/waits';
+
+export const GUTTER = 76;
+export const RIGHT = 10;
+export const BAR_H = 18;
+export const WAIT_GAP = 2;
+export const WAIT_H = 7;
+export const LANE_H = BAR_H + WAIT_GAP + WAIT_H;
+export const LANE_GAP = 12;
+export const TOP = 9;
+export const AXIS_H = 22;
+/** Visible nodes in a lane above which the lane is painted as pixels. */
+export const PIXELS_ABOVE = 400;
+/** The lane of the nodes without a pipe. */
+export const NO_PIPE = 'ALLOC/FREE';
+
+export interface Lane {
+  name: string; // the pipe, or NO_PIPE
+  pipe: boolean;
+  steps: Int32Array; // in order
+  top: number;
+  busy: number; // cycles the pipe runs a node
+  waits: number[]; // per cause (as coloured: the root cause): nodes that waited
+  lost: number[]; // per cause: cycles
+}
+
+export interface TimelineHandlers {
+  goTo(step: number): void;
+  /** hide what lies after the cursor (a question is open) */
+  veiled(s: State): boolean;
+}
+
+/** A mounted timeline: its parts on the page and what it shows. */
+export interface Timeline {
+  root: HTMLElement;
+  store: Store;
+  on: TimelineHandlers;
+  dom: PlotDom;
+  view: PlanView | null;
+  lanes: Lane[];
+  /** the visible cycles */
+  x: PlotX;
+  cssW: number;
+  cssH: number;
+  colors: PlotColors;
+  /** the animation frame a draw waits for, or 0 */
+  frame: number;
+  /** the view on screen has been painted once */
+  painted: boolean;
+  tipStep: { step: number; pinned: boolean } | null;
+  palette: Palette | null;
+}
+
+/** The lanes of a plan, with each pipe's busy cycles and waits counted. */
+export function lanesOf(v: PlanView): Lane[] {
+  const t = v.timeline;
+  const lanes = t.lanes.map((name, l) => ({
+    name: name || NO_PIPE,
+    pipe: name !== '',
+    steps: t.laneSteps.subarray(t.laneStart[l], t.laneStart[l + 1]),
+    top: TOP + l * (LANE_H + LANE_GAP),
+    busy: 0,
+    waits: [0, 0, 0, 0],
+    lost: [0, 0, 0, 0],
+  }));
+  for (const lane of lanes) {
+    for (const s of lane.steps) {
+      lane.busy += v.end[s] - v.start[s];
+      if (t.cause[s] === WAIT_NONE) continue;
+      lane.waits[t.root[s]]++;
+      lane.lost[t.root[s]] += t.cycles[s];
+    }
+  }
+  return lanes;
+}
+
+/** What a lane holds and what its nodes waited for, in words. */
+export function laneText(l: Lane, totalCycles: number): string {
+  const waits = WAIT_CAUSES.map((c, k) => [c, l.waits[k], l.lost[k]] as const).filter(([, n]) => n > 0);
+  // (a node without a pipe has no pipe to keep busy: its wait counts from cycle 0, no loss to sum)
+  const said = waits.length
+    ? waits
+        .map(([c, n, lost]) => `${fmtInt(n)} waited for ${CAUSE_NAMES[c]}${l.pipe ? ` (${fmtInt(lost)} cycles)` : ''}`)
+        .join(', ')
+    : 'none waited';
+  return l.pipe
+    ? `${l.name}: ${fmtInt(l.steps.length)} nodes, busy ${((100 * l.busy) / Math.max(1, totalCycles)).toFixed(1)}% of the ${fmtInt(totalCycles)} cycles; ${said}.`
+    : `${NO_PIPE} (no pipe, no cycles): ${fmtInt(l.steps.length)} nodes; ${said}.`;
+}
+
+export const laneOfStep = (t: Timeline, s: number) => t.lanes[t.view!.timeline.lane[s]];
+/** where the node could have started: its start less the cycles its wait cost */
+export const waitFrom = (t: Timeline, s: number) => t.view!.start[s] - t.view!.timeline.cycles[s];
+export const hasWait = (t: Timeline, s: number) =>
+  t.view!.timeline.cause[s] !== WAIT_NONE && t.view!.timeline.cycles[s] > 0;
+
+/** The colours of a plan's nodes as 0xRRGGBB, worked out once per plan and theme (not per bar:
+ * a large plan has tens of thousands): per operation (by its index in the node table's
+ * strings), per wait cause (WAIT_CAUSES order; none in the muted text colour), spill nodes. */
+function makePalette(v: PlanView, dark: boolean, colors: PlotColors) {
+  const strings = v.nodes.strings;
+  return {
+    op: Int32Array.from(strings, (name) => opRgb(name, dark)),
+    cause: [colors.text, colors.waitEdge, colors.waitPipe, colors.waitAddress].map(cssRgb),
+    spillOutOp: strings.indexOf('SPILL_OUT'),
+    spillInOp: strings.indexOf('SPILL_IN'),
+    spillOut: cssRgb(colors.spillOut),
+    spillIn: cssRgb(colors.spillIn),
+  };
+}
+type Palette = ReturnType<typeof makePalette>;
+
+const pal = (t: Timeline) => (t.palette ??= makePalette(t.view!, t.store.get().theme === 'dark', t.colors));
+export const causeRgb = (t: Timeline, k: number) => pal(t).cause[k];
+
+/** A node's colour: its operation's; the spill colours for spill nodes; a tick without a pipe
+ * takes the colour of what it waited for. */
+export function barRgb(t: Timeline, s: number): number {
+  const p = pal(t);
+  const v = t.view!;
+  const op = v.nodes.op[v.order[s]];
+  if (op === p.spillOutOp) return p.spillOut;
+  if (op === p.spillInOp) return p.spillIn;
+  if (!laneOfStep(t, s).pipe) return p.cause[v.timeline.root[s]];
+  return p.op[op];
+}
+
+/** 1 for a SPILL_IN, 0 for a SPILL_OUT, -1 for any other node */
+export function spillKind(t: Timeline, s: number): number {
+  const v = t.view!;
+  const op = v.nodes.op[v.order[s]];
+  const p = pal(t);
+  return op === p.spillInOp ? 1 : op === p.spillOutOp ? 0 : -1;
+}
+
+/** The last step shown: the cursor's while a question is open, else past the end. */
+export const lastShown = (t: Timeline, s: State) => (t.on.veiled(s) ? s.cursor : t.view!.order.length);
+
+/** The steps of a lane with something on screen (bar or wait), none after `last`. */
+export function visibleSteps(t: Timeline, lane: Lane, last: number): number[] {
+  const v = t.view!;
+  const out: number[] = [];
+  for (const s of lane.steps) {
+    if (s > last) break;
+    const from = lane.pipe && hasWait(t, s) ? waitFrom(t, s) : v.start[s];
+    if (v.end[s] >= t.x.x0 && from <= t.x.x1) out.push(s);
+  }
+  return out;
+}
+
+/** The node under (mx, my): a bar (or tick), or a wait in the strip under the bars; -1 if none. */
+export function hit(t: Timeline, mx: number, my: number, tolPx: number): number {
+  const { view: v, x } = t;
+  const lane = t.lanes.find((l) => my >= l.top - 3 && my <= l.top + LANE_H + 3);
+  if (!v || !lane || !x.inPlot(mx)) return -1;
+  const at = x.at(mx);
+  const tol = x.perPx() * tolPx;
+  const last = lastShown(t, t.store.get());
+  const inWaits = lane.pipe && my > lane.top + BAR_H + WAIT_GAP / 2;
+  let best = -1,
+    bestScore = Infinity;
+  for (const s of lane.steps) {
+    if (s > last) break;
+    if (inWaits && !hasWait(t, s)) continue;
+    const a = inWaits ? waitFrom(t, s) : v.start[s],
+      b = inWaits ? v.start[s] : v.end[s];
+    if (at < a - tol || at > b + tol) continue;
+    // inside beats near; among waits the shortest (the most particular) wins
+    const score = (at >= a && at <= b ? 0 : 1e18) + (inWaits ? b - a : Math.abs(at - (a + b) / 2));
+    if (score < bestScore) {
+      best = s;
+      bestScore = score;
+    }
+  }
+  return best;
+}
