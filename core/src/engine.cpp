@@ -270,6 +270,40 @@ void prepareHugeDefault(const GraphDocument& doc, const RunOptions& opts, const 
     p.order = choice.draft->releaseOrder();
 }
 
+// Order source best, objective bytes: every candidate order made (each knowing those before
+// it, which the search scores), then planned by the policy asked for, the last first and the others
+// only when their lower bound may beat the best plan so far (draft_choice.h): the same choice as
+// planning every one, ties to the first. An order equal to an earlier candidate's is left out: it
+// would plan the same and lose the tie. On a huge graph without the search (its constructions cost
+// seconds each there: docs/policies.md, "The default on huge graphs").
+void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
+    const bool huge = isHugeGraph(doc.graph.nodes.size());
+    OrderRequest withKnown = request;
+    std::vector<std::string> names;
+    std::vector<MadeOrder> made;
+    for (const std::string& candidate : bestOrderCandidates()) {
+        if (huge && candidate == "search") continue;
+        MadeOrder m = makeOrder(candidate, withKnown);
+        withKnown.known.emplace_back(candidate, m.order);
+        const bool repeated = std::any_of(made.begin(), made.end(), [&](const MadeOrder& e) { return e.order == m.order; });
+        if (repeated) continue;
+        names.push_back(candidate);
+        made.push_back(std::move(m));
+    }
+    const PlanOptions planOptions{p.capacities, opts.cost, opts.policy};
+    auto choice = leastMovingDraft(
+        made.size(), [&](std::size_t i) { return excessBound(doc.graph, made[i].order, p.capacities); },
+        [&](std::size_t i) {
+            Plan plan = planSpills(doc.graph, made[i].order, planOptions);
+            const Bytes bytes = extraBytesOf(doc.graph, plan);
+            return PlanDraft{std::move(plan), bytes};
+        });
+    p.orderSource = names[choice.index];
+    p.search = summaryOf(made[choice.index].search);
+    p.order = std::move(made[choice.index].order);
+    p.plan = std::move(choice.draft->plan);
+}
+
 Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     Problem p;
     p.capacities = capacitiesFor(doc, opts);
@@ -312,19 +346,25 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     Bytes bestBytes = 0;
     OrderRequest withKnown = request;  // the search scores the candidates made before it
     // The cycles objective's technique orders starts from the other candidates' plans and the
-    // search's runners-up too; otherwise a losing plan is dropped as soon as it loses.
+    // search's runners-up too, so it plans every one; otherwise only those that may win are.
     const bool keepOthers = opts.objective == Objective::Cycles && opts.cycles.enabled(CyclesTechnique::Orders);
     if (huge && !keepOthers && opts.policy == "best") {
         prepareHugeDefault(doc, opts, request, p);
         return p;
     }
-    if (keepOthers) withKnown.runnersUp = kSearchRunnersUp;
+    if (!keepOthers) {
+        prepareLeastMovingOrder(doc, opts, request, p);
+        return p;
+    }
+    // The cycles objective's technique orders: every candidate's plan is a start, and the search's
+    // runners-up too.
+    withKnown.runnersUp = kSearchRunnersUp;
     // Technique search: the orders the search was given, and the effort to run it again with.
     std::optional<std::vector<std::pair<std::string, Order>>> deeperKnown;
     std::int64_t deeperEffort = 0;
     for (const std::string& candidate : bestOrderCandidates()) {
         if (huge && candidate == "search") continue;
-        if (candidate == "search" && keepOthers &&
+        if (candidate == "search" &&
             (opts.cycles.enabled(CyclesTechnique::Search) || opts.cycles.enabled(CyclesTechnique::Headroom)))
             deeperKnown = withKnown.known;
         MadeOrder made = makeOrder(candidate, withKnown);
@@ -335,22 +375,16 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
                 Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
                 p.others.push_back({candidate, candidate + " (runner-up from " + start + ")", std::move(order), std::move(plan)});
             }
-        // An order the candidates before it made already would plan the same and lose the tie:
-        // not planned again unless the cycles objective keeps it (a search that found nothing
-        // better returns the best order it was given).
-        const bool repeated = std::any_of(withKnown.known.begin(), withKnown.known.end() - 1,
-                                          [&](const auto& known) { return known.second == made.order; });
-        if (repeated && !keepOthers) continue;
         Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});
         const Bytes bytes = extraBytesOf(doc.graph, plan);
         if (!p.plan || bytes < bestBytes) {
-            if (p.plan && keepOthers) p.others.push_back({p.orderSource, p.orderSource, std::move(p.order), std::move(*p.plan)});
+            if (p.plan) p.others.push_back({p.orderSource, p.orderSource, std::move(p.order), std::move(*p.plan)});
             p.orderSource = candidate;
             p.order = std::move(made.order);
             p.search = summaryOf(made.search);
             p.plan = std::move(plan);
             bestBytes = bytes;
-        } else if (keepOthers) {
+        } else {
             p.others.push_back({candidate, candidate, std::move(made.order), std::move(plan)});
         }
     }

@@ -45,8 +45,9 @@ constexpr std::int64_t kExactNodesWithoutSpills = 200000;
 constexpr std::int64_t kExactNodesLastTry = 20000;
 constexpr std::int64_t kExactNodesPerBlock = 100;
 // A search node reads the blocks of its part of the problem, so the budget in nodes is also cut
-// to this much work (nodes x blocks): a memory of 10^4 stretches gets under 10^5 nodes. The
-// contest cases' packings stay under 2 x 10^8.
+// to this much work (nodes x blocks), over every memory and try of a plan: a memory of 10^4
+// stretches gets under 10^5 nodes, and a plan whose packings have spent it gets no more, since one
+// memory left unpacked is the whole plan lost. The contest cases' plans spend under 2 x 10^8.
 constexpr std::int64_t kExactPackWork = 500'000'000;
 // Policy residency retries until its relaxations, over all the plan's memories, have spent this
 // many times the bound's flow work (boundFlowWork), then falls back like lifetime. Four times per
@@ -273,18 +274,19 @@ private:
 
     // When the greedy packing fails: the exact packer (packing.h) within `nodes` search nodes and
     // at most `perBlock` a block. Sets every offset and returns true when it finds a packing.
-    bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes, std::int64_t perBlock) const {
+    bool packExactly(MemoryPlan& plan, Bytes capacity, std::int64_t nodes, std::int64_t perBlock) {
         std::vector<Stretch>& stretches = plan.stretches;
         packing::Problem problem;
         problem.capacity = capacity;
         for (const Stretch& s : stretches) problem.blocks.push_back({s.from, s.to, s.size, 1, {}});
         packing::Options options;
         const std::int64_t blocks = std::max<std::int64_t>(1, static_cast<std::int64_t>(stretches.size()));
-        options.budget = std::min({nodes, perBlock * blocks, kExactPackWork / blocks});
+        options.budget = std::min({nodes, perBlock * blocks, exactPackWorkLeft_ / blocks});
         // Region probes pay off over long searches; within these budgets their nodes are missed:
         // minimalloc's A as a graph spilled 52 times with them, none without (docs/packing.md).
         options.disabled.push_back(packing::Technique::RegionProbe);
         const packing::Result r = packing::pack(problem, options);
+        exactPackWorkLeft_ -= std::min(exactPackWorkLeft_, r.stats.nodes * blocks);
         if (r.verdict != packing::Verdict::Fits) return false;
         for (size_t i = 0; i < stretches.size(); ++i) stretches[i].offset = r.offsets[i];
         if (builder_.keepsReasonsFor(plan.spills())) plan.gaps = gapsAround(stretches, capacity);
@@ -626,6 +628,7 @@ private:
     PlanBuilder builder_;
     ResidencyRule rule_;
     std::int64_t relaxationWork_ = 0;  // policy residency: its relaxations' work over every memory so far
+    std::int64_t exactPackWorkLeft_ = kExactPackWork;  // of the exact packer, over every memory
     std::vector<int> stepOf_;                 // node index -> step
     std::optional<std::string> neededType_;   // the memory buffersIn() has indexed, if any
     // Its buffers per step: those of step s are neededAt_[firstNeededAt_[s] .. firstNeededAt_[s + 1]).

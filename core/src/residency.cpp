@@ -587,17 +587,16 @@ Bytes windowedRelaxation(const ResidencyProblem& p, int windowSteps, std::int64_
 TrafficBound trafficLowerBound(const Graph& g, const Order& order, const Capacities& caps, std::int64_t flowWork) {
     TrafficBound bound;
     const bool windowed = flowWork < 0 && isHugeGraph(order.size());
-    if (flowWork < 0) flowWork = boundFlowWork(order.size());
+    if (flowWork < 0) flowWork = kBoundFlowWork;
     const std::vector<int> stepOf = stepsOf(g, order);
     ResidencyProblem p;
     for (const auto& [type, capacity] : caps) {
         if (!buildProblem(g, stepOf, type, capacity, p)) continue;
         Relaxation r;
-        if (windowed) {
-            r.traffic = windowedRelaxation(p);
+        if (!windowed) r = relaxResidency(p, {}, flowWork);
+        if (windowed || !r.exact) {
+            r.traffic = std::max(r.traffic, windowedRelaxation(p));
             r.exact = false;
-        } else {
-            r = relaxResidency(p, {}, flowWork);
         }
         bound.byType[p.type] = r.traffic;
         bound.total += r.traffic;

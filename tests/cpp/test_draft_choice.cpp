@@ -1,9 +1,10 @@
-// The default's choice among candidate orders on huge graphs (draft_choice.h): an order is not
+// The default's choice among candidate orders (draft_choice.h): an order is not
 // drafted when its lower bound (excessBound) shows it cannot win, and the choice is the one of
 // drafting every order; excessBound is at most the relaxation.
 #include <random>
 
 #include "../../core/src/draft_choice.h"
+#include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
 #include "spillway/order_sources.h"
@@ -115,4 +116,29 @@ TEST_CASE("draft choice: an order whose bound may win is drafted, and ties go to
     CHECK_FALSE(mayBeat(reuseBytes, 2, reuseBytes, 1));
     CHECK(mayBeat(reuseBytes, 0, reuseBytes, 1));
     CHECK(mayBeat(reuseBytes - 1, 2, reuseBytes, 1));
+}
+
+TEST_CASE("order source best: the plan of planning every candidate order, though a losing order is left unplanned") {
+    RandomGraphParams r;
+    r.operations = 600;
+    const GraphDocument doc = parseGraphDocument(generateRandomGraph(2, r));
+    // Every candidate planned on its own: the least data moved, ties to the first.
+    std::optional<Result> expected;
+    for (const std::string& source : bestOrderCandidates()) {
+        RunOptions one;
+        one.orderSource = source;
+        Result result = test::planVerified(doc, one);
+        if (!expected || result.metrics.extraBytes < expected->metrics.extraBytes) expected = std::move(result);
+    }
+    REQUIRE(expected);
+    RunOptions best;
+    best.orderSource = "best";
+    const Result chosen = test::planVerified(doc, best);
+    CHECK(chosen.orderSource == expected->orderSource);
+    CHECK(chosen.metrics.extraBytes == expected->metrics.extraBytes);
+    CHECK(chosen.plan.order == expected->plan.order);
+    CHECK(chosen.plan.spills.size() == expected->plan.spills.size());
+    // The schedule order's bound exceeds the chosen plan's data: the order left unplanned.
+    const Capacities caps = doc.capacities ? *doc.capacities : defaultCapacities();
+    CHECK(excessBound(doc.graph, candidateOrders(doc, caps)[0], caps) > chosen.metrics.extraBytes);
 }

@@ -74,17 +74,20 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
 
 // The lower bound of an order: the relaxation's value summed over memories. No plan for this
 // order moves less data; a plan that does is a bug.
-// The relaxation is solved within a work budget per memory (-1: boundFlowWork of the order's
-// length), so that it stays near-linear; within it (every contest case) the value is the
-// relaxation's own, else a weaker bound: exact false. On huge graphs (scale.h) without a given
-// budget, the relaxation by windows instead (exact false): each contested gap cut at the end of
-// the window of kBoundWindowSteps where it starts, each window's flow within
-// kBoundWindowWorkPerStep work per step. Linear, and stronger there than one budgeted flow over
-// the whole time line (whose early stop prices little).
-inline constexpr std::int64_t kBoundWorkFloor = 60'000'000;
-inline constexpr std::int64_t kBoundWorkPerStep = 40;
+// The relaxation is solved within a work budget per memory (-1: kBoundFlowWork), so that the
+// bound costs at most a constant beside linear work; within it (every contest case) the value is
+// the relaxation's own. Out of it, and on huge graphs (scale.h) without a given budget, the
+// relaxation by windows (exact false): each contested gap cut at the end of the window of
+// kBoundWindowSteps where it starts, each window's flow within kBoundWindowWorkPerStep work per
+// step. Linear, and mostly stronger than one budgeted flow over the whole time line (whose early
+// stop prices little): the larger of the two.
+inline constexpr std::int64_t kBoundFlowWork = 8'000'000;
 inline constexpr int kBoundWindowSteps = 1024;
 inline constexpr std::int64_t kBoundWindowWorkPerStep = 256;
+// The planners' budget for one relaxation (policy residency, its retries, the search's scoring):
+// max(kBoundWorkFloor, kBoundWorkPerStep x steps). Out of it, they take the greedy choice.
+inline constexpr std::int64_t kBoundWorkFloor = 60'000'000;
+inline constexpr std::int64_t kBoundWorkPerStep = 40;
 std::int64_t boundFlowWork(size_t steps);
 // The relaxation by windows of `windowSteps` steps, each window's flow within `workPerStep` work
 // per step: a lower bound on relaxResidency(p).traffic, equal to it when one window holds every
