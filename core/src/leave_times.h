@@ -28,8 +28,12 @@ public:
         max_.assign(4 * n_, kNever);
         lazy_.assign(4 * n_, kNever);
     }
-    Leave latest(Bytes from, Bytes to) { return query(1, 0, n_, index(from), index(to)); }
-    void leave(Bytes from, Bytes to, Leave t) { raise(1, 0, n_, index(from), index(to), t); }
+    // An empty range holds no byte: never left, and leaving it leaves nothing (the tree's walk
+    // would otherwise meet the raises on the path to its one index).
+    Leave latest(Bytes from, Bytes to) { return from < to ? query(1, 0, n_, index(from), index(to)) : kNever; }
+    void leave(Bytes from, Bytes to, Leave t) {
+        if (from < to) raise(1, 0, n_, index(from), index(to), t);
+    }
 
 private:
     std::size_t index(Bytes x) const {
