@@ -208,7 +208,7 @@ TEST_CASE("reuse: closures remembered across steps are those found afresh, costs
         });
     }
     MESSAGE(overCapacity << " of 60 reuse orders need more than a memory holds");
-    CHECK(overCapacity >= 10);
+    CHECK(overCapacity >= 45);  // most of them: the shapes above make the scheduler evict
     for (const char* name : test::kSharedCases) {
         auto text = test::sharedCase(name);
         if (!text) continue;
