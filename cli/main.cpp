@@ -138,9 +138,10 @@ std::string usage() {
                         indent, 96);
     text += wrapped("FILE: one node id a line", indent, 96);
     std::string policies;
-    for (const std::string& p : policyNames()) policies += (policies.empty() ? "" : "|") + p;
-    text += "  --policy " + policies + "\n" +
-            wrapped("planner policy (default: " + policyNames().front() + ", the least data moved of all)", indent, 96);
+    for (const PolicyInfo& p : policyList()) policies += (policies.empty() ? "" : "|") + p.name;
+    text += "  --policy " + policies + "\n";
+    for (const PolicyInfo& p : policyList())
+        text += wrapped(p.name + (p.name == policyList().front().name ? " (default)" : "") + ": " + p.title, indent, 96);
     text += kUsageTail;
     // the packing techniques from their registry
     std::string techniques;
@@ -279,17 +280,7 @@ RunOptions runOptionsFrom(const Args& a) {
         return it == a.options.end() ? nullptr : &it->second;
     };
     if (auto v = get("--caps")) opts.capacities = parseCapacityList(*v);
-    if (auto v = get("--order")) {
-        if (isOrderSource(*v)) {
-            opts.orderSource = *v;
-        } else {
-            opts.orderSource = "given";
-            opts.orderFrom = "order";
-            orderFileText = readFile(*v, "order");
-            opts.order = parseOrderText(orderFileText);
-        }
-    }
-    if (auto v = get("--policy")) opts.policy = *v;
+    if (auto v = get("--policy")) opts.policy = policyName(parsePolicy(*v));
     if (auto v = get("--effort")) opts.effort = parseCount("--effort", *v, 0, limits::kMaxEffort, "effort");
     if (auto v = get("--cost")) opts.cost = CostModel::parse(*v);
     if (auto v = get("--fixed-latency"))
@@ -300,6 +291,21 @@ RunOptions runOptionsFrom(const Args& a) {
     if (auto v = get("--disable")) {
         if (opts.objective != Objective::Cycles) throw InputError("--disable switches off techniques of --objective cycles");
         opts.cycles.disabled = parseCyclesTechniques(*v);
+    }
+    // Last: an order file is read only once every other option is known to be valid.
+    if (auto v = get("--order")) {
+        if (isOrderSource(*v)) {
+            opts.orderSource = *v;
+        } else {
+            std::error_code ec;
+            if (!fs::exists(*v, ec))
+                throw InputError("unknown order source \"" + excerpt(*v) + "\": expected " + orderSourceNames() +
+                                 " or an order file (no file " + *v + ")");
+            opts.orderSource = "given";
+            opts.orderFrom = "order";
+            orderFileText = readFile(*v, "order");
+            opts.order = parseOrderText(orderFileText);
+        }
     }
     return opts;
 }

@@ -213,6 +213,13 @@ std::string version() { return std::string("spillway ") + SPILLWAY_VERSION; }
 
 std::string policies() { return dump(Json(policyNames())); }
 
+// The policies, default first: [{"name", "title", "description"}].
+std::string policyListJson() {
+    Json out = Json::array();
+    for (const PolicyInfo& p : policyList()) out.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}});
+    return dump(out);
+}
+
 // The order sources, default first: [{"name", "title", "description"}].
 std::string orders() {
     Json out = Json::array();
@@ -337,6 +344,7 @@ double browserMaxNodes() { return static_cast<double>(kBrowserMaxNodes); }
 EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("version", &version);
     emscripten::function("policies", &policies);
+    emscripten::function("policyList", &policyListJson);
     emscripten::function("orders", &orders);
     emscripten::function("plan", &plan);
     emscripten::function("planWithProgress", &planWithProgress);

@@ -4,6 +4,9 @@
 /** An order source's name, as orders() lists them ("graph" first: the default). */
 export type OrderSourceName = "graph" | "best" | "schedule" | "reuse" | "search" | "min-peak" | "id";
 
+/** A policy's name, as policies() lists them ("best" first: the default). */
+export type PolicyName = "best" | "lifetime" | "residency" | "seed" | "window";
+
 /** Options for plan(); every field is optional. */
 export interface RunOptions {
   /** Capacity per memory name; replaces the graph's "Capacities" and the defaults. */
@@ -11,7 +14,7 @@ export interface RunOptions {
   /** An order source from orders() ("graph": the graph's Order, else "best"), or an explicit list
    *  of node ids. */
   order?: OrderSourceName | number[];
-  /** A policy name from policies(). */
+  /** A policy name from policies() (PolicyName); another name is an input error. */
   policy?: string;
   cost?: { model: "seed" | "contest"; fixedLatency?: number; cyclesPerByte?: number };
   /** The order search's budget in evaluations (sources "search", "min-peak", and "best" or
@@ -54,6 +57,14 @@ export interface SearchProgress {
   budget: number;
   /** Best score so far: data moved by the residency step ("search"), or the peak ("min-peak"). */
   best: number;
+}
+
+export interface PolicyInfo {
+  name: PolicyName;
+  /** A one-line summary. */
+  title: string;
+  /** What it does, in a sentence or two. */
+  description: string;
 }
 
 export interface OrderSourceInfo {
@@ -185,8 +196,10 @@ export interface ExampleInfo {
 export interface SpillwayModule {
   /** "spillway 0.1.0" */
   version(): string;
-  /** JSON array of policy names, default first. */
+  /** JSON array of policy names (PolicyName), default first. */
   policies(): string;
+  /** JSON array of PolicyInfo, default first: the policies' registry, as policies() orders it. */
+  policyList(): string;
   /** JSON array of OrderSourceInfo, default first: the menu of order sources. */
   orders(): string;
   /** Result JSON (docs/result-format.md), byte-identical to `spillway plan -o`, or EngineError JSON;

@@ -305,6 +305,7 @@ void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, c
 }
 
 Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
+    parsePolicy(opts.policy);  // a wrong name fails before any order is made (a search is costly)
     Problem p;
     p.capacities = capacitiesFor(doc, opts);
     opts.cost.validate(doc.graph);

@@ -542,7 +542,9 @@ std::string generateTiledMatmul(const MatmulParams& p) {
     return pr.emit(p.capacities, p.freesAtEnd);
 }
 
-std::string generateFlashAttentionLike(const FlashAttentionParams& p) {
+namespace {
+
+void checkFlashAttentionParams(const FlashAttentionParams& p) {
     requireAtLeast("queryBlocks", p.queryBlocks, 1);
     requireAtLeast("kvBlocks", p.kvBlocks, 1);
     requireAtLeast("headChunks", p.headChunks, 1);
@@ -556,118 +558,169 @@ std::string generateFlashAttentionLike(const FlashAttentionParams& p) {
         kMaxNodes / 8)
         badParam("queryBlocks * kvBlocks", "is too large (the graph would exceed " +
                                                std::to_string(kMaxNodes) + " nodes)");
-    Program pr;
-    const int nq = p.queryBlocks, nkv = p.kvBlocks, hc = p.headChunks, oc = p.outChunks;
-    std::vector<int> q(static_cast<size_t>(nq) * hc, -1), k(static_cast<size_t>(nkv) * hc, -1),
-        v(static_cast<size_t>(nkv) * oc, -1);
-    // Running state per query block: max, sum, output chunks.
-    std::vector<int> runMax(nq, -1), runSum(nq, -1);
-    std::vector<std::vector<int>> runOut(nq, std::vector<int>(oc, -1));
-    auto loadTile = [&](int& h) {
-        if (h >= 0) return;
-        h = pr.buffer("L1", p.tileBytes);
-        pr.op("COPY_IN", "MTE2", copyInCycles(p.tileBytes), {h}, {});
+}
+
+// Flash attention's program, block (i, j) of query block i and key/value block j at a time:
+// the scores, their softmax statistics merged with the running ones, the weighted values.
+class FlashAttentionProgram {
+public:
+    explicit FlashAttentionProgram(const FlashAttentionParams& p)
+        : p_(p),
+          nq_(p.queryBlocks), nkv_(p.kvBlocks), hc_(p.headChunks), oc_(p.outChunks),
+          q_(static_cast<size_t>(nq_) * hc_, -1), k_(static_cast<size_t>(nkv_) * hc_, -1),
+          v_(static_cast<size_t>(nkv_) * oc_, -1),
+          runMax_(nq_, -1), runSum_(nq_, -1), runOut_(nq_, std::vector<int>(oc_, -1)) {}
+
+    std::string emit() {
+        for (int j = 0; j < nkv_; ++j)
+            for (int i = 0; i < nq_; ++i) block(i, j);
+        return pr_.emit(p_.capacities, p_.freesAtEnd);
+    }
+
+private:
+    struct Scales {
+        int old = -1, fresh = -1;  // the running statistics' factor, this block's
     };
-    auto ub = [&](Bytes size) { return pr.buffer("UB", size); };
-    for (int j = 0; j < nkv; ++j) {
-        for (int i = 0; i < nq; ++i) {
-            // S = Q_i K_j^T, accumulated over head chunks.
-            const int sAcc = pr.buffer("L0C", p.accBytes);
-            for (int c = 0; c < hc; ++c) {
-                int& qt = q[static_cast<size_t>(i) * hc + c];
-                int& kt = k[static_cast<size_t>(j) * hc + c];
-                loadTile(qt);
-                loadTile(kt);
-                const int qa = pr.buffer("L0A", p.l0Bytes);
-                const int kb = pr.buffer("L0B", p.l0Bytes);
-                pr.op("MOVE", "MTE1", 31, {qa}, {qt});
-                pr.op("MOVE", "MTE1", 54, {kb}, {kt});
-                if (c == 0) pr.op("MATMUL", "CUBE", 128, {sAcc}, {qa, kb});
-                else pr.op("MATMUL", "CUBE", 128, {sAcc}, {sAcc, qa, kb});
-            }
-            // Softmax statistics of this block.
-            const int s = ub(p.rowBytes);
-            pr.op("COPY", "FIXP", 41, {s}, {sAcc});
-            const int mx = ub(p.rowBytes);
-            pr.op("ROWMAX", "VECTOR", 310, {mx}, {s});
-            const int m = ub(p.statBytes), mScratch = ub(p.scratchBytes);
-            pr.op("COMPACT", "VECTOR", 113, {m, mScratch}, {mx});
-            const int d = ub(p.rowBytes);
-            pr.op("SUB", "VECTOR", 151, {d}, {s, mx});
-            const int e = ub(p.rowBytes);
-            pr.op("EXP", "VECTOR", 218, {e}, {d});
-            const int rs = ub(p.rowBytes);
-            pr.op("ROWSUM", "VECTOR", 342, {rs}, {e});
-            const int l = ub(p.statBytes), lScratch = ub(p.scratchBytes);
-            pr.op("COMPACT", "VECTOR", 113, {l, lScratch}, {rs});
-            // Merge with the running statistics.
-            int scaleOld = -1, scaleNew = -1;
+
+    void block(int i, int j) {
+        const int sAcc = scores(i, j);
+        // Softmax statistics of this block.
+        const int s = ub(p_.rowBytes);
+        pr_.op("COPY", "FIXP", 41, {s}, {sAcc});
+        const int mx = ub(p_.rowBytes);
+        pr_.op("ROWMAX", "VECTOR", 310, {mx}, {s});
+        const int m = ub(p_.statBytes), mScratch = ub(p_.scratchBytes);
+        pr_.op("COMPACT", "VECTOR", 113, {m, mScratch}, {mx});
+        const int d = ub(p_.rowBytes);
+        pr_.op("SUB", "VECTOR", 151, {d}, {s, mx});
+        const int e = ub(p_.rowBytes);
+        pr_.op("EXP", "VECTOR", 218, {e}, {d});
+        const int rs = ub(p_.rowBytes);
+        pr_.op("ROWSUM", "VECTOR", 342, {rs}, {e});
+        const int l = ub(p_.statBytes), lScratch = ub(p_.scratchBytes);
+        pr_.op("COMPACT", "VECTOR", 113, {l, lScratch}, {rs});
+        const Scales scales = mergeStatistics(i, j, m, l);
+        const std::vector<int> oAcc = weightedValues(j, e);
+        mergeOutputs(i, j, oAcc, scales);
+        if (j == nkv_ - 1) finishQueryBlock(i);
+    }
+
+    // S = Q_i K_j^T, accumulated over head chunks.
+    int scores(int i, int j) {
+        const int sAcc = pr_.buffer("L0C", p_.accBytes);
+        for (int c = 0; c < hc_; ++c) {
+            int& qt = q_[static_cast<size_t>(i) * hc_ + c];
+            int& kt = k_[static_cast<size_t>(j) * hc_ + c];
+            loadTile(qt);
+            loadTile(kt);
+            const int qa = pr_.buffer("L0A", p_.l0Bytes);
+            const int kb = pr_.buffer("L0B", p_.l0Bytes);
+            pr_.op("MOVE", "MTE1", 31, {qa}, {qt});
+            pr_.op("MOVE", "MTE1", 54, {kb}, {kt});
+            if (c == 0) pr_.op("MATMUL", "CUBE", 128, {sAcc}, {qa, kb});
+            else pr_.op("MATMUL", "CUBE", 128, {sAcc}, {sAcc, qa, kb});
+        }
+        return sAcc;
+    }
+
+    // Merges this block's max `m` and sum `l` with the running statistics.
+    Scales mergeStatistics(int i, int j, int m, int l) {
+        if (j == 0) {
+            runMax_[i] = m;
+            runSum_[i] = l;
+            return {};
+        }
+        Scales scales;
+        const int mn = ub(p_.statBytes);
+        pr_.op("MAX", "VECTOR", 23, {mn}, {runMax_[i], m});
+        const int t1 = ub(p_.statBytes);
+        pr_.op("SUB", "VECTOR", 24, {t1}, {runMax_[i], mn});
+        scales.old = ub(p_.statBytes);
+        pr_.op("EXP", "VECTOR", 31, {scales.old}, {t1});
+        const int t2 = ub(p_.statBytes);
+        pr_.op("SUB", "VECTOR", 24, {t2}, {m, mn});
+        scales.fresh = ub(p_.statBytes);
+        pr_.op("EXP", "VECTOR", 31, {scales.fresh}, {t2});
+        const int lNew = ub(p_.statBytes);
+        pr_.op("MUL", "VECTOR", 25, {lNew}, {l, scales.fresh});
+        const int lOld = ub(p_.statBytes);
+        pr_.op("MUL", "VECTOR", 25, {lOld}, {runSum_[i], scales.old});
+        const int ln = ub(p_.statBytes);
+        pr_.op("ADD", "VECTOR", 24, {ln}, {lOld, lNew});
+        runMax_[i] = mn;
+        runSum_[i] = ln;
+        return scales;
+    }
+
+    // O_j = P V_j, one L0C tile per output chunk.
+    std::vector<int> weightedValues(int j, int e) {
+        const int pt = pr_.buffer("L1", p_.tileBytes);
+        pr_.op("COPY", "MTE3", 271, {pt}, {e});
+        std::vector<int> oAcc(oc_);
+        for (int h = 0; h < oc_; ++h) {
+            oAcc[h] = pr_.buffer("L0C", p_.accBytes);
+            int& vt = v_[static_cast<size_t>(j) * oc_ + h];
+            loadTile(vt);
+            const int pa = pr_.buffer("L0A", p_.l0Bytes);
+            const int vb = pr_.buffer("L0B", p_.l0Bytes);
+            pr_.op("MOVE", "MTE1", 31, {pa}, {pt});
+            pr_.op("MOVE", "MTE1", 54, {vb}, {vt});
+            pr_.op("MATMUL", "CUBE", 128, {oAcc[h]}, {pa, vb});
+        }
+        return oAcc;
+    }
+
+    void mergeOutputs(int i, int j, const std::vector<int>& oAcc, Scales scales) {
+        for (int h = 0; h < oc_; ++h) {
+            const int o = ub(p_.rowBytes);
+            pr_.op("COPY", "FIXP", 41, {o}, {oAcc[h]});
             if (j == 0) {
-                runMax[i] = m;
-                runSum[i] = l;
+                runOut_[i][h] = o;
             } else {
-                const int mn = ub(p.statBytes);
-                pr.op("MAX", "VECTOR", 23, {mn}, {runMax[i], m});
-                const int t1 = ub(p.statBytes);
-                pr.op("SUB", "VECTOR", 24, {t1}, {runMax[i], mn});
-                scaleOld = ub(p.statBytes);
-                pr.op("EXP", "VECTOR", 31, {scaleOld}, {t1});
-                const int t2 = ub(p.statBytes);
-                pr.op("SUB", "VECTOR", 24, {t2}, {m, mn});
-                scaleNew = ub(p.statBytes);
-                pr.op("EXP", "VECTOR", 31, {scaleNew}, {t2});
-                const int lNew = ub(p.statBytes);
-                pr.op("MUL", "VECTOR", 25, {lNew}, {l, scaleNew});
-                const int lOld = ub(p.statBytes);
-                pr.op("MUL", "VECTOR", 25, {lOld}, {runSum[i], scaleOld});
-                const int ln = ub(p.statBytes);
-                pr.op("ADD", "VECTOR", 24, {ln}, {lOld, lNew});
-                runMax[i] = mn;
-                runSum[i] = ln;
-            }
-            // O_j = P V_j, one L0C tile per output chunk.
-            const int pt = pr.buffer("L1", p.tileBytes);
-            pr.op("COPY", "MTE3", 271, {pt}, {e});
-            std::vector<int> oAcc(oc);
-            for (int h = 0; h < oc; ++h) {
-                oAcc[h] = pr.buffer("L0C", p.accBytes);
-                int& vt = v[static_cast<size_t>(j) * oc + h];
-                loadTile(vt);
-                const int pa = pr.buffer("L0A", p.l0Bytes);
-                const int vb = pr.buffer("L0B", p.l0Bytes);
-                pr.op("MOVE", "MTE1", 31, {pa}, {pt});
-                pr.op("MOVE", "MTE1", 54, {vb}, {vt});
-                pr.op("MATMUL", "CUBE", 128, {oAcc[h]}, {pa, vb});
-            }
-            for (int h = 0; h < oc; ++h) {
-                const int o = ub(p.rowBytes);
-                pr.op("COPY", "FIXP", 41, {o}, {oAcc[h]});
-                if (j == 0) {
-                    runOut[i][h] = o;
-                } else {
-                    const int on = ub(p.rowBytes);
-                    pr.op("MUL", "VECTOR", 38, {on}, {o, scaleNew});
-                    const int oo = ub(p.rowBytes);
-                    pr.op("MUL", "VECTOR", 38, {oo}, {runOut[i][h], scaleOld});
-                    const int os = ub(p.rowBytes);
-                    pr.op("ADD", "VECTOR", 37, {os}, {oo, on});
-                    runOut[i][h] = os;
-                }
-            }
-            if (j == nkv - 1) {
-                const int r = ub(p.statBytes);
-                pr.op("REC", "VECTOR", 37, {r}, {runSum[i]});
-                for (int h = 0; h < oc; ++h) {
-                    const int of = ub(p.rowBytes);
-                    pr.op("MUL", "VECTOR", 38, {of}, {runOut[i][h], r});
-                    pr.op("COPY_OUT", "MTE3", 191, {}, {of});
-                }
-                pr.op("COPY_OUT", "MTE3", 150, {}, {runSum[i]});
-                pr.op("COPY_OUT", "MTE3", 150, {}, {runMax[i]});
+                const int on = ub(p_.rowBytes);
+                pr_.op("MUL", "VECTOR", 38, {on}, {o, scales.fresh});
+                const int oo = ub(p_.rowBytes);
+                pr_.op("MUL", "VECTOR", 38, {oo}, {runOut_[i][h], scales.old});
+                const int os = ub(p_.rowBytes);
+                pr_.op("ADD", "VECTOR", 37, {os}, {oo, on});
+                runOut_[i][h] = os;
             }
         }
     }
-    return pr.emit(p.capacities, p.freesAtEnd);
+
+    void finishQueryBlock(int i) {
+        const int r = ub(p_.statBytes);
+        pr_.op("REC", "VECTOR", 37, {r}, {runSum_[i]});
+        for (int h = 0; h < oc_; ++h) {
+            const int of = ub(p_.rowBytes);
+            pr_.op("MUL", "VECTOR", 38, {of}, {runOut_[i][h], r});
+            pr_.op("COPY_OUT", "MTE3", 191, {}, {of});
+        }
+        pr_.op("COPY_OUT", "MTE3", 150, {}, {runSum_[i]});
+        pr_.op("COPY_OUT", "MTE3", 150, {}, {runMax_[i]});
+    }
+
+    void loadTile(int& h) {
+        if (h >= 0) return;
+        h = pr_.buffer("L1", p_.tileBytes);
+        pr_.op("COPY_IN", "MTE2", copyInCycles(p_.tileBytes), {h}, {});
+    }
+    int ub(Bytes size) { return pr_.buffer("UB", size); }
+
+    const FlashAttentionParams& p_;
+    Program pr_;
+    const int nq_, nkv_, hc_, oc_;
+    std::vector<int> q_, k_, v_;  // tiles loaded into L1, -1: not yet
+    // Running state per query block: max, sum, output chunks.
+    std::vector<int> runMax_, runSum_;
+    std::vector<std::vector<int>> runOut_;
+};
+
+}  // namespace
+
+std::string generateFlashAttentionLike(const FlashAttentionParams& p) {
+    checkFlashAttentionParams(p);
+    return FlashAttentionProgram(p).emit();
 }
 
 std::string generateConvLike(const ConvParams& p) {
@@ -736,7 +789,11 @@ std::string generateConvLike(const ConvParams& p) {
     return pr.emit(p.capacities, p.freesAtEnd);
 }
 
-std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) {
+namespace {
+
+// Checks the parameters and returns each memory's largest buffer: a node holds at most
+// maxReads + 1 buffers, so sizes up to cap / (maxReads + 1) always fit.
+std::map<std::string, Bytes> randomGraphMaxSizes(const RandomGraphParams& p) {
     requireAtLeast("operations", p.operations, 1);
     // An operation adds at most four nodes (itself, the ALLOC and FREE of the buffer it loads or
     // writes, a barrier): a quarter of the node limit always fits, a million operations included.
@@ -750,7 +807,6 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
     if (p.allocEdgePercent < 0 || p.allocEdgePercent > 100) badParam("allocEdgePercent", "must be between 0 and 100");
     if (p.bufferlessPercent < 0 || p.bufferlessPercent > 100) badParam("bufferlessPercent", "must be between 0 and 100");
     const Capacities limits = p.capacities.empty() ? defaultCapacities() : p.capacities;
-    // A node holds at most maxReads + 1 buffers, so sizes up to cap / (maxReads + 1) always fit.
     std::map<std::string, Bytes> maxSize;
     for (const std::string& m : p.memories) {
         auto cap = limits.find(m);
@@ -759,106 +815,137 @@ std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) 
         if (most < 1) badParam("capacities", "of \"" + m + "\" is too small for maxReads + 1 buffers");
         maxSize[m] = most;
     }
-    Rng rng(seed);
-    Builder b(p.capacities, p.freesAtEnd);
-    auto drawSize = [&](const std::string& m) {
-        const Bytes hi = maxSize.at(m), lo = std::min(p.minBytes, hi);
-        return static_cast<Bytes>(rng.between(lo, hi));
-    };
-    auto drawMemory = [&]() { return rng.pick(p.memories); };
+    return maxSize;
+}
+
+// A random graph, an operation at a time: a load, a store or a computation on live buffers.
+// Every draw of the generator is in a fixed sequence, so that a seed gives the same graph.
+class RandomGraphProgram {
+public:
+    RandomGraphProgram(std::uint64_t seed, const RandomGraphParams& p)
+        : p_(p), maxSize_(randomGraphMaxSizes(p)), rng_(seed), b_(p.capacities, p.freesAtEnd) {}
+
+    std::string emit() {
+        for (int step = 0; step < p_.operations; ++step) {
+            releaseDueFrees();
+            const std::int64_t roll = rng_.below(100);
+            if (live_.empty() || roll < 25) load();
+            else if (roll < 35) store();
+            else compute();
+        }
+        return b_.finish();  // frees the rest, ascending BufId
+    }
+
+private:
     struct LiveBuf {
         BufferId id;
         int usesLeft;
     };
-    std::vector<LiveBuf> live;
-    std::vector<std::pair<BufferId, int>> late;  // retired buffers whose FREE waits a few ops
-    auto retire = [&](BufferId id) {
-        if (!p.freesAtEnd && rng.below(100) < p.lateFreePercent) late.emplace_back(id, static_cast<int>(rng.between(1, 3)));
-        else b.release(id);
-    };
-    auto consume = [&](size_t idx) {
-        if (--live[idx].usesLeft > 0) return;
-        const BufferId id = live[idx].id;
-        live.erase(live.begin() + static_cast<std::ptrdiff_t>(idx));
-        retire(id);
-    };
-    auto newLive = [&](BufferId id) { live.push_back({id, static_cast<int>(rng.between(1, p.maxUsesPerBuffer))}); };
-    static const char* const kVectorOps[] = {"ADD", "SUB", "MUL", "EXP", "MAX", "ROWSUM"};
-    // The shapes behind allocEdgePercent and bufferlessPercent (drawn only when asked for, so that
-    // the other graphs stay what they were): an ALLOC of a live buffer before an operation that
-    // does not use it, and a barrier between the previous operation and the next.
-    NodeId barrier = -1;
-    auto shaped = [&](NodeId op, const std::vector<BufferId>& uses) {
-        if (barrier >= 0) b.dependency(barrier, op);
-        barrier = -1;
-        if (p.allocEdgePercent > 0 && rng.below(100) < p.allocEdgePercent && !live.empty()) {
-            const BufferId other = rng.pick(live).id;
-            if (std::find(uses.begin(), uses.end(), other) == uses.end()) b.dependency(b.allocNodeOf(other), op);
-        }
-        if (p.bufferlessPercent > 0 && rng.below(100) < p.bufferlessPercent) {
-            barrier = b.op("BARRIER", "SCALAR", rng.between(0, 50), {}, {});
-            b.dependency(op, barrier);
-        }
-    };
-    for (int step = 0; step < p.operations; ++step) {
-        // FREEs that were held back come due.
-        for (size_t i = 0; i < late.size();) {
-            if (--late[i].second <= 0) {
-                b.release(late[i].first);
-                late.erase(late.begin() + static_cast<std::ptrdiff_t>(i));
+
+    // FREEs that were held back come due.
+    void releaseDueFrees() {
+        for (size_t i = 0; i < late_.size();) {
+            if (--late_[i].second <= 0) {
+                b_.release(late_[i].first);
+                late_.erase(late_.begin() + static_cast<std::ptrdiff_t>(i));
             } else {
                 ++i;
             }
         }
-        const std::int64_t roll = rng.below(100);
-        if (live.empty() || roll < 25) {  // load
-            const std::string m = drawMemory();
-            const Bytes size = drawSize(m);
-            const BufferId id = b.alloc(m, size);
-            shaped(b.op("COPY_IN", "MTE2", copyInCycles(size), {id}, {}), {id});
-            newLive(id);
-        } else if (roll < 35) {  // store
-            const size_t idx = static_cast<size_t>(rng.below(static_cast<std::int64_t>(live.size())));
-            const BufferId stored = live[idx].id;
-            shaped(b.op("COPY_OUT", "MTE3", transferCycles(b.sizeOf(stored), 100, 1), {}, {stored}), {stored});
-            consume(idx);
-        } else {  // compute: read some live buffers, write a new one
-            const int want = static_cast<int>(rng.between(1, p.maxReads));
-            std::vector<size_t> picked;
-            for (int t = 0; t < want && picked.size() < live.size(); ++t) {
-                size_t idx = static_cast<size_t>(rng.below(static_cast<std::int64_t>(live.size())));
-                while (std::find(picked.begin(), picked.end(), idx) != picked.end()) idx = (idx + 1) % live.size();
-                picked.push_back(idx);
-            }
-            const std::string m = drawMemory();
-            const BufferId out = b.alloc(m, drawSize(m));
-            std::vector<BufferId> reads;
-            for (size_t idx : picked) reads.push_back(live[idx].id);
-            std::string name, pipe;
-            if (m == "L0A" || m == "L0B") {
-                name = "MOVE";
-                pipe = "MTE1";
-            } else if (m == "L0C") {
-                name = "MATMUL";
-                pipe = "CUBE";
-            } else if (m == "L1") {
-                name = "COPY";
-                pipe = "MTE3";
-            } else {
-                name = kVectorOps[rng.below(6)];
-                pipe = "VECTOR";
-            }
-            std::vector<BufferId> uses = reads;
-            uses.push_back(out);
-            shaped(b.op(name, pipe, rng.between(10, 400), {out}, reads), uses);
-            // Consume from the highest index down so that erasing keeps the others valid.
-            std::sort(picked.rbegin(), picked.rend());
-            for (size_t idx : picked) consume(idx);
-            newLive(out);
+    }
+
+    void load() {
+        const std::string m = drawMemory();
+        const Bytes size = drawSize(m);
+        const BufferId id = b_.alloc(m, size);
+        shaped(b_.op("COPY_IN", "MTE2", copyInCycles(size), {id}, {}), {id});
+        newLive(id);
+    }
+
+    void store() {
+        const size_t idx = static_cast<size_t>(rng_.below(static_cast<std::int64_t>(live_.size())));
+        const BufferId stored = live_[idx].id;
+        shaped(b_.op("COPY_OUT", "MTE3", transferCycles(b_.sizeOf(stored), 100, 1), {}, {stored}), {stored});
+        consume(idx);
+    }
+
+    // Reads some live buffers, writes a new one.
+    void compute() {
+        const int want = static_cast<int>(rng_.between(1, p_.maxReads));
+        std::vector<size_t> picked;
+        for (int t = 0; t < want && picked.size() < live_.size(); ++t) {
+            size_t idx = static_cast<size_t>(rng_.below(static_cast<std::int64_t>(live_.size())));
+            while (std::find(picked.begin(), picked.end(), idx) != picked.end()) idx = (idx + 1) % live_.size();
+            picked.push_back(idx);
+        }
+        const std::string m = drawMemory();
+        const BufferId out = b_.alloc(m, drawSize(m));
+        std::vector<BufferId> reads;
+        for (size_t idx : picked) reads.push_back(live_[idx].id);
+        const auto [name, pipe] = operationWriting(m);
+        std::vector<BufferId> uses = reads;
+        uses.push_back(out);
+        shaped(b_.op(name, pipe, rng_.between(10, 400), {out}, reads), uses);
+        // Consume from the highest index down so that erasing keeps the others valid.
+        std::sort(picked.rbegin(), picked.rend());
+        for (size_t idx : picked) consume(idx);
+        newLive(out);
+    }
+
+    // The operation and pipe that write a buffer of memory `m`.
+    std::pair<std::string, std::string> operationWriting(const std::string& m) {
+        static const char* const kVectorOps[] = {"ADD", "SUB", "MUL", "EXP", "MAX", "ROWSUM"};
+        if (m == "L0A" || m == "L0B") return {"MOVE", "MTE1"};
+        if (m == "L0C") return {"MATMUL", "CUBE"};
+        if (m == "L1") return {"COPY", "MTE3"};
+        return {kVectorOps[rng_.below(6)], "VECTOR"};
+    }
+
+    // The shapes behind allocEdgePercent and bufferlessPercent (drawn only when asked for, so that
+    // the other graphs stay what they were): an ALLOC of a live buffer before an operation that
+    // does not use it, and a barrier between the previous operation and the next.
+    void shaped(NodeId op, const std::vector<BufferId>& uses) {
+        if (barrier_ >= 0) b_.dependency(barrier_, op);
+        barrier_ = -1;
+        if (p_.allocEdgePercent > 0 && rng_.below(100) < p_.allocEdgePercent && !live_.empty()) {
+            const BufferId other = rng_.pick(live_).id;
+            if (std::find(uses.begin(), uses.end(), other) == uses.end()) b_.dependency(b_.allocNodeOf(other), op);
+        }
+        if (p_.bufferlessPercent > 0 && rng_.below(100) < p_.bufferlessPercent) {
+            barrier_ = b_.op("BARRIER", "SCALAR", rng_.between(0, 50), {}, {});
+            b_.dependency(op, barrier_);
         }
     }
-    return b.finish();  // frees the rest, ascending BufId
-}
+
+    Bytes drawSize(const std::string& m) {
+        const Bytes hi = maxSize_.at(m), lo = std::min(p_.minBytes, hi);
+        return static_cast<Bytes>(rng_.between(lo, hi));
+    }
+    std::string drawMemory() { return rng_.pick(p_.memories); }
+    void retire(BufferId id) {
+        if (!p_.freesAtEnd && rng_.below(100) < p_.lateFreePercent) late_.emplace_back(id, static_cast<int>(rng_.between(1, 3)));
+        else b_.release(id);
+    }
+    void consume(size_t idx) {
+        if (--live_[idx].usesLeft > 0) return;
+        const BufferId id = live_[idx].id;
+        live_.erase(live_.begin() + static_cast<std::ptrdiff_t>(idx));
+        retire(id);
+    }
+    void newLive(BufferId id) { live_.push_back({id, static_cast<int>(rng_.between(1, p_.maxUsesPerBuffer))}); }
+
+    const RandomGraphParams& p_;
+    const std::map<std::string, Bytes> maxSize_;
+    Rng rng_;
+    Builder b_;
+    std::vector<LiveBuf> live_;
+    std::vector<std::pair<BufferId, int>> late_;  // retired buffers whose FREE waits a few ops
+    NodeId barrier_ = -1;
+};
+
+}  // namespace
+
+std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) { return RandomGraphProgram(seed, p).emit(); }
 
 std::string generateThrash(std::uint64_t seed, const ThrashParams& p) {
     requireAtLeast("buffers", p.buffers, 1);

@@ -243,7 +243,11 @@ private:
                 fail(offset, std::string("options: field \"policy\" must be a non-empty string, got ") +
                                  (k == Kind::String ? "an empty string" : json::kindName(k)),
                      "policy");
-            opts_.policy = std::move(*s->string);
+            try {
+                opts_.policy = policyName(parsePolicy(*s->string));
+            } catch (const InputError& e) {
+                fail(offset, std::string("options: ") + e.what(), "policy");
+            }
             return false;
         }
         if (key_ == "effort") {

@@ -33,23 +33,33 @@ std::string name(size_t i) { return "block " + std::to_string(i); }
 
 }  // namespace
 
+const char* packingViolationKindName(PackingViolationKind kind) {
+    switch (kind) {
+        case PackingViolationKind::Count: return "count";
+        case PackingViolationKind::Bounds: return "bounds";
+        case PackingViolationKind::Alignment: return "alignment";
+        case PackingViolationKind::Overlap: return "overlap";
+    }
+    return "?";
+}
+
 std::vector<PackingViolation> validatePacking(const Problem& problem, const std::vector<Bytes>& offsets, size_t limit) {
     std::vector<PackingViolation> out;
-    auto report = [&](const char* kind, std::string message) {
+    auto report = [&](PackingViolationKind kind, std::string message) {
         if (out.size() < limit) out.push_back({kind, std::move(message)});
     };
     const size_t n = problem.blocks.size();
     if (offsets.size() != n) {
-        report("count", std::to_string(offsets.size()) + " offsets for " + std::to_string(n) + " blocks");
+        report(PackingViolationKind::Count, std::to_string(offsets.size()) + " offsets for " + std::to_string(n) + " blocks");
         return out;
     }
     for (size_t i = 0; i < n; ++i) {
         const Block& b = problem.blocks[i];
         if (offsets[i] < 0 || offsets[i] > problem.capacity - b.size)
-            report("bounds", name(i) + " at offset " + std::to_string(offsets[i]) + " with size " + std::to_string(b.size) +
+            report(PackingViolationKind::Bounds, name(i) + " at offset " + std::to_string(offsets[i]) + " with size " + std::to_string(b.size) +
                                  " leaves the memory [0, " + std::to_string(problem.capacity) + ")");
         if (b.alignment < 1 || offsets[i] % b.alignment != 0)
-            report("alignment", name(i) + " at offset " + std::to_string(offsets[i]) + " is not a multiple of its alignment " +
+            report(PackingViolationKind::Alignment, name(i) + " at offset " + std::to_string(offsets[i]) + " is not a multiple of its alignment " +
                                     std::to_string(b.alignment));
     }
     std::vector<std::vector<Occupied>> held(n);
@@ -75,7 +85,7 @@ std::vector<PackingViolation> validatePacking(const Problem& problem, const std:
                     jBelow = jBelow && c.high <= a.low;
                 }
             if (shared && !iBelow && !jBelow)
-                report("overlap", name(std::min(i, j)) + " and " + name(std::max(i, j)) + " share bytes while both are live (offsets " +
+                report(PackingViolationKind::Overlap, name(std::min(i, j)) + " and " + name(std::max(i, j)) + " share bytes while both are live (offsets " +
                                       std::to_string(offsets[std::min(i, j)]) + " and " + std::to_string(offsets[std::max(i, j)]) + ")");
         }
     }

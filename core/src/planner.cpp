@@ -11,8 +11,11 @@ namespace {
 
 using PlanFunction = Plan (*)(const Graph&, const Order&, const PlanOptions&);
 
-struct Policy {
+struct PolicyEntry {
+    Policy policy;
     const char* name;
+    const char* title;
+    const char* description;
     PlanFunction plan;
     // For policies that fall back on seed's plan: the plan without the fallback (policy best).
     std::optional<Plan> (*packed)(const Graph&, const Order&, const PlanOptions&) = nullptr;
@@ -20,13 +23,40 @@ struct Policy {
 
 Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts);
 
-const Policy kPolicies[] = {
-    {"best", planBest},
-    {"lifetime", planLifetime, planLifetimePacked},
-    {"residency", planResidency, planResidencyPacked},
-    {"seed", planSeed},
-    {"window", planWindow},
+const PolicyEntry kPolicies[] = {
+    {Policy::Best, "best", "The least data moved of all",
+     "Runs every other policy on the same order and keeps the plan that moves the least data (then "
+     "the fewest spills; then the earlier policy in this list). On a huge graph: lifetime alone.",
+     planBest},
+    {Policy::Lifetime, "lifetime", "Furthest next use, then offline packing",
+     "Knows the whole order: writes out the buffers whose next use is furthest when a node needs "
+     "room, then packs every resident stretch offline; falls back to seed when packing fails.",
+     planLifetime, planLifetimePacked},
+    {Policy::Residency, "residency", "Optimal residency, then offline packing",
+     "The residency that moves the least data for the order (exact on small problems, else greedy "
+     "choices improved by swaps), packed like lifetime.",
+     planResidency, planResidencyPacked},
+    {Policy::Seed, "seed", "The seed's online best-fit allocator, fixed",
+     "Walks the order once, places each buffer by best fit and spills the live buffer with the "
+     "highest size x distance-to-next-use / cost when no hole is large enough.",
+     planSeed},
+    {Policy::Window, "window", "Online, aware of fragmentation",
+     "Online like seed; when no hole is large enough, writes out the contiguous stretch of memory "
+     "whose buffers cost least for their next use.",
+     planWindow},
 };
+
+const PolicyEntry* findPolicy(const std::string& name) {
+    for (const PolicyEntry& p : kPolicies)
+        if (name == p.name) return &p;
+    return nullptr;
+}
+
+const PolicyEntry& entryOf(Policy policy) {
+    for (const PolicyEntry& p : kPolicies)
+        if (p.policy == policy) return p;
+    throw InternalError("a policy without a registry entry");
+}
 
 Bytes extraBytes(const Graph& g, const Plan& p) {
     Bytes total = 0;
@@ -50,16 +80,16 @@ Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts) {
         }
         return *seed;
     };
-    auto planOf = [&](const Policy& p) -> Plan {
-        if (p.plan == static_cast<PlanFunction>(planSeed)) return seedPlan();
+    auto planOf = [&](const PolicyEntry& p) -> Plan {
+        if (p.policy == Policy::Seed) return seedPlan();
         if (!p.packed) return p.plan(g, order, opts);
         std::optional<Plan> packed = p.packed(g, order, opts);
         return packed ? std::move(*packed) : seedPlan();
     };
     std::optional<Plan> best;
     Bytes bestBytes = 0;
-    for (const Policy& p : kPolicies) {
-        if (p.plan == planBest) continue;
+    for (const PolicyEntry& p : kPolicies) {
+        if (p.policy == Policy::Best) continue;
         Plan plan = planOf(p);
         if (plan.policy.empty()) plan.policy = p.name;
         const Bytes bytes = extraBytes(g, plan);
@@ -73,24 +103,38 @@ Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts) {
 
 }  // namespace
 
+std::vector<PolicyInfo> policyList() {
+    std::vector<PolicyInfo> list;
+    for (const PolicyEntry& p : kPolicies) list.push_back({p.policy, p.name, p.title, p.description});
+    return list;
+}
+
 std::vector<std::string> policyNames() {
     std::vector<std::string> names;
-    for (const Policy& p : kPolicies) names.push_back(p.name);
+    for (const PolicyEntry& p : kPolicies) names.push_back(p.name);
     return names;
 }
 
-Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts) {
-    for (const Policy& p : kPolicies)
-        if (opts.policy == p.name) {
-            Plan plan = p.plan(g, order, opts);
-            if (plan.policy.empty()) plan.policy = p.name;
-            return plan;
-        }
+std::string policyNameList() {
     std::string known;
-    for (const Policy& p : kPolicies) known += (known.empty() ? "" : ", ") + std::string(p.name);
+    for (const PolicyEntry& p : kPolicies) known += (known.empty() ? "" : ", ") + std::string(p.name);
+    return known;
+}
+
+const char* policyName(Policy policy) { return entryOf(policy).name; }
+
+Policy parsePolicy(const std::string& name) {
+    if (const PolicyEntry* p = findPolicy(name)) return p->policy;
     ErrorPlace where;
     where.field = "policy";
-    throw InputError("unknown policy \"" + excerpt(opts.policy) + "\": expected one of " + known, std::move(where));
+    throw InputError("unknown policy \"" + excerpt(name) + "\": expected one of " + policyNameList(), std::move(where));
+}
+
+Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts) {
+    const PolicyEntry& p = entryOf(parsePolicy(opts.policy));
+    Plan plan = p.plan(g, order, opts);
+    if (plan.policy.empty()) plan.policy = p.name;
+    return plan;
 }
 
 }  // namespace spillway

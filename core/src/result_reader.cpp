@@ -65,6 +65,11 @@ private:
     bool rootValue(Kind k, const Scalar* s, std::size_t offset);
     bool metricsValue(Kind k, const Scalar* s, std::size_t offset);
     bool cyclesBoundValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset);
+    bool peakMapValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset);
+    bool objectListEntry(Ctx ctx, Kind k, std::size_t offset);
+    bool orderEntry(Ctx ctx, Kind k, const Scalar* s, std::size_t offset);
+    bool addedNodeValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset);
+    bool tupleValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset);
     // A member of the current object `fields`: a scalar, or a container recorded by kind (and
     // skipped).
     static bool member(json::ObjectFields& fields, Kind k, const Scalar* s, std::size_t offset) {
@@ -210,17 +215,7 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
             return false;
         case Ctx::DemandByType:
         case Ctx::ResidentPeak:
-        case Ctx::BoundByType: {
-            const char* name = ctx == Ctx::DemandByType   ? "metrics.demandPeak.byType"
-                               : ctx == Ctx::ResidentPeak ? "metrics.residentPeak"
-                                                          : "metrics.bound.byType";
-            auto& map = ctx == Ctx::DemandByType   ? r_.claims.demandPeakByType
-                        : ctx == Ctx::ResidentPeak ? r_.claims.residentPeak
-                                                   : r_.claims.bound->byType;
-            limitCount(name, offset, limits::kMaxMemories + 1, "memories");
-            map[mapKey_] = integerEntry(k, s, offset, std::string(name) + "." + mapKey_, kAnyMin, kAnyMax);
-            return false;
-        }
+        case Ctx::BoundByType: return peakMapValue(ctx, k, s, offset);
         case Ctx::Capacities:
             (*r_.claims.capacities)[capacities_.name()] = capacities_.value(k, s, offset);
             return false;
@@ -235,21 +230,8 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
         case Ctx::Pipes:
         case Ctx::Pipe: return cyclesBoundValue(ctx, k, s, offset);
         case Ctx::Allocations:
-        case Ctx::Spills: {
-            const bool alloc = ctx == Ctx::Allocations;
-            const char* name = alloc ? "allocations" : "spills";
-            --count_.back();  // counted when the object ends
-            limitCount(name, offset, alloc ? limits::kMaxNodes : limits::kMaxSpills, alloc ? "nodes" : "spills");
-            if (k != Kind::Object) fail(offset, entry(name) + " must be an object, got " + json::kindName(k), entry(name));
-            (alloc ? allocation_ : spill_).begin(offset);
-            return enter(alloc ? Ctx::Allocation : Ctx::Spill);
-        }
-        case Ctx::Waits:
-            --count_.back();  // counted when the object ends
-            limitCount("waits", offset, limits::kMaxOrderLength, "orderLength");
-            if (k != Kind::Object) fail(offset, entry("waits") + " must be an object, got " + json::kindName(k), entry("waits"));
-            wait_.begin(offset);
-            return enter(Ctx::Wait);
+        case Ctx::Spills:
+        case Ctx::Waits: return objectListEntry(ctx, k, offset);
         case Ctx::Allocation:
         case Ctx::Spill:
         case Ctx::Wait: {
@@ -259,61 +241,102 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
             return false;
         }
         case Ctx::InputOrder:
-        case Ctx::Order: {
-            const bool input = ctx == Ctx::InputOrder;
-            const char* name = input ? "inputOrder" : "order";
-            limitCount(name, offset, (input ? limits::kMaxNodes : limits::kMaxOrderLength) + 1, input ? "nodes" : "orderLength");
-            const std::string field = std::string(name) + "[" + std::to_string(count_.back() - 1) + "]";
-            const auto id = static_cast<NodeId>(integerEntry(k, s, offset, field, 0, input ? limits::kMaxNodeId : kMaxId));
-            (input ? r_.claims.inputOrder : r_.plan.order).push_back(id);
-            return false;
-        }
-        case Ctx::AddedNodes: {
-            limitCount("addedNodes", offset, 2 * limits::kMaxSpills + 1, "spills");
-            const std::size_t index = static_cast<std::size_t>(count_.back() - 1);
-            if (k != Kind::Object)
-                fail(offset, "addedNodes[" + std::to_string(index) + "] must be an object, got " + json::kindName(k));
-            node_.begin(offset, index);
-            return enter(Ctx::AddedNode);
-        }
+        case Ctx::Order: return orderEntry(ctx, k, s, offset);
+        case Ctx::AddedNodes:
         case Ctx::AddedNode:
-            if (!container) {
-                node_.scalar(*s);
-                return false;
-            }
-            if (!node_.container(k, offset)) return false;
-            return enter(Ctx::AddedNodeBufs);
-        case Ctx::AddedNodeBufs:
-            node_.bufsEntry(s ? FieldValue::of(*s) : FieldValue::container(k, offset));
-            return false;
+        case Ctx::AddedNodeBufs: return addedNodeValue(ctx, k, s, offset);
         case Ctx::AddedEdges:
-        case Ctx::Timing: {
-            const bool edges = ctx == Ctx::AddedEdges;
-            const char* name = edges ? "addedEdges" : "timing";
-            limitCount(name, offset, (edges ? limits::kMaxAddedEdges : limits::kMaxOrderLength) + 1,
-                       edges ? "addedEdges" : "orderLength");
-            const std::string field = std::string(name) + "[" + std::to_string(count_.back() - 1) + "]";
-            if (k != Kind::Array)
-                fail(offset, field + (edges ? " must be [src, dst], got " : " must be [id, start, end], got ") +
-                                 json::kindName(k),
-                     field);
-            tupleStart_ = offset;
-            return enter(edges ? Ctx::AddedEdge : Ctx::TimingEntry);
-        }
+        case Ctx::Timing:
         case Ctx::AddedEdge:
-        case Ctx::TimingEntry: {
-            const bool edge = ctx == Ctx::AddedEdge;
-            const std::int64_t size = edge ? 2 : 3;
-            const std::string field = std::string(edge ? "addedEdges[" : "timing[") +
-                                      std::to_string(count_[count_.size() - 2] - 1) + "]";
-            if (count_.back() > size)
-                fail(offset, field + (edge ? " must be [src, dst]" : " must be [id, start, end]") + ", got more entries",
-                     field);
-            tuple_[count_.back() - 1] = integerEntry(k, s, offset, field, kAnyMin, kAnyMax);
-            return false;
-        }
+        case Ctx::TimingEntry: return tupleValue(ctx, k, s, offset);
     }
     return false;
+}
+
+// An entry of a memory -> bytes map: demandPeak.byType, residentPeak, bound.byType.
+bool ResultReader::peakMapValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset) {
+    const char* name = ctx == Ctx::DemandByType   ? "metrics.demandPeak.byType"
+                       : ctx == Ctx::ResidentPeak ? "metrics.residentPeak"
+                                                  : "metrics.bound.byType";
+    auto& map = ctx == Ctx::DemandByType   ? r_.claims.demandPeakByType
+                : ctx == Ctx::ResidentPeak ? r_.claims.residentPeak
+                                           : r_.claims.bound->byType;
+    limitCount(name, offset, limits::kMaxMemories + 1, "memories");
+    map[mapKey_] = integerEntry(k, s, offset, std::string(name) + "." + mapKey_, kAnyMin, kAnyMax);
+    return false;
+}
+
+// An entry of allocations, spills or waits: an object, entered.
+bool ResultReader::objectListEntry(Ctx ctx, Kind k, std::size_t offset) {
+    --count_.back();  // counted when the object ends
+    if (ctx == Ctx::Waits) {
+        limitCount("waits", offset, limits::kMaxOrderLength, "orderLength");
+        if (k != Kind::Object) fail(offset, entry("waits") + " must be an object, got " + json::kindName(k), entry("waits"));
+        wait_.begin(offset);
+        return enter(Ctx::Wait);
+    }
+    const bool alloc = ctx == Ctx::Allocations;
+    const char* name = alloc ? "allocations" : "spills";
+    limitCount(name, offset, alloc ? limits::kMaxNodes : limits::kMaxSpills, alloc ? "nodes" : "spills");
+    if (k != Kind::Object) fail(offset, entry(name) + " must be an object, got " + json::kindName(k), entry(name));
+    (alloc ? allocation_ : spill_).begin(offset);
+    return enter(alloc ? Ctx::Allocation : Ctx::Spill);
+}
+
+// An entry of inputOrder or order: a node id.
+bool ResultReader::orderEntry(Ctx ctx, Kind k, const Scalar* s, std::size_t offset) {
+    const bool input = ctx == Ctx::InputOrder;
+    const char* name = input ? "inputOrder" : "order";
+    limitCount(name, offset, (input ? limits::kMaxNodes : limits::kMaxOrderLength) + 1, input ? "nodes" : "orderLength");
+    const std::string field = std::string(name) + "[" + std::to_string(count_.back() - 1) + "]";
+    const auto id = static_cast<NodeId>(integerEntry(k, s, offset, field, 0, input ? limits::kMaxNodeId : kMaxId));
+    (input ? r_.claims.inputOrder : r_.plan.order).push_back(id);
+    return false;
+}
+
+// An entry of addedNodes (an object, entered), a member of one, or an entry of its Bufs.
+bool ResultReader::addedNodeValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset) {
+    if (ctx == Ctx::AddedNodeBufs) {
+        node_.bufsEntry(s ? FieldValue::of(*s) : FieldValue::container(k, offset));
+        return false;
+    }
+    if (ctx == Ctx::AddedNode) {
+        if (k != Kind::Array && k != Kind::Object) {
+            node_.scalar(*s);
+            return false;
+        }
+        if (!node_.container(k, offset)) return false;
+        return enter(Ctx::AddedNodeBufs);
+    }
+    limitCount("addedNodes", offset, 2 * limits::kMaxSpills + 1, "spills");
+    const std::size_t index = static_cast<std::size_t>(count_.back() - 1);
+    if (k != Kind::Object) fail(offset, "addedNodes[" + std::to_string(index) + "] must be an object, got " + json::kindName(k));
+    node_.begin(offset, index);
+    return enter(Ctx::AddedNode);
+}
+
+// An entry of addedEdges ([src, dst]) or timing ([id, start, end]), entered, or a number of one.
+bool ResultReader::tupleValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offset) {
+    if (ctx == Ctx::AddedEdge || ctx == Ctx::TimingEntry) {
+        const bool edge = ctx == Ctx::AddedEdge;
+        const std::int64_t size = edge ? 2 : 3;
+        const std::string field =
+            std::string(edge ? "addedEdges[" : "timing[") + std::to_string(count_[count_.size() - 2] - 1) + "]";
+        if (count_.back() > size)
+            fail(offset, field + (edge ? " must be [src, dst]" : " must be [id, start, end]") + ", got more entries", field);
+        tuple_[count_.back() - 1] = integerEntry(k, s, offset, field, kAnyMin, kAnyMax);
+        return false;
+    }
+    const bool edges = ctx == Ctx::AddedEdges;
+    const char* name = edges ? "addedEdges" : "timing";
+    limitCount(name, offset, (edges ? limits::kMaxAddedEdges : limits::kMaxOrderLength) + 1,
+               edges ? "addedEdges" : "orderLength");
+    const std::string field = std::string(name) + "[" + std::to_string(count_.back() - 1) + "]";
+    if (k != Kind::Array)
+        fail(offset, field + (edges ? " must be [src, dst], got " : " must be [id, start, end], got ") + json::kindName(k),
+             field);
+    tupleStart_ = offset;
+    return enter(edges ? Ctx::AddedEdge : Ctx::TimingEntry);
 }
 
 bool ResultReader::rootValue(Kind k, const Scalar* s, std::size_t offset) {

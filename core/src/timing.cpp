@@ -68,21 +68,45 @@ void ByteLeaves::split(Bytes at) {
     }
 }
 
-PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
-    // The nodes in the graph's numbering: the graph's, then the plan's added nodes.
-    const size_t count = g.nodes.size() + plan.addedNodes.size();
-    auto nodeAt = [&](size_t k) -> const Node& {
-        return k < g.nodes.size() ? g.nodes[k] : plan.addedNodes[k - g.nodes.size()];
-    };
-    std::vector<NodeId> ids(count);
-    for (size_t k = 0; k < count; ++k) ids[k] = nodeAt(k).id;
-    index_ = IdTable::positions(ids);
+// The nodes in the graph's numbering: the graph's, then the plan's added nodes.
+struct PlanNodes::Source {
+    const Graph& g;
+    const Plan& plan;
     // renumbered[k]: the index of the node the graph's numbering gives k (empty: the same).
+    std::vector<int> renumbered;
+    // A node's kind (kPlaces, kReleases, kSpill) by its Op: Names compare by identity.
+    const Name alloc{kAlloc}, free{kFree}, spillIn{kSpillIn}, spillOut{kSpillOut};
+
+    size_t count() const { return g.nodes.size() + plan.addedNodes.size(); }
+    const Node& nodeAt(size_t k) const { return k < g.nodes.size() ? g.nodes[k] : plan.addedNodes[k - g.nodes.size()]; }
+    size_t renumber(size_t k) const { return renumbered.empty() ? k : static_cast<size_t>(renumbered[k]); }
+    std::uint8_t kindOf(const Node& n) const {
+        return static_cast<std::uint8_t>((n.op == alloc || n.op == spillIn ? kPlaces : 0) |
+                                         (n.op == free || n.op == spillOut ? kReleases : 0) |
+                                         (n.op == spillIn || n.op == spillOut ? kSpill : 0));
+    }
+};
+
+PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
+    Source s{g, plan, {}};
+    s.renumbered = numberNodes(s, numbering);
+    numberBuffers(g);
+    readFacts(s);
+    if (!s.renumbered.empty()) numberPipesInPlanOrder();
+    predecessorRows(s);
+}
+
+// The node index, and in plan order the renumbering (empty in the graph's numbering).
+std::vector<int> PlanNodes::numberNodes(const Source& s, Numbering numbering) {
+    const size_t count = s.count();
+    std::vector<NodeId> ids(count);
+    for (size_t k = 0; k < count; ++k) ids[k] = s.nodeAt(k).id;
+    index_ = IdTable::positions(ids);
     std::vector<int> renumbered;
     if (numbering == Numbering::InPlanOrder) {
         renumbered.assign(count, -1);
         int placed = 0;
-        for (NodeId id : plan.order) {
+        for (NodeId id : s.plan.order) {
             int& to = renumbered[static_cast<size_t>(indexOf(id))];
             if (to < 0) to = placed++;
         }
@@ -90,14 +114,15 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
             if (to < 0) to = placed++;
         index_.renumber(renumbered);
     }
-    auto renumber = [&](size_t k) { return renumbered.empty() ? k : static_cast<size_t>(renumbered[k]); };
+    return renumbered;
+}
 
+// Memories numbered as they first appear, looked up by name only where a run of buffers changes it.
+void PlanNodes::numberBuffers(const Graph& g) {
     std::vector<NodeId> bufferIds;
     bufferIds.reserve(g.buffers.size());
     for (const Buffer& b : g.buffers) bufferIds.push_back(b.id);
     bufferIndex_ = IdTable::positions(bufferIds);
-    // Memories and pipes numbered as they first appear, looked up by name only where a run of
-    // buffers or nodes changes it.
     std::map<Name, int> memories;
     buffers_.reserve(g.buffers.size());
     const Name* lastType = nullptr;
@@ -110,33 +135,33 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
         buffers_.push_back({b.size, b.id, lastMemory});
     }
     memories_ = static_cast<int>(memories.size());
+}
 
-    // Each node's facts are read from its record in the graph's numbering (records in storage
-    // order, read sequentially) and written at its index: read in plan order, the records of a
-    // 10^6-node plan were cache misses scattered over the whole graph, a few a node.
-    auto buffer = [&](const Node& n, BufferId b) {
-        const int index = bufferIndex_.find(b);
-        if (index < 0) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
-        return index;
-    };
-    // A node's kind (kPlaces, kReleases, kSpill) by its Op: Names compare by identity.
-    const Name alloc(kAlloc), free(kFree), spillIn(kSpillIn), spillOut(kSpillOut);
-    auto kindOf = [&](const Node& n) {
-        return static_cast<std::uint8_t>((n.op == alloc || n.op == spillIn ? kPlaces : 0) |
-                                         (n.op == free || n.op == spillOut ? kReleases : 0) |
-                                         (n.op == spillIn || n.op == spillOut ? kSpill : 0));
-    };
-    // An operation's uses are its Bufs without repeats; a buffer node and a spill node with a
-    // buffer have none (they move one).
-    auto usesOf = [&](const Node& n, std::uint8_t kind, auto&& use) {
-        if ((kind & (kPlaces | kReleases)) && ((kind & kSpill) == 0 || !n.bufs.empty())) return;
-        for (auto b = n.bufs.begin(); b != n.bufs.end(); ++b)
-            if (std::find(n.bufs.begin(), b, *b) == b) use(buffer(n, *b));
-    };
+int PlanNodes::bufferFor(const Node& n, BufferId b) const {
+    const int index = bufferIndex_.find(b);
+    if (index < 0) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
+    return index;
+}
+
+// An operation's uses are its Bufs without repeats; a buffer node and a spill node with a
+// buffer have none (they move one).
+template <typename Use>
+void PlanNodes::forEachUse(const Node& n, std::uint8_t kind, Use&& use) const {
+    if ((kind & (kPlaces | kReleases)) && ((kind & kSpill) == 0 || !n.bufs.empty())) return;
+    for (auto b = n.bufs.begin(); b != n.bufs.end(); ++b)
+        if (std::find(n.bufs.begin(), b, *b) == b) use(bufferFor(n, *b));
+}
+
+// Each node's facts are read from its record in the graph's numbering (records in storage
+// order, read sequentially) and written at its index: read in plan order, the records of a
+// 10^6-node plan were cache misses scattered over the whole graph, a few a node. Pipes are
+// numbered as they first appear.
+void PlanNodes::readFacts(const Source& s) {
+    const size_t count = s.count();
     usesStart_.assign(count + 1, 0);
     for (size_t k = 0; k < count; ++k) {
-        const Node& n = nodeAt(k);
-        usesOf(n, kindOf(n), [&](int) { ++usesStart_[renumber(k) + 1]; });
+        const Node& n = s.nodeAt(k);
+        forEachUse(n, s.kindOf(n), [&](int) { ++usesStart_[s.renumber(k) + 1]; });
     }
     for (size_t i = 0; i < count; ++i) usesStart_[i + 1] += usesStart_[i];
     uses_.resize(static_cast<size_t>(usesStart_.back()));
@@ -145,60 +170,65 @@ PlanNodes::PlanNodes(const Graph& g, const Plan& plan, Numbering numbering) {
     const Name* lastPipe = nullptr;  // runs of nodes share a pipe: one compare instead of a search
     int lastPipeIndex = 0;
     for (size_t k = 0; k < count; ++k) {
-        const Node& n = nodeAt(k);
-        const size_t i = renumber(k);
+        const Node& n = s.nodeAt(k);
+        const size_t i = s.renumber(k);
         if (!lastPipe || *lastPipe != n.pipe) {
             lastPipe = &n.pipe;
             // A graph has a handful of pipes; Names compare by identity.
             lastPipeIndex = static_cast<int>(std::find(pipeNames_.begin(), pipeNames_.end(), n.pipe) - pipeNames_.begin());
             if (lastPipeIndex == pipes()) pipeNames_.push_back(n.pipe);
         }
-        const std::uint8_t kind = kindOf(n);
+        const std::uint8_t kind = s.kindOf(n);
         Facts& f = facts_[i];
         f = {&n, n.cycles, n.id, -1, lastPipeIndex, kind};
         if ((kind & (kPlaces | kReleases)) && (kind & kSpill) == 0) {
-            f.moved = buffer(n, n.buf);
+            f.moved = bufferFor(n, n.buf);
         } else if ((kind & kSpill) && !n.bufs.empty()) {
-            f.moved = buffer(n, n.bufs.front());
+            f.moved = bufferFor(n, n.bufs.front());
         } else {
             int at = usesStart_[i];
-            usesOf(n, kind, [&](int b) { uses_[static_cast<size_t>(at++)] = b; });
+            forEachUse(n, kind, [&](int b) { uses_[static_cast<size_t>(at++)] = b; });
         }
     }
-    if (!renumbered.empty()) {
-        // Pipes numbered as they first appear in the plan's numbering, as for the graph's.
-        std::vector<int> pipeTo(pipeNames_.size(), -1);
-        std::vector<Name> names;
-        pipeTo[0] = 0;
-        names.push_back(Name());
-        for (Facts& f : facts_) {
-            int& p = f.pipe;
-            if (pipeTo[static_cast<size_t>(p)] < 0) {
-                pipeTo[static_cast<size_t>(p)] = static_cast<int>(names.size());
-                names.push_back(pipeNames_[static_cast<size_t>(p)]);
-            }
-            p = pipeTo[static_cast<size_t>(p)];
+}
+
+// Pipes numbered as they first appear in the plan's numbering, as for the graph's.
+void PlanNodes::numberPipesInPlanOrder() {
+    std::vector<int> pipeTo(pipeNames_.size(), -1);
+    std::vector<Name> names;
+    pipeTo[0] = 0;
+    names.push_back(Name());
+    for (Facts& f : facts_) {
+        int& p = f.pipe;
+        if (pipeTo[static_cast<size_t>(p)] < 0) {
+            pipeTo[static_cast<size_t>(p)] = static_cast<int>(names.size());
+            names.push_back(pipeNames_[static_cast<size_t>(p)]);
         }
-        pipeNames_.swap(names);
+        p = pipeTo[static_cast<size_t>(p)];
     }
-    // Rows by counting: each row lists the graph's edges, then the added ones, in their order.
-    // predsStart_[i] first counts row i's arcs, then marks its end, and each arc, placed from
-    // the last, moves it back to the row's start.
+    pipeNames_.swap(names);
+}
+
+// Rows by counting: each row lists the graph's edges, then the added ones, in their order.
+// predsStart_[i] first counts row i's arcs, then marks its end, and each arc, placed from the
+// last, moves it back to the row's start.
+void PlanNodes::predecessorRows(const Source& s) {
+    const size_t count = s.count();
+    const Graph& g = s.g;
     std::vector<std::pair<int, int>> added;  // (to, from) as indices
-    added.reserve(plan.addedEdges.size());
-    for (auto [s, d] : plan.addedEdges) added.emplace_back(indexOf(d), indexOf(s));
+    added.reserve(s.plan.addedEdges.size());
+    for (auto [from, to] : s.plan.addedEdges) added.emplace_back(indexOf(to), indexOf(from));
     predsStart_.assign(count + 1, 0);
-    for (auto [s, d] : g.edges) ++predsStart_[renumber(static_cast<size_t>(d))];
-    for (auto [d, s] : added) ++predsStart_[static_cast<size_t>(d)];
+    for (auto [from, to] : g.edges) ++predsStart_[s.renumber(static_cast<size_t>(to))];
+    for (auto [to, from] : added) ++predsStart_[static_cast<size_t>(to)];
     for (size_t i = 1; i <= count; ++i) predsStart_[i] += predsStart_[i - 1];
     preds_.resize(static_cast<size_t>(predsStart_[count]));
     for (auto e = added.rbegin(); e != added.rend(); ++e)
         preds_[static_cast<size_t>(--predsStart_[static_cast<size_t>(e->first)])] = e->second;
     for (auto e = g.edges.rbegin(); e != g.edges.rend(); ++e)
-        preds_[static_cast<size_t>(--predsStart_[renumber(static_cast<size_t>(e->second))])] =
-            static_cast<int>(renumber(static_cast<size_t>(e->first)));
+        preds_[static_cast<size_t>(--predsStart_[s.renumber(static_cast<size_t>(e->second))])] =
+            static_cast<int>(s.renumber(static_cast<size_t>(e->first)));
 }
-
 
 int PlanNodes::bufferIndexOf(BufferId id) const {
     const int i = bufferIndex_.find(id);

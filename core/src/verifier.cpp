@@ -51,6 +51,7 @@
 // them, to report the differences.
 #include "spillway/verifier.h"
 
+#include "leave_times.h"
 #include "spillway/id_table.h"
 #include "spillway/limits.h"
 
@@ -211,51 +212,6 @@ struct BufState {
 // Occupied ranges of one memory: start -> (end, buffer). Ranges never overlap (a placement that
 // would overlap is reported and not recorded).
 using Occupancy = std::map<Bytes, std::pair<Bytes, BufferId>>;
-
-// The latest leave of each byte of one memory, over compressed offsets: a segment tree with
-// "raise a range to at least (time, leave)" and "latest (time, leave) over a range". A leave's
-// number names it: the node of the leave released the bytes (one buffer per node).
-class LeaveTimes {
-public:
-    // (time, number of the leave); -1: never. Leaves are numbered in the order's sequence, so their
-    // numbers order them as their steps would.
-    using Leave = std::pair<Cycles, std::int64_t>;
-    explicit LeaveTimes(std::vector<Bytes> coords) : coords_(std::move(coords)) {
-        std::sort(coords_.begin(), coords_.end());
-        coords_.erase(std::unique(coords_.begin(), coords_.end()), coords_.end());
-        n_ = std::max<std::size_t>(1, coords_.size());
-        max_.assign(4 * n_, kNever);
-        lazy_.assign(4 * n_, kNever);
-    }
-    Leave latest(Bytes from, Bytes to) { return query(1, 0, n_, index(from), index(to)); }
-    void leave(Bytes from, Bytes to, Leave t) { raise(1, 0, n_, index(from), index(to), t); }
-
-private:
-    static constexpr Leave kNever{0, -1};
-    std::size_t index(Bytes x) const {
-        return static_cast<std::size_t>(std::lower_bound(coords_.begin(), coords_.end(), x) - coords_.begin());
-    }
-    Leave query(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r) {
-        if (r <= lo || hi <= l) return kNever;
-        if (l <= lo && hi <= r) return max_[node];
-        const std::size_t mid = (lo + hi) / 2;
-        return std::max({lazy_[node], query(2 * node, lo, mid, l, r), query(2 * node + 1, mid, hi, l, r)});
-    }
-    void raise(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r, Leave t) {
-        if (r <= lo || hi <= l) return;
-        max_[node] = std::max(max_[node], t);
-        if (l <= lo && hi <= r) {
-            lazy_[node] = std::max(lazy_[node], t);
-            return;
-        }
-        const std::size_t mid = (lo + hi) / 2;
-        raise(2 * node, lo, mid, l, r, t);
-        raise(2 * node + 1, mid, hi, l, r, t);
-    }
-    std::vector<Bytes> coords_;
-    std::size_t n_;
-    std::vector<Leave> max_, lazy_;  // lazy_: a raise covering the whole node (applies below it)
-};
 
 class Verifier {
 public:
@@ -901,182 +857,213 @@ private:
         }
     }
 
-    // 6. Replay: residency, bounds, overlap. 7. Everything freed at the end.
+    // Each buffer's state and what placing it reads, in one record: the walk visits buffers in
+    // the order's sequence, scattered, and each table it read (the state, the allocation through
+    // its pointer, the buffer, its memory's map and capacity) was a cache miss of its own.
+    struct alignas(64) Resident {
+        BufState st;
+        Bytes allocOffset = 0;
+        Bytes size = 0;
+        Occupancy* occ = nullptr;
+        const Bytes* cap = nullptr;  // null: the memory has no capacity
+        BufferId id = 0;
+        bool allocated = false;      // it has an allocation (else reported by checkAllocations)
+    };
+    std::vector<Resident> resident_;     // buffer index -> its state in the replay
+    std::vector<Occupancy> occupancy_;   // memory index -> its resident buffers in the replay
+
+    // 6. Replays the order: residency, bounds and overlap at every step.
     void replay() {
-        // Each buffer's state and what placing it reads, in one record: the walk visits buffers
-        // in the order's sequence, scattered, and each table it read (the state, the allocation
-        // through its pointer, the buffer, its memory's map and capacity) was a cache miss of its
-        // own. Each memory resolved once (a type without a capacity still gets a map).
-        struct alignas(64) Resident {
-            BufState st;
-            Bytes allocOffset = 0;
-            Bytes size = 0;
-            Occupancy* occ = nullptr;
-            const Bytes* cap = nullptr;  // null: the memory has no capacity
-            BufferId id = 0;
-            bool allocated = false;      // it has an allocation (else reported by checkAllocations)
-        };
-        std::vector<Occupancy> occ(memoryNames_.size());
+        makeResidentTable();
+        for (std::size_t i = 0; i < plan_.order.size(); ++i) {
+            const Step& fact = steps_[i];
+            if (!fact.first) continue;  // a duplicate: reported by checkOrder
+            if (!fact.graph) replaySpillNode(i);
+            else if (fact.op == Op::Alloc) replayAlloc(i);
+            else if (fact.op == Op::Free) replayFree(i);
+            else checkUsesResident(i);
+        }
+        checkEveryBufferFreed();
+    }
+
+    // Each memory resolved once (a type without a capacity still gets a map).
+    void makeResidentTable() {
+        occupancy_.assign(memoryNames_.size(), Occupancy{});
         std::vector<const Bytes*> capOfMemory(memoryNames_.size(), nullptr);
         for (std::size_t m = 0; m < memoryNames_.size(); ++m)
             if (auto cap = caps_.find(memoryNames_[m]); cap != caps_.end()) capOfMemory[m] = &cap->second;
-        std::vector<Resident> st(g_.buffers.size());
+        resident_.assign(g_.buffers.size(), Resident{});
         for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi) {
-            Resident& r = st[bi];
+            Resident& r = resident_[bi];
             const int m = memoryOf_[bi];
             r.size = g_.buffers[bi].size;
             r.id = g_.buffers[bi].id;
-            r.occ = &occ[static_cast<std::size_t>(m)];
+            r.occ = &occupancy_[static_cast<std::size_t>(m)];
             r.cap = capOfMemory[static_cast<std::size_t>(m)];
             r.allocated = allocOf_[bi] != nullptr;
             if (r.allocated) r.allocOffset = allocOf_[bi]->offset;
         }
+    }
 
-        auto place = [&](int bi, Bytes offset, int step, NodeId node, const char* what) {
-            const Resident& r = st[bi];
-            BufState& s = st[bi].st;
-            s.state = State::Resident;
-            s.offset = offset;
-            s.placed = false;
-            auto where = [&] {
-                const Buffer& buf = g_.buffers[bi];
-                return cat("step ", step, ", ", nodeName(node), ": ", what, " of buffer ", buf.id, " at ", buf.type, " ",
-                           range(offset, buf.size));
-            };
-            At at;
-            at.node = node;
-            at.buffer = r.id;
-            at.step = step;
-            const Bytes* cap = r.cap;
-            if (cap == nullptr) {
-                report_.add(Kind::Bounds, cat(where(), ": memory ", g_.buffers[bi].type, " has no capacity"), at);
-            } else if (offset < 0 || endOf(offset, r.size) > *cap) {
-                report_.add(Kind::Bounds, cat(where(), " is outside [0, ", *cap, ")"), at);
-            }
-            if (r.size <= 0) return;
-            Occupancy& o = *r.occ;
-            const Bytes end = endOf(offset, r.size);
-            auto it = o.lower_bound(offset);
-            if (it != o.begin()) {
-                auto prev = std::prev(it);
-                if (prev->second.first > offset) it = prev;
-            }
-            bool clash = false;
-            for (; it != o.end() && it->first < end; ++it) {
-                clash = true;
-                report_.add(Kind::Overlap,
-                            cat(where(), " overlaps resident buffer ", it->second.second, " at ",
-                                range(it->first, it->second.first - it->first)),
-                            at);
-            }
-            if (!clash) {
-                o.emplace(offset, std::make_pair(end, r.id));
-                s.placed = true;
-            }
+    // Makes buffer `bi` resident at `offset`, reporting a placement out of bounds or over another
+    // resident buffer (which then is not recorded).
+    void place(int bi, Bytes offset, int step, NodeId node, const char* what) {
+        const Resident& r = resident_[bi];
+        BufState& s = resident_[bi].st;
+        s.state = State::Resident;
+        s.offset = offset;
+        s.placed = false;
+        auto where = [&] {
+            const Buffer& buf = g_.buffers[bi];
+            return cat("step ", step, ", ", nodeName(node), ": ", what, " of buffer ", buf.id, " at ", buf.type, " ",
+                       range(offset, buf.size));
         };
-        auto unplace = [&](int bi) {
-            BufState& s = st[bi].st;
-            if (s.placed) st[bi].occ->erase(s.offset);
-            s.placed = false;
-        };
+        At at;
+        at.node = node;
+        at.buffer = r.id;
+        at.step = step;
+        const Bytes* cap = r.cap;
+        if (cap == nullptr) {
+            report_.add(Kind::Bounds, cat(where(), ": memory ", g_.buffers[bi].type, " has no capacity"), at);
+        } else if (offset < 0 || endOf(offset, r.size) > *cap) {
+            report_.add(Kind::Bounds, cat(where(), " is outside [0, ", *cap, ")"), at);
+        }
+        if (r.size <= 0) return;
+        Occupancy& o = *r.occ;
+        const Bytes end = endOf(offset, r.size);
+        auto it = o.lower_bound(offset);
+        if (it != o.begin()) {
+            auto prev = std::prev(it);
+            if (prev->second.first > offset) it = prev;
+        }
+        bool clash = false;
+        for (; it != o.end() && it->first < end; ++it) {
+            clash = true;
+            report_.add(Kind::Overlap,
+                        cat(where(), " overlaps resident buffer ", it->second.second, " at ",
+                            range(it->first, it->second.first - it->first)),
+                        at);
+        }
+        if (!clash) {
+            o.emplace(offset, std::make_pair(end, r.id));
+            s.placed = true;
+        }
+    }
 
-        for (std::size_t i = 0; i < plan_.order.size(); ++i) {
-            const NodeId id = plan_.order[i];
-            const int step = static_cast<int>(i);
-            const Step& fact = steps_[i];
-            if (!fact.first) continue;  // a duplicate: reported by checkOrder
-            if (fact.graph) {
-                const Node& n = *fact.node;
-                if (fact.op == Op::Alloc || fact.op == Op::Free) {
-                    const int bi = fact.buf;
-                    if (bi < 0) continue;
-                    BufState& s = st[bi].st;
-                    if (fact.op == Op::Alloc) {  // the buffer's only ALLOC, first occurrence
-                        if (!st[bi].allocated) {  // reported by checkAllocations
-                            s.state = State::Resident;
-                            continue;
-                        }
-                        place(bi, st[bi].allocOffset, step, id, "ALLOC");
-                    } else {
-                        if (s.state != State::Resident) {
-                            report_.add(Kind::Residency,
-                                        cat("step ", step, ", ", nodeName(id), ": buffer ", n.buf, " is ",
-                                            stateName(s.state),
-                                            s.state == State::Spilled ? " (a SPILL_IN must reload it before its FREE)"
-                                                                      : ", not resident"),
-                                        atNode(id, n.buf));
-                        }
-                        unplace(bi);
-                        if (s.state != State::Unallocated) s.state = State::Freed;
-                    }
-                } else {
-                    const IndexRange bufs = bufsAt(i);
-                    for (const int* b = bufs.begin(); b != bufs.end(); ++b) {
-                        const int bi = *b;
-                        // Unknown, or listed twice (the same id, the same index): one report is enough.
-                        if (bi < 0 || std::find(bufs.begin(), b, bi) != b) continue;
-                        const BufState& s = st[bi].st;
-                        if (s.state != State::Resident) {
-                            const BufferId buffer = g_.buffers[bi].id;
-                            report_.add(Kind::Residency,
-                                        cat("step ", step, ", ", nodeName(id), " uses buffer ", buffer, " while it is ",
-                                            stateName(s.state)),
-                                        atNode(id, buffer));
-                        }
-                    }
-                }
-                continue;
-            }
-            const int k = fact.spill;
-            if (k < 0) continue;  // unknown: reported by checkOrder
-            const Spill& sp = plan_.spills[k];
-            const int bi = fact.buf;
-            if (bi < 0) continue;  // unknown buffer: reported by checkSpillIds
-            BufState& s = st[bi].st;
-            At at = atNode(id, sp.buf);
-            at.spill = k;
-            if (id == sp.outNode) {
-                if (s.state != State::Resident) {
-                    report_.add(Kind::SpillPair,
-                                cat("step ", step, ", ", nodeName(id), ": writes out buffer ", sp.buf, " while it is ",
-                                    stateName(s.state)),
-                                at);
-                    if (s.state == State::Spilled) s.spilledBy = k;
-                    continue;
-                }
-                if (sp.oldOffset != s.offset) {
-                    report_.add(Kind::SpillPair,
-                                cat("step ", step, ", ", nodeName(id), ": oldOffset ", sp.oldOffset, " but buffer ",
-                                    sp.buf, " is resident at offset ", s.offset),
-                                at);
-                }
-                unplace(bi);
-                s.state = State::Spilled;
-                s.spilledBy = k;
-            } else {
-                if (s.state != State::Spilled || s.spilledBy != k) {
-                    std::string why = s.state == State::Spilled
-                                          ? cat("it was written out by spill ", s.spilledBy,
-                                                ", not by this spill's SPILL_OUT ", sp.outNode)
-                                      : s.state == State::Freed
-                                          ? std::string("it is already freed")
-                                          : cat("it is ", stateName(s.state), " (its SPILL_OUT ", sp.outNode,
-                                                " has not run)");
-                    report_.add(Kind::SpillPair,
-                                cat("step ", step, ", ", nodeName(id), ": reloads buffer ", sp.buf, " but ", why), at);
-                    if (s.state != State::Spilled) continue;
-                }
-                place(bi, sp.newOffset, step, id, "SPILL_IN");
-                s.spilledBy = -1;
+    void unplace(int bi) {
+        BufState& s = resident_[bi].st;
+        if (s.placed) resident_[bi].occ->erase(s.offset);
+        s.placed = false;
+    }
+
+    // The buffer's only ALLOC, first occurrence.
+    void replayAlloc(std::size_t i) {
+        const int bi = steps_[i].buf;
+        if (bi < 0) return;
+        if (!resident_[bi].allocated) {  // reported by checkAllocations
+            resident_[bi].st.state = State::Resident;
+            return;
+        }
+        place(bi, resident_[bi].allocOffset, static_cast<int>(i), plan_.order[i], "ALLOC");
+    }
+
+    void replayFree(std::size_t i) {
+        const int bi = steps_[i].buf;
+        if (bi < 0) return;
+        const NodeId id = plan_.order[i];
+        const Node& n = *steps_[i].node;
+        BufState& s = resident_[bi].st;
+        if (s.state != State::Resident) {
+            report_.add(Kind::Residency,
+                        cat("step ", i, ", ", nodeName(id), ": buffer ", n.buf, " is ", stateName(s.state),
+                            s.state == State::Spilled ? " (a SPILL_IN must reload it before its FREE)" : ", not resident"),
+                        atNode(id, n.buf));
+        }
+        unplace(bi);
+        if (s.state != State::Unallocated) s.state = State::Freed;
+    }
+
+    // An operation node's buffers are resident when it runs.
+    void checkUsesResident(std::size_t i) {
+        const NodeId id = plan_.order[i];
+        const IndexRange bufs = bufsAt(i);
+        for (const int* b = bufs.begin(); b != bufs.end(); ++b) {
+            const int bi = *b;
+            // Unknown, or listed twice (the same id, the same index): one report is enough.
+            if (bi < 0 || std::find(bufs.begin(), b, bi) != b) continue;
+            const BufState& s = resident_[bi].st;
+            if (s.state != State::Resident) {
+                const BufferId buffer = g_.buffers[bi].id;
+                report_.add(Kind::Residency,
+                            cat("step ", i, ", ", nodeName(id), " uses buffer ", buffer, " while it is ", stateName(s.state)),
+                            atNode(id, buffer));
             }
         }
+    }
 
-        for (std::size_t bi = 0; bi < st.size(); ++bi) {
-            if (st[bi].st.state != State::Freed) {
+    void replaySpillNode(std::size_t i) {
+        const int k = steps_[i].spill;
+        if (k < 0) return;  // unknown: reported by checkOrder
+        if (steps_[i].buf < 0) return;  // unknown buffer: reported by checkSpillIds
+        if (plan_.order[i] == plan_.spills[k].outNode) replaySpillOut(i, k);
+        else replaySpillIn(i, k);
+    }
+
+    // Writes out a resident buffer from the offset the spill names.
+    void replaySpillOut(std::size_t i, int k) {
+        const Spill& sp = plan_.spills[k];
+        const NodeId id = plan_.order[i];
+        const int bi = steps_[i].buf;
+        BufState& s = resident_[bi].st;
+        At at = atNode(id, sp.buf);
+        at.spill = k;
+        if (s.state != State::Resident) {
+            report_.add(Kind::SpillPair,
+                        cat("step ", i, ", ", nodeName(id), ": writes out buffer ", sp.buf, " while it is ", stateName(s.state)),
+                        at);
+            if (s.state == State::Spilled) s.spilledBy = k;
+            return;
+        }
+        if (sp.oldOffset != s.offset) {
+            report_.add(Kind::SpillPair,
+                        cat("step ", i, ", ", nodeName(id), ": oldOffset ", sp.oldOffset, " but buffer ", sp.buf,
+                            " is resident at offset ", s.offset),
+                        at);
+        }
+        unplace(bi);
+        s.state = State::Spilled;
+        s.spilledBy = k;
+    }
+
+    // Reloads what its own SPILL_OUT wrote out.
+    void replaySpillIn(std::size_t i, int k) {
+        const Spill& sp = plan_.spills[k];
+        const NodeId id = plan_.order[i];
+        const int bi = steps_[i].buf;
+        BufState& s = resident_[bi].st;
+        if (s.state != State::Spilled || s.spilledBy != k) {
+            std::string why = s.state == State::Spilled
+                                  ? cat("it was written out by spill ", s.spilledBy, ", not by this spill's SPILL_OUT ", sp.outNode)
+                              : s.state == State::Freed
+                                  ? std::string("it is already freed")
+                                  : cat("it is ", stateName(s.state), " (its SPILL_OUT ", sp.outNode, " has not run)");
+            At at = atNode(id, sp.buf);
+            at.spill = k;
+            report_.add(Kind::SpillPair, cat("step ", i, ", ", nodeName(id), ": reloads buffer ", sp.buf, " but ", why), at);
+            if (s.state != State::Spilled) return;
+        }
+        place(bi, sp.newOffset, static_cast<int>(i), id, "SPILL_IN");
+        s.spilledBy = -1;
+    }
+
+    // 7. Every buffer freed at the end.
+    void checkEveryBufferFreed() {
+        for (std::size_t bi = 0; bi < resident_.size(); ++bi) {
+            if (resident_[bi].st.state != State::Freed) {
                 At at;
                 at.buffer = g_.buffers[bi].id;
                 report_.add(Kind::Residency,
-                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ", stateName(st[bi].st.state), ")"),
+                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ", stateName(resident_[bi].st.state), ")"),
                             at);
             }
         }
@@ -1365,6 +1352,46 @@ private:
                     gives ? std::string() : cat("no term of that name gives the total ", b.total),
                     again ? &again->limit : nullptr);
     }
+    using Wait = ResultClaims::NodeWait;
+
+    // Each buffer's place, size and memory, and who used it there, in one record read a step
+    // that touches it: the walk reads buffers in the order's sequence, scattered, and each table
+    // it read (the allocation through its pointer, the buffer, its memory) was a cache miss of
+    // its own. Filled in buffer order; its place is its allocation's until a SPILL_IN moves it.
+    struct alignas(64) Here {
+        Bytes offset = 0;
+        Bytes size = 0;
+        Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
+        int lastUser = -1;   // the step of the first node to end then
+        int memory = 0;      // memory index
+        BufferId id = 0;
+    };
+    // Ids, not indices: named where a later placement waits for them, they would be read from
+    // the order and the buffers there, scattered.
+    struct Left {
+        BufferId buf = -1;
+        NodeId node = -1;  // the node whose end the leave time is
+    };
+    // What the timing walk keeps: the predecessors of each step, each buffer's place, each
+    // memory's leave times, and each step's end.
+    struct TimingWalk {
+        // Predecessors of each step, as steps: row i is predStep[predStart[i] .. predStart[i + 1]).
+        std::vector<int> predStart, predStep;
+        std::vector<Here> here;          // buffer index -> its place
+        std::vector<LeaveTimes> leaves;  // per memory index
+        // Per leave (a FREE's or SPILL_OUT's), numbered in the order's sequence: what it left. (One
+        // a step was 22 MB at 10^6 nodes, most of it never written but cleared.)
+        std::vector<Left> leftBy;
+        std::vector<int> pipeLast;       // pipe index -> step of its last node
+        std::vector<Cycles> end;         // step -> its end
+        // The steps whose claimed wait differs, with the actual one (every step's would be 88
+        // bytes a step, a hundred megabytes at 10^6 nodes).
+        std::vector<std::pair<std::size_t, Wait>> wrongWaits;
+        std::vector<std::size_t> wrongTimes;  // the steps whose claimed time differs
+        Cycles total = 0;
+        bool overflow = false;
+    };
+
     // 10. Timing under the pipe model, computed here from its definition: each pipe runs its
     // nodes one at a time in order; a node starts once its predecessors (graph and added edges)
     // have ended and its pipe is free; a buffer placed (ALLOC, SPILL_IN) over bytes another buffer
@@ -1376,15 +1403,30 @@ private:
     // such user), the buffer that left (address), and the cycles beyond the other two rules.
     void checkTiming() {
         const std::size_t L = plan_.order.size();
-        // Predecessors of each step, as steps: row i is predStep[predStart[i] .. predStart[i + 1]),
-        // placed by counting (sorting the millions of arcs of a 10^6-node plan grew faster than n).
-        // Each graph edge's ends are looked up once, into `arcs`, which both passes then read in
-        // sequence (looking them up again to place them was a second round of scattered reads);
-        // the added edges' steps are checkTopological's. Both are released once the rows are
-        // placed, and the graph nodes' steps with them (nothing reads them after), for the arrays
-        // below to take their memory: at 10^6 nodes the verify stage needed more than the
-        // process held, and a tenth of its time in `scale` was the kernel clearing new pages.
-        std::vector<int> predStart(L + 1, 0), predStep;
+        TimingWalk t;
+        predecessorRows(t);
+        placesAndLeaveTimes(t);
+        t.leftBy.reserve(g_.buffers.size() + plan_.spills.size());  // a sound plan's leaves
+        t.pipeLast.assign(pipeNames_.size(), -1);
+        t.end.assign(L, 0);
+        const std::size_t claimed = claimedTimes();
+        for (std::size_t i = 0; i < L; ++i) timeStep(t, i, claimed);
+        reportTimingClaims(t, claimed);
+    }
+
+    std::size_t claimedTimes() const { return claims_->steps ? claims_->steps->size() : claims_->timing.size(); }
+
+    // The rows are placed by counting (sorting the millions of arcs of a 10^6-node plan grew
+    // faster than n). Each graph edge's ends are looked up once, into `arcs`, which both passes
+    // then read in sequence (looking them up again to place them was a second round of scattered
+    // reads); the added edges' steps are checkTopological's. Both are released once the rows are
+    // placed, and the graph nodes' steps with them (nothing reads them after), for the arrays of
+    // the walk to take their memory: at 10^6 nodes the verify stage needed more than the process
+    // held, and a tenth of its time in `scale` was the kernel clearing new pages.
+    void predecessorRows(TimingWalk& t) {
+        const std::size_t L = plan_.order.size();
+        std::vector<int>& predStart = t.predStart;
+        predStart.assign(L + 1, 0);
         {
             std::vector<std::pair<int, int>> arcs(g_.edges.size());  // (to, from), as steps
             for (std::size_t e = 0; e < arcs.size(); ++e)
@@ -1403,31 +1445,21 @@ private:
                 ++count;
             });
             for (std::size_t i = 0; i < L; ++i) predStart[i + 1] += predStart[i];
-            predStep.resize(count);
-            forEachArc([&](int to, int from) { predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from; });
+            t.predStep.resize(count);
+            forEachArc([&](int to, int from) { t.predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from; });
         }
         std::vector<std::pair<int, int>>().swap(addedEdgeSteps_);
         std::vector<int>().swap(stepOfGraphNode_);
-        // Each buffer's place, size and memory, and who used it there, in one record read a step
-        // that touches it: the walk below reads buffers in the order's sequence, scattered, and
-        // each table it read (the allocation through its pointer, the buffer, its memory) was a
-        // cache miss of its own. Filled in buffer order; its place is its allocation's until
-        // a SPILL_IN moves it.
-        struct alignas(64) Here {
-            Bytes offset = 0;
-            Bytes size = 0;
-            Cycles lastUse = 0;  // latest end of a node that used the buffer at this place
-            int lastUser = -1;   // the step of the first node to end then
-            int memory = 0;      // memory index
-            BufferId id = 0;
-        };
-        std::vector<Here> here(g_.buffers.size());
-        for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi)
-            here[bi] = {allocOf_[bi]->offset, g_.buffers[bi].size, 0, -1, memoryOf_[bi], g_.buffers[bi].id};
+    }
 
-        // The memories and the offsets anything is placed at in each.
+    // Each buffer's first place, and per memory the leave times over the offsets anything is
+    // placed at in it.
+    void placesAndLeaveTimes(TimingWalk& t) {
+        t.here.resize(g_.buffers.size());
+        for (std::size_t bi = 0; bi < g_.buffers.size(); ++bi)
+            t.here[bi] = {allocOf_[bi]->offset, g_.buffers[bi].size, 0, -1, memoryOf_[bi], g_.buffers[bi].id};
         std::vector<std::vector<Bytes>> coords(memoryNames_.size());
-        for (const Here& h : here) {
+        for (const Here& h : t.here) {
             coords[static_cast<std::size_t>(h.memory)].push_back(h.offset);
             coords[static_cast<std::size_t>(h.memory)].push_back(endOf(h.offset, h.size));
         }
@@ -1437,121 +1469,119 @@ private:
             coords[memoryOf_[bi]].push_back(s.newOffset);
             coords[memoryOf_[bi]].push_back(endOf(s.newOffset, g_.buffers[bi].size));
         }
-        std::vector<LeaveTimes> leaves;  // per memory index
-        leaves.reserve(coords.size());
-        for (std::vector<Bytes>& c : coords) leaves.emplace_back(std::move(c));
-        // Ids, not indices: named where a later placement waits for them, they would be read from
-        // the order and the buffers there, scattered.
-        struct Left {
-            BufferId buf = -1;
-            NodeId node = -1;  // the node whose end the leave time is
-        };
-        // Per leave (a FREE's or SPILL_OUT's), numbered in the order's sequence: what it left. (One
-        // a step was 22 MB at 10^6 nodes, most of it never written but cleared.)
-        std::vector<Left> leftBy;
-        leftBy.reserve(g_.buffers.size() + plan_.spills.size());  // a sound plan's leaves
-        std::vector<int> pipeLast(pipeNames_.size(), -1);  // pipe index -> step of its last node
-        const std::string noPipe;
-        std::vector<Cycles> end(L, 0);
-        // The steps whose claimed wait differs, with the actual one (every step's would be 88 bytes a
-        // step, a hundred megabytes at 10^6 nodes).
-        std::vector<std::pair<std::size_t, Wait>> wrongWaits;
-        std::vector<std::size_t> wrongTimes;  // the steps whose claimed time differs
-        const std::size_t claimed = claims_->steps ? claims_->steps->size() : claims_->timing.size();
-        Cycles total = 0;
-        bool overflow = false;
-        for (std::size_t i = 0; i < L; ++i) {
-            const Step& fact = steps_[i];
-            const int pipeOf = fact.pipe;
-            const std::string& pipeName = pipeOf < 0 ? noPipe : *pipeNames_[static_cast<std::size_t>(pipeOf)];
-            Cycles edge = 0, pipe = 0, address = 0;
-            int edgeStep = -1, pipeStep = -1;
-            for (int r = predStart[i]; r < predStart[i + 1]; ++r) {
-                const int from = predStep[static_cast<std::size_t>(r)];
-                if (edgeStep < 0 || end[from] > edge || (end[from] == edge && from < edgeStep)) {
-                    edge = end[from];
-                    edgeStep = from;
-                }
-            }
-            if (pipeOf >= 0 && pipeLast[pipeOf] >= 0) {
-                pipeStep = pipeLast[pipeOf];
-                pipe = end[pipeStep];
-            }
-            const int placedBuf = fact.buf;
-            LeaveTimes::Leave latest{0, -1};
-            if (placedBuf >= 0 && (fact.op == Op::Alloc || fact.op == Op::SpillIn)) {
-                Here& h = here[placedBuf];
-                // A buffer's one ALLOC comes before its spills (the replay found no fault), so its
-                // place is still its allocation's; a SPILL_IN's step is its spill's (spill-ids and
-                // order are sound here).
-                if (fact.op == Op::SpillIn) h.offset = plan_.spills[fact.spill].newOffset;
-                h.lastUse = 0;
-                h.lastUser = -1;
-                latest = leaves[static_cast<std::size_t>(h.memory)].latest(h.offset, endOf(h.offset, h.size));
-                address = latest.first;
-            }
-            const Cycles start = std::max({Cycles{0}, edge, pipe, address});
-            Wait w;
-            if (start > 0 && edgeStep >= 0 && edge == start) {
-                w = {"edge", plan_.order[edgeStep], -1, start - std::max(pipe, address), {}};
-            } else if (start > 0 && pipeStep >= 0 && pipe == start) {
-                w = {"pipe", plan_.order[pipeStep], -1, start - std::max(edge, address), {}};
-            } else if (start > 0) {
-                const Left& l = leftBy[static_cast<std::size_t>(latest.second)];
-                w = {"address", l.node, l.buf, start - std::max(edge, pipe), {}};
-            }
-            if (i < claimedWaits() && !sameWait(claimedWait(i), w, pipeName))
-                wrongWaits.emplace_back(i, std::move(w));
-            end[i] = addSat(start, fact.cycles);
-            overflow |= end[i] == kMax;
-            total = std::max(total, end[i]);
-            if (i < claimed) {
-                const ResultClaims::NodeTime c = claims_->steps ? claims_->steps->time(i) : claims_->timing[i];
-                if (c.id != plan_.order[i] || c.start != addSat(end[i], -fact.cycles) || c.end != end[i]) wrongTimes.push_back(i);
-            }
-            if (pipeOf >= 0) pipeLast[pipeOf] = static_cast<int>(i);
-            if (fact.op != Op::Alloc && fact.op != Op::Free)
-                for (const int b : bufsAt(i))
-                    if (b >= 0 && end[i] > here[b].lastUse) {
-                        here[b].lastUse = end[i];
-                        here[b].lastUser = static_cast<int>(i);
-                    }
-            if (placedBuf >= 0 && (fact.op == Op::Free || fact.op == Op::SpillOut)) {
-                const Here& h = here[placedBuf];
-                const bool last = end[i] >= h.lastUse;
-                leaves[static_cast<std::size_t>(h.memory)].leave(h.offset, endOf(h.offset, h.size),
-                                        {last ? end[i] : h.lastUse, static_cast<std::int64_t>(leftBy.size())});
-                leftBy.push_back({h.id, plan_.order[last ? i : static_cast<std::size_t>(h.lastUser)]});
+        t.leaves.reserve(coords.size());
+        for (std::vector<Bytes>& c : coords) t.leaves.emplace_back(std::move(c));
+    }
+
+    // Step i starts when its last predecessor, its pipe's previous node and the last leave of the
+    // bytes it places have ended; its wait names the one that decided.
+    void timeStep(TimingWalk& t, std::size_t i, std::size_t claimed) {
+        const Step& fact = steps_[i];
+        const int pipeOf = fact.pipe;
+        Cycles edge = 0, pipe = 0, address = 0;
+        int edgeStep = -1, pipeStep = -1;
+        for (int r = t.predStart[i]; r < t.predStart[i + 1]; ++r) {
+            const int from = t.predStep[static_cast<std::size_t>(r)];
+            if (edgeStep < 0 || t.end[from] > edge || (t.end[from] == edge && from < edgeStep)) {
+                edge = t.end[from];
+                edgeStep = from;
             }
         }
-        if (overflow) {
+        if (pipeOf >= 0 && t.pipeLast[pipeOf] >= 0) {
+            pipeStep = t.pipeLast[pipeOf];
+            pipe = t.end[pipeStep];
+        }
+        const LeaveTimes::Leave latest = placeForTiming(t, fact);
+        address = latest.first;
+        const Cycles start = std::max({Cycles{0}, edge, pipe, address});
+        Wait w;
+        if (start > 0 && edgeStep >= 0 && edge == start) {
+            w = {"edge", plan_.order[edgeStep], -1, start - std::max(pipe, address), {}};
+        } else if (start > 0 && pipeStep >= 0 && pipe == start) {
+            w = {"pipe", plan_.order[pipeStep], -1, start - std::max(edge, address), {}};
+        } else if (start > 0) {
+            const Left& l = t.leftBy[static_cast<std::size_t>(latest.second)];
+            w = {"address", l.node, l.buf, start - std::max(edge, pipe), {}};
+        }
+        static const std::string noPipe;
+        const std::string& pipeName = pipeOf < 0 ? noPipe : *pipeNames_[static_cast<std::size_t>(pipeOf)];
+        if (i < claimedWaits() && !sameWait(claimedWait(i), w, pipeName)) t.wrongWaits.emplace_back(i, std::move(w));
+        t.end[i] = addSat(start, fact.cycles);
+        t.overflow |= t.end[i] == kMax;
+        t.total = std::max(t.total, t.end[i]);
+        if (i < claimed) {
+            const ResultClaims::NodeTime c = claims_->steps ? claims_->steps->time(i) : claims_->timing[i];
+            if (c.id != plan_.order[i] || c.start != addSat(t.end[i], -fact.cycles) || c.end != t.end[i]) t.wrongTimes.push_back(i);
+        }
+        if (pipeOf >= 0) t.pipeLast[pipeOf] = static_cast<int>(i);
+        recordUsesAndLeave(t, i);
+    }
+
+    // An ALLOC or SPILL_IN places its buffer: the latest leave of the bytes it takes (time 0 and
+    // no leave for any other step).
+    LeaveTimes::Leave placeForTiming(TimingWalk& t, const Step& fact) {
+        const int placedBuf = fact.buf;
+        if (placedBuf < 0 || (fact.op != Op::Alloc && fact.op != Op::SpillIn)) return {0, -1};
+        Here& h = t.here[placedBuf];
+        // A buffer's one ALLOC comes before its spills (the replay found no fault), so its place
+        // is still its allocation's; a SPILL_IN's step is its spill's (spill-ids and order are
+        // sound here).
+        if (fact.op == Op::SpillIn) h.offset = plan_.spills[fact.spill].newOffset;
+        h.lastUse = 0;
+        h.lastUser = -1;
+        return t.leaves[static_cast<std::size_t>(h.memory)].latest(h.offset, endOf(h.offset, h.size));
+    }
+
+    // The buffers step i used were in use until its end; a FREE or SPILL_OUT leaves its bytes
+    // when the buffer's last user there has ended.
+    void recordUsesAndLeave(TimingWalk& t, std::size_t i) {
+        const Step& fact = steps_[i];
+        const Cycles end = t.end[i];
+        if (fact.op != Op::Alloc && fact.op != Op::Free)
+            for (const int b : bufsAt(i))
+                if (b >= 0 && end > t.here[b].lastUse) {
+                    t.here[b].lastUse = end;
+                    t.here[b].lastUser = static_cast<int>(i);
+                }
+        const int placedBuf = fact.buf;
+        if (placedBuf >= 0 && (fact.op == Op::Free || fact.op == Op::SpillOut)) {
+            const Here& h = t.here[placedBuf];
+            const bool last = end >= h.lastUse;
+            t.leaves[static_cast<std::size_t>(h.memory)].leave(h.offset, endOf(h.offset, h.size),
+                                                               {last ? end : h.lastUse, static_cast<std::int64_t>(t.leftBy.size())});
+            t.leftBy.push_back({h.id, plan_.order[last ? i : static_cast<std::size_t>(h.lastUser)]});
+        }
+    }
+
+    void reportTimingClaims(const TimingWalk& t, std::size_t claimed) {
+        const std::size_t L = plan_.order.size();
+        if (t.overflow) {
             At at;
             at.field = "metrics.totalCycles";
             report_.add(Kind::Timing, "the plan's cycles add up beyond 2^63 - 1", at);
         }
-        claim("metrics.totalCycles", claims_->totalCycles, total);
-        timedTotal_ = total;
+        claim("metrics.totalCycles", claims_->totalCycles, t.total);
+        timedTotal_ = t.total;
         if (claimed != L) {
             At at;
             at.field = "timing";
             report_.add(Kind::Timing, cat("timing has ", claimed, " entries but the order ", L), at);
         }
-        for (std::size_t i : wrongTimes) {
+        for (std::size_t i : t.wrongTimes) {
             const Node& n = *steps_[i].node;
-            const Cycles start = addSat(end[i], -n.cycles);
+            const Cycles start = addSat(t.end[i], -n.cycles);
             const ResultClaims::NodeTime c = claims_->steps ? claims_->steps->time(i) : claims_->timing[i];
             At at = atNode(n.id);
             at.field = cat("timing[", i, "]");
             report_.add(Kind::Timing,
                         cat("timing[", i, "] says node ", c.id, " runs [", c.start, ", ", c.end, "), but ",
-                            nodeName(n.id), " at step ", i, " runs [", start, ", ", end[i], ")"),
+                            nodeName(n.id), " at step ", i, " runs [", start, ", ", t.end[i], ")"),
                         at);
         }
-        if (claims_->steps || claims_->waits) checkWaits(wrongWaits);
+        if (claims_->steps || claims_->waits) checkWaits(t.wrongWaits);
     }
 
     // What each node waited for, as the result claims it ("waits", parallel to "timing").
-    using Wait = ResultClaims::NodeWait;
     static std::string describe(const Wait& w) {
         if (w.cause == "none") return "no wait";
         std::string s = cat(w.cause, " (node ", w.node);

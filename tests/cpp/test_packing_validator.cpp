@@ -8,7 +8,7 @@ using spillway::Bytes;
 namespace {
 std::vector<std::string> kinds(const Problem& p, const std::vector<Bytes>& offsets) {
     std::vector<std::string> out;
-    for (const PackingViolation& v : validatePacking(p, offsets)) out.push_back(v.kind);
+    for (const PackingViolation& v : validatePacking(p, offsets)) out.push_back(packingViolationKindName(v.kind));
     return out;
 }
 using Kinds = std::vector<std::string>;
@@ -20,7 +20,7 @@ TEST_CASE("packing validator: accepts a packing and catches overlap, bounds, ali
     CHECK(kinds(p, {0, 4, 0}).empty());
     const std::vector<PackingViolation> overlap = validatePacking(p, {0, 2, 6});
     REQUIRE(overlap.size() == 1);
-    CHECK(overlap[0].kind == "overlap");
+    CHECK(overlap[0].kind == PackingViolationKind::Overlap);
     CHECK(overlap[0].message == "block 0 and block 1 share bytes while both are live (offsets 0 and 2)");
     CHECK(kinds(p, {0, 4, 5}) == Kinds{"overlap"});
     CHECK(kinds(p, {0, 4, 9}) == Kinds{"bounds"});

@@ -269,3 +269,35 @@ TEST_CASE("default options on the contest cases: verified, and at or below the b
         CHECK(r.metrics.bound.total <= r.metrics.extraBytes);
     }
 }
+
+TEST_CASE("the policy registry: every name parses to its entry, an unknown one fails naming them all") {
+    const std::vector<PolicyInfo> list = policyList();
+    REQUIRE(list.size() == policyNames().size());
+    CHECK(list.front().policy == Policy::Best);  // the default
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        CAPTURE(list[i].name);
+        CHECK(list[i].name == policyNames()[i]);
+        CHECK(parsePolicy(list[i].name) == list[i].policy);
+        CHECK(policyName(list[i].policy) == list[i].name);
+        CHECK(!list[i].title.empty());
+        CHECK(list[i].description.size() > list[i].title.size());
+    }
+    CHECK(policyNameList() == "best, lifetime, residency, seed, window");
+    CHECK(test::inputErrorOf([] { parsePolicy("Best"); }) ==
+          "unknown policy \"Best\": expected one of best, lifetime, residency, seed, window");
+}
+
+TEST_CASE("an unknown policy fails before any order is made: the order search never starts") {
+    GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul"));
+    RunOptions opts;
+    opts.orderSource = "search";
+    opts.policy = "nosuch";
+    int reports = 0;
+    opts.progress = [&](const SearchProgress&) { return ++reports > 0; };
+    CHECK(test::inputErrorOf([&] { run(doc, opts); }) ==
+          "unknown policy \"nosuch\": expected one of best, lifetime, residency, seed, window");
+    CHECK(reports == 0);
+    opts.policy = "seed";  // the same run with a policy it knows reports the search's progress
+    test::planVerified(doc, opts);
+    CHECK(reports > 0);
+}

@@ -181,7 +181,9 @@ TEST_CASE("reuse: closures remembered across steps are those found afresh, costs
     // difference. Shapes that exercise each way a closure goes stale: tight memories (evictions),
     // buffers with many users (their count is stamped only once a closure could run them all), late FREEs (closures waiting on a FREE), ALLOC edges (unpulled ALLOCs, ALLOCs waiting on
     // other nodes), barriers (operations without buffers), frees at the end.
-    int planned = 0;
+    // The graphs whose reuse order needs more than a memory holds: the scheduler's simulated
+    // cache evicts there, the shape a closure goes stale by most often.
+    int overCapacity = 0;
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
         RandomGraphParams p;
         p.operations = 200 + static_cast<int>(seed * 53 % 1800);
@@ -199,9 +201,14 @@ TEST_CASE("reuse: closures remembered across steps are those found afresh, costs
         REQUIRE_NOTHROW(checked = scheduleForReuse(doc.graph, deps, caps, true));
         CHECK(checked == scheduleForReuse(doc.graph, deps, caps));
         CHECK_NOTHROW(validateOrder(doc.graph, checked));
-        ++planned;
+        const ResidencyPeaks peaks = peakResidency(doc.graph, checked);
+        overCapacity += std::any_of(peaks.byType.begin(), peaks.byType.end(), [&](const auto& peak) {
+            const auto cap = caps.find(peak.first);
+            return cap != caps.end() && peak.second > cap->second;
+        });
     }
-    CHECK(planned == 60);
+    MESSAGE(overCapacity << " of 60 reuse orders need more than a memory holds");
+    CHECK(overCapacity >= 45);  // most of them: the shapes above make the scheduler evict
     for (const char* name : test::kSharedCases) {
         auto text = test::sharedCase(name);
         if (!text) continue;

@@ -9,8 +9,12 @@
 
 namespace spillway::packing {
 
+enum class PackingViolationKind { Count, Bounds, Alignment, Overlap };
+// "count", "bounds", "alignment", "overlap"
+const char* packingViolationKindName(PackingViolationKind kind);
+
 struct PackingViolation {
-    std::string kind;  // "count", "bounds", "alignment", "overlap"
+    PackingViolationKind kind;
     std::string message;
 };
 

@@ -22,8 +22,26 @@ struct PlanOptions {
 // faster than n log n at that size).
 inline constexpr const char* kHugeGraphPolicy = "lifetime";
 
-// The policies this build knows, default first.
+// The policies (`--policy`, the bindings' "policy" option): one registry from which the CLI's
+// help and option parsing, the bindings' policies() and compare's rows derive.
+enum class Policy { Best, Lifetime, Residency, Seed, Window };
+
+struct PolicyInfo {
+    Policy policy;
+    std::string name;         // what --policy and the options take
+    std::string title;        // a one-line summary
+    std::string description;  // what it does, in a sentence or three
+};
+
+// Registry order; the first ("best") is the default.
+std::vector<PolicyInfo> policyList();
+// The names of policyList(), in its order.
 std::vector<std::string> policyNames();
+// "best, lifetime, ..." for messages and help.
+std::string policyNameList();
+const char* policyName(Policy policy);
+// The policy named `name`; InputError (field "policy") naming the policies otherwise.
+Policy parsePolicy(const std::string& name);
 
 // Plans `order` (already validated) under `opts`. Throws InputError for an unknown policy.
 Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts);

@@ -161,6 +161,16 @@ private:
     // a vector per node was two allocations a node, 100 MB and scattered reads at 10^6 nodes.
     std::vector<int> uses_, usesStart_, preds_, predsStart_;
     int memories_ = 0;
+
+    struct Source;  // the graph's nodes then the plan's added ones, and their renumbering
+    std::vector<int> numberNodes(const Source& s, Numbering numbering);
+    void numberBuffers(const Graph& g);
+    int bufferFor(const Node& n, BufferId b) const;
+    template <typename Use>
+    void forEachUse(const Node& n, std::uint8_t kind, Use&& use) const;
+    void readFacts(const Source& s);
+    void numberPipesInPlanOrder();
+    void predecessorRows(const Source& s);
 };
 
 // The pipe model run node by node: simulateTiming's engine, and the clock of the planners that
