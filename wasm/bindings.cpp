@@ -16,13 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "spillway/error.h"
-#include "spillway/examples.h"
-#include "spillway/json_io.h"
-#include "spillway/limits.h"
-#include "spillway/packing_io.h"
-#include "spillway/packing_validator.h"
-#include "spillway/verifier.h"
+#include "spillway/spillway.h"
 
 using namespace spillway;
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "../../core/src/io/json_writer.h"
+#include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
 

@@ -5,6 +5,7 @@
 #include "../../core/src/model/rng.h"
 #include "spillway/engine.h"
 #include "spillway/examples.h"
+#include "spillway/order_sources.h"
 #include "spillway/schedule.h"
 #include "support.h"
 
