@@ -20,15 +20,7 @@
 #include <unistd.h>
 #endif
 
-#include "spillway/error.h"
-#include "spillway/examples.h"
-#include "spillway/json_io.h"
-#include "spillway/limits.h"
-#include "spillway/packing_graph.h"
-#include "spillway/packing_instances.h"
-#include "spillway/packing_io.h"
-#include "spillway/packing_validator.h"
-#include "spillway/verifier.h"
+#include "spillway/spillway.h"
 
 namespace fs = std::filesystem;
 using namespace spillway;

@@ -16,13 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "spillway/error.h"
-#include "spillway/examples.h"
-#include "spillway/json_io.h"
-#include "spillway/limits.h"
-#include "spillway/packing_io.h"
-#include "spillway/packing_validator.h"
-#include "spillway/verifier.h"
+#include "spillway/spillway.h"
 
 using namespace spillway;
 
@@ -35,8 +29,7 @@ using emscripten::val;
 // native pass each way. embind's std::string conversion walks every byte in JavaScript, a
 // fifth of plan() on a 100K-node graph (docs/benchmarks.md, "WebAssembly against native").
 // The text is encoded straight into the string's bytes (encodeInto): Chromium's encode() makes
-// a new array first, and took a quarter of a warm plan() there (docs/benchmarks.md, issue 12,
-// branch h17w).
+// a new array first, a copy that weighs on a warm plan() of a large graph (docs/benchmarks.md).
 std::string textOf(const val& js, const char* parameter, const char* source) {
     if (!js.isString()) {
         ErrorPlace where;

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "spillway/engine.h"
 #include "spillway/error.h"
 #include "spillway/json_io.h"
 #include "spillway/residency.h"

@@ -3,7 +3,7 @@
 // drafting every order; excessBound is at most the relaxation.
 #include <random>
 
-#include "../../core/src/draft_choice.h"
+#include "../../core/src/plan/draft_choice.h"
 #include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"

@@ -3,7 +3,7 @@
 // storm, errors that were not errors, and the stated limits. Every plan here is verified.
 #include <nlohmann/json.hpp>
 
-#include "../../core/src/json_reader.h"
+#include "../../core/src/io/json_reader.h"
 #include "spillway/examples.h"
 #include "spillway/limits.h"
 #include "support.h"

@@ -1,4 +1,4 @@
-// The streaming JSON writer (core/src/json_writer.h) writes the JSON library's own bytes, so that a
+// The streaming JSON writer (core/src/io/json_writer.h) writes the JSON library's own bytes, so that a
 // result written as a stream is byte for byte what the library's document tree dumped.
 #include <doctest/doctest.h>
 
@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "../../core/src/json_writer.h"
+#include "../../core/src/io/json_writer.h"
+#include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
 

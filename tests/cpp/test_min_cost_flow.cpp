@@ -1,7 +1,7 @@
 #include <vector>
 
-#include "../../core/src/min_cost_flow.h"
-#include "../../core/src/rng.h"
+#include "../../core/src/bound/min_cost_flow.h"
+#include "../../core/src/model/rng.h"
 #include "support.h"
 
 using namespace spillway;

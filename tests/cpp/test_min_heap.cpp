@@ -5,7 +5,7 @@
 #include <random>
 #include <set>
 
-#include "../../core/src/min_heap.h"
+#include "../../core/src/bound/min_heap.h"
 #include "support.h"
 
 using namespace spillway;

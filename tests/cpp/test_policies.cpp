@@ -1,7 +1,7 @@
 // Policies beyond seed: lifetime (whole-order residency + offline packing), best, compare().
 #include <algorithm>
 
-#include "../../core/src/stretch_packing.h"
+#include "../../core/src/plan/stretch_packing.h"
 #include "spillway/examples.h"
 #include "spillway/packing_graph.h"
 #include "spillway/packing_instances.h"

@@ -1,10 +1,11 @@
 #include <algorithm>
 #include <set>
 
-#include "../../core/src/ready_set.h"
-#include "../../core/src/rng.h"
+#include "../../core/src/order/ready_set.h"
+#include "../../core/src/model/rng.h"
 #include "spillway/engine.h"
 #include "spillway/examples.h"
+#include "spillway/order_sources.h"
 #include "spillway/schedule.h"
 #include "support.h"
 

@@ -1,3 +1,4 @@
+#include "spillway/order_sources.h"
 #include "spillway/schedule.h"
 #include "support.h"
 

@@ -1,5 +1,6 @@
 // libFuzzer driver: graph documents. Any text gives a verified plan or one clear InputError.
 #include "fuzz_support.h"
+#include "spillway/engine.h"
 #include "spillway/json_io.h"
 
 using namespace spillway;

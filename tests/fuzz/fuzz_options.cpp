@@ -1,6 +1,7 @@
 // libFuzzer driver: the option parsers (bindings' JSON options, --caps lists, order files), each
 // then used on a small graph. Lines: the JSON options, then a --caps list, then an order file.
 #include "fuzz_support.h"
+#include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
 

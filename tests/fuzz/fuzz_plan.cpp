@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "fuzz_support.h"
+#include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
 #include "spillway/limits.h"

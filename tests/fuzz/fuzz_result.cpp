@@ -2,6 +2,7 @@
 // gives a ResultFile or an InputError; the verifier, whatever the file claims, answers (as
 // `spillway verify` does: the claimed lower bounds recomputed on a sound plan).
 #include "fuzz_support.h"
+#include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
 

@@ -6,7 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "engine.h"
+#include "graph.h"
+#include "run.h"
+#include "verifier.h"
 
 namespace spillway {
 

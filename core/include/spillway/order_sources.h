@@ -26,7 +26,7 @@ bool isOrderSource(const std::string& name);
 // "graph, id, schedule, ..." for messages and help.
 std::string orderSourceNames();
 
-class ScheduleDependencies;  // internal to the schedulers (core/src/ready_set.h)
+class ScheduleDependencies;  // internal to the schedulers (core/src/order/ready_set.h)
 
 // What making an order needs and returns (used by the engine).
 struct OrderRequest {
@@ -47,6 +47,20 @@ struct MadeOrder {
 // The order of a plain source (not "graph" or "best", which the engine resolves by planning).
 // Throws InputError for an unknown name.
 MadeOrder makeOrder(const std::string& source, const OrderRequest& request);
+
+// The schedulers behind the sources "schedule" and "reuse".
+
+// A topological order that keeps residency low (sub-problem 1 of the contest): it follows `hint`
+// (e.g. ascending id) but runs each FREE as soon as its buffer's last user has run and each
+// ALLOC just before the buffer's first user, so that no buffer is resident longer than its uses
+// need. O(n log n).
+Order scheduleForMemory(const Graph& g, const Order& hint);
+
+// A topological order that moves less data under `caps` (the "reuse" order source): the same
+// ALLOC/FREE placement as scheduleForMemory, but it chooses the next operations (a consumer and
+// its unrun inputs) by the traffic a simulated per-memory cache says they would cause, ties to
+// `hint`. Bounded work per step, deterministic.
+Order scheduleForReuse(const Graph& g, const Order& hint, const Capacities& caps);
 
 // The sources "best" plans and chooses among, and the ones compare() lists (besides "graph").
 std::vector<std::string> bestOrderCandidates();

@@ -1,4 +1,5 @@
-// Orders (schedules) of a graph and the metrics of an order that need no plan.
+// Orders (schedules) of a graph, their check, and the metrics of an order that need no plan. The
+// schedulers that make orders are the order layer's (order_sources.h).
 #pragma once
 #include <string>
 #include <vector>
@@ -19,18 +20,6 @@ Order orderById(const Graph& g);
 // position as ErrorPlace::step (and the edge, node or buffer concerned).
 void validateOrder(const Graph& g, const Order& order, const std::string& what = "order",
                    const std::string& source = "");
-
-// A topological order that keeps residency low (sub-problem 1 of the contest): it follows `hint`
-// (e.g. ascending id) but runs each FREE as soon as its buffer's last user has run and each
-// ALLOC just before the buffer's first user, so that no buffer is resident longer than its uses
-// need. O(n log n).
-Order scheduleForMemory(const Graph& g, const Order& hint);
-
-// A topological order that moves less data under `caps` (the "reuse" order source): the same
-// ALLOC/FREE placement as scheduleForMemory, but it chooses the next operations (a consumer and
-// its unrun inputs) by the traffic a simulated per-memory cache says they would cause, ties to
-// `hint`. Bounded work per step, deterministic.
-Order scheduleForReuse(const Graph& g, const Order& hint, const Capacities& caps);
 
 // Peak of resident bytes along an order (the seed's compute_Mmax_for_order): a running sum of
 // +Size at ALLOC and -Size at FREE, per memory and over all memories.

@@ -1,4 +1,4 @@
-// Links against spillway_verifier and spillway_model only (CMakeLists.txt): that this program
+// Links against spillway_verify and spillway_model only (CMakeLists.txt): that this program
 // builds is the proof that the verifier needs nothing of the planners, schedulers or timing. It
 // also checks that the verifier, alone, accepts a right plan and rejects a wrong one.
 #include <cstdio>

@@ -36,9 +36,9 @@ function parseEngine(text: string): unknown {
 }
 
 /** A result's UTF-8 bytes, for the view (and the page's downloads). A result is ASCII unless a
- * name in its graph is not, and then encodeInto fills an array of the text's length: Chromium's
- * encode() took about 1 s for the 27 MB result of a 100K-node graph, encodeInto 0.15-0.35 s
- * (docs/benchmarks.md, issue 12, branch h17w). Other results are encoded whole. */
+ * name in its graph is not, and then encodeInto fills an array of the text's length: on a large
+ * result Chromium's encode() is several times slower (docs/benchmarks.md). Other results are
+ * encoded whole. */
 function utf8(text: string): Uint8Array {
   const encoder = new TextEncoder();
   const bytes = new Uint8Array(text.length);

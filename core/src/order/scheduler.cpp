@@ -1,4 +1,5 @@
 #include "ready_set.h"
+#include "spillway/order_sources.h"
 
 namespace spillway {
 

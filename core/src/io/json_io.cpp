@@ -12,6 +12,7 @@
 #include "spillway/error.h"
 #include "spillway/id_table.h"
 #include "spillway/limits.h"
+#include "spillway/order_sources.h"
 
 namespace spillway {
 

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <optional>
 
-#include "draft_choice.h"
-#include "policies.h"
-#include "ready_set.h"
+#include "order/ready_set.h"
+#include "plan/draft_choice.h"
+#include "plan/policies.h"
 #include "spillway/error.h"
 #include "spillway/id_table.h"
 #include "spillway/scale.h"

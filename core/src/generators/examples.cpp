@@ -14,7 +14,7 @@
 #include <set>
 #include <utility>
 
-#include "rng.h"
+#include "model/rng.h"
 #include "spillway/error.h"
 #include "spillway/limits.h"
 

@@ -8,8 +8,9 @@
 
 #include "order_builder.h"
 #include "order_cost.h"
-#include "rng.h"
+#include "model/rng.h"
 #include "spillway/error.h"
+#include "spillway/order_sources.h"
 
 namespace spillway {
 namespace {

@@ -26,6 +26,7 @@
 #include <map>
 
 #include "ready_set.h"
+#include "spillway/order_sources.h"
 
 namespace spillway {
 namespace {

@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "minimalloc_challenging.h"
-#include "rng.h"
+#include "model/rng.h"
 #include "spillway/error.h"
 #include "spillway/packing_io.h"
 #include "spillway/packing_validator.h"

@@ -19,7 +19,7 @@
 #include <memory>
 #include <numeric>
 
-#include "rng.h"
+#include "model/rng.h"
 #include "spillway/error.h"
 #include "spillway/packing.h"
 
