@@ -1,8 +1,8 @@
-// The verifier's leave times (core/src/leave_times.h): the tuned segment tree against the
+// The verifier's leave times (core/src/verify/leave_times.h): the tuned segment tree against the
 // definition it stands for, on random leaves and queries over a memory's offsets.
 #include <random>
 
-#include "../../core/src/leave_times.h"
+#include "../../core/src/verify/leave_times.h"
 #include "support.h"
 
 using namespace spillway;

@@ -13,6 +13,7 @@
 #include "spillway/id_table.h"
 #include "spillway/limits.h"
 #include "spillway/order_sources.h"
+#include "spillway/planner.h"
 
 namespace spillway {
 
