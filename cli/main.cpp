@@ -73,7 +73,8 @@ plan options:
                                L1=4096,UB=1024,L0A=256,L0B=256,L0C=512)
 )";
 
-constexpr const char* kUsageTail = R"(  --effort N                   order search budget in evaluations (default: by graph size);
+constexpr const char* kUsageTail =
+    R"(  --effort N                   order search budget in evaluations (default: by graph size);
                                the same N gives the same order, a larger N one as good or better
   --objective bytes|cycles     bytes (default): the plan moving the least data; cycles: that plan
                                made to finish sooner, moving at most 10% more data (docs/timing.md)
@@ -133,7 +134,8 @@ std::string usage() {
     for (const PolicyInfo& p : policyList()) policies += (policies.empty() ? "" : "|") + p.name;
     text += "  --policy " + policies + "\n";
     for (const PolicyInfo& p : policyList())
-        text += wrapped(p.name + (p.name == policyList().front().name ? " (default)" : "") + ": " + p.title, indent, 96);
+        text +=
+            wrapped(p.name + (p.name == policyList().front().name ? " (default)" : "") + ": " + p.title, indent, 96);
     text += kUsageTail;
     // the packing techniques from their registry
     std::string techniques;
@@ -152,7 +154,6 @@ std::string usage() {
     return text.replace(text.find(cyclesSlot), cyclesSlot.size(), cycles);
 }
 
-
 // Which file each kind of input came from, so that errors name it (ErrorPlace::source).
 std::map<std::string, std::string> sourceFiles;
 std::string orderFileText;  // kept to turn an order position into its line
@@ -165,7 +166,8 @@ std::string readFile(const std::string& path, const std::string& source) {
     std::string text;
     std::error_code ec;
     const auto size = fs::file_size(path, ec);  // a regular file: read it without regrowing the text
-    if (!ec && fs::is_regular_file(path, ec)) text.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(size, limits::kMaxInputBytes)));
+    if (!ec && fs::is_regular_file(path, ec))
+        text.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(size, limits::kMaxInputBytes)));
     char chunk[1 << 16];
     while (in) {
         in.read(chunk, sizeof chunk);
@@ -192,7 +194,8 @@ std::vector<std::string> optionsOnStdout(const std::map<std::string, std::string
     std::vector<std::string> out;
     for (const std::string& n : names)
         if (options.count(n) && isStdout(options.at(n))) out.push_back(n);
-    if (out.size() > 1) throw InputError(out[0] + " - and " + out[1] + " - both write to standard output: give one a file");
+    if (out.size() > 1)
+        throw InputError(out[0] + " - and " + out[1] + " - both write to standard output: give one a file");
     return out;
 }
 
@@ -281,7 +284,8 @@ RunOptions runOptionsFrom(const Args& a) {
         opts.cost.cyclesPerByte = parseCount("--cycles-per-byte", *v, 0, limits::kMaxCyclesPerByte, "cyclesPerByte");
     if (auto v = get("--objective")) opts.objective = parseObjective(*v);
     if (auto v = get("--disable")) {
-        if (opts.objective != Objective::Cycles) throw InputError("--disable switches off techniques of --objective cycles");
+        if (opts.objective != Objective::Cycles)
+            throw InputError("--disable switches off techniques of --objective cycles");
         opts.cycles.disabled = parseCyclesTechniques(*v);
     }
     // Last: an order file is read only once every other option is known to be valid.
@@ -303,7 +307,8 @@ RunOptions runOptionsFrom(const Args& a) {
 }
 
 std::string graphTextFor(const Args& a, std::string& label) {
-    if (a.positional.size() > 1) throw InputError("plan takes one graph file, got " + std::to_string(a.positional.size()));
+    if (a.positional.size() > 1)
+        throw InputError("plan takes one graph file, got " + std::to_string(a.positional.size()));
     if (a.positional.empty()) {
         label = "example \"" + exampleList().front().name + "\"";
         return exampleGraphJson(exampleList().front().name);
@@ -332,32 +337,35 @@ std::string withinBound(Bytes moved, Bytes bound) {
 void printSummary(std::FILE* out, const std::string& label, const GraphDocument& doc, const Result& r, double ms) {
     const Metrics& m = r.metrics;
     std::fprintf(out, "graph: %s (%zu nodes, %zu buffers)\n", printable(label).c_str(), doc.graph.nodes.size(),
-                doc.graph.buffers.size());
+                 doc.graph.buffers.size());
     std::fprintf(out, "order: %s   policy: %s   cost: %s\n", r.orderSource.c_str(), r.policy.c_str(),
-                r.cost.name().c_str());
+                 r.cost.name().c_str());
     if (r.search)
-        std::fprintf(out, "order search: %lld evaluations (effort %lld), from %s\n", static_cast<long long>(r.search->evaluations),
-                    static_cast<long long>(r.search->effort), r.search->start.c_str());
+        std::fprintf(out, "order search: %lld evaluations (effort %lld), from %s\n",
+                     static_cast<long long>(r.search->evaluations), static_cast<long long>(r.search->effort),
+                     r.search->start.c_str());
     std::fprintf(out, "spills: %d\n", m.spills);
     std::fprintf(out, "extra data moved: %lld bytes\n", static_cast<long long>(m.extraBytes));
     std::fprintf(out, "lower bound for this order: %lld bytes (%s%s)\n", static_cast<long long>(m.bound.total),
-                withinBound(m.extraBytes, m.bound.total).c_str(),
-                m.bound.exact ? "" : "; a weaker bound: the relaxation by windows or out of its work budget");
+                 withinBound(m.extraBytes, m.bound.total).c_str(),
+                 m.bound.exact ? "" : "; a weaker bound: the relaxation by windows or out of its work budget");
     std::fprintf(out, "peak of the order (demand / capacity):");
     for (const auto& [type, peak] : m.demandPeaks.byType)
         std::fprintf(out, " %s %lld/%lld", printable(type).c_str(), static_cast<long long>(peak),
-                    static_cast<long long>(r.capacities.at(type)));
+                     static_cast<long long>(r.capacities.at(type)));
     std::fprintf(out, "; all types %lld\n", static_cast<long long>(m.demandPeaks.total));
     std::fprintf(out, "total cycles: %lld\n", static_cast<long long>(m.totalCycles));
-    std::fprintf(out, "cycles lower bound: %lld for this plan's spills (%s), %lld for this order (%s), %lld for any plan (%s)\n",
-                static_cast<long long>(m.cyclesBound.plan.total), printable(m.cyclesBound.plan.limit).c_str(),
-                static_cast<long long>(m.cyclesBound.order.total), printable(m.cyclesBound.order.limit).c_str(),
-                static_cast<long long>(m.cyclesBound.graph.total), printable(m.cyclesBound.graph.limit).c_str());
+    std::fprintf(
+        out, "cycles lower bound: %lld for this plan's spills (%s), %lld for this order (%s), %lld for any plan (%s)\n",
+        static_cast<long long>(m.cyclesBound.plan.total), printable(m.cyclesBound.plan.limit).c_str(),
+        static_cast<long long>(m.cyclesBound.order.total), printable(m.cyclesBound.order.limit).c_str(),
+        static_cast<long long>(m.cyclesBound.graph.total), printable(m.cyclesBound.graph.limit).c_str());
     if (r.cycles) {
         const ObjectiveReport& c = *r.cycles;
-        std::fprintf(out, "objective cycles: %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld bytes moved\n",
-                    static_cast<long long>(m.totalCycles), static_cast<long long>(m.extraBytes),
-                    static_cast<long long>(c.bytesPlanCycles), static_cast<long long>(c.bytesPlanExtraBytes));
+        std::fprintf(out,
+                     "objective cycles: %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld bytes moved\n",
+                     static_cast<long long>(m.totalCycles), static_cast<long long>(m.extraBytes),
+                     static_cast<long long>(c.bytesPlanCycles), static_cast<long long>(c.bytesPlanExtraBytes));
         for (const std::string& step : c.steps) std::fprintf(out, "  %s\n", printable(step).c_str());
     }
     std::fprintf(out, "verified: yes (independent verifier, 0 violations)\n");
@@ -369,8 +377,9 @@ void printSummary(std::FILE* out, const std::string& label, const GraphDocument&
 void releaseText(std::string& text) { std::string().swap(text); }
 
 int commandPlan(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--caps", "--order", "--policy", "--cost", "--fixed-latency",
-                                       "--cycles-per-byte", "--effort", "--objective", "--disable", "-o", "--export"});
+    Args a = parseArgs(argc, argv, 2,
+                       {"--caps", "--order", "--policy", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort",
+                        "--objective", "--disable", "-o", "--export"});
     RunOptions opts = runOptionsFrom(a);
     std::string label;
     std::string text = graphTextFor(a, label);
@@ -382,7 +391,8 @@ int commandPlan(int argc, char** argv) {
     // Streamed: a million-node result is hundreds of megabytes of text. With `-o -` it is all
     // standard output carries, and the summary goes to standard error.
     const bool resultOnStdout = !optionsOnStdout(a.options, {"-o"}).empty();
-    if (a.options.count("-o")) writeFileWith(a.options.at("-o"), [&](std::ostream& out) { writeResultJson(out, doc.graph, r); });
+    if (a.options.count("-o"))
+        writeFileWith(a.options.at("-o"), [&](std::ostream& out) { writeResultJson(out, doc.graph, r); });
     if (a.options.count("--export")) {
         fs::path dir = a.options.at("--export");
         std::error_code ec;
@@ -405,16 +415,18 @@ double median(std::vector<double> v) {
 int commandBench(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--repeat", "--policy", "--cost", "--order", "--effort"});
     const int repeat = static_cast<int>(
-        a.options.count("--repeat") ? parseCount("--repeat", a.options.at("--repeat"), 1, limits::kMaxRepeat, "repeat") : 15);
+        a.options.count("--repeat") ? parseCount("--repeat", a.options.at("--repeat"), 1, limits::kMaxRepeat, "repeat")
+                                    : 15);
     RunOptions opts = runOptionsFrom(a);
     std::vector<std::pair<std::string, std::string>> inputs;
-    for (const std::string& path : a.positional) inputs.emplace_back(fs::path(path).filename().string(), readFile(path, "graph"));
+    for (const std::string& path : a.positional)
+        inputs.emplace_back(fs::path(path).filename().string(), readFile(path, "graph"));
     if (inputs.empty())
         for (const ExampleInfo& e : exampleList()) inputs.emplace_back(e.name, exampleGraphJson(e.name));
     std::printf("median of %d runs, milliseconds (policy %s, cost %s)\n", repeat, opts.policy.c_str(),
                 opts.cost.name().c_str());
-    std::printf("%-28s %7s %7s %7s %8s %8s %8s %8s %8s\n", "graph", "nodes", "spills", "parse", "plan",
-                "verify", "timing", "total", "extraB");
+    std::printf("%-28s %7s %7s %7s %8s %8s %8s %8s %8s\n", "graph", "nodes", "spills", "parse", "plan", "verify",
+                "timing", "total", "extraB");
     for (const auto& [name, text] : inputs) {
         std::vector<double> tParse, tPlan, tVerify, tTiming, tTotal;
         Result r;
@@ -428,14 +440,16 @@ int commandBench(int argc, char** argv) {
             r.capacities = problem.capacities;
             r.inputOrder = problem.order;
             // Order source "best" has planned each candidate order already: keep the winner's plan.
-            r.plan = problem.plan ? std::move(*problem.plan)
-                                  : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy});
+            r.plan = problem.plan
+                         ? std::move(*problem.plan)
+                         : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy});
             auto t2 = std::chrono::steady_clock::now();
             r.timing = simulateTiming(doc.graph, r.plan);
             r.metrics = measure(doc.graph, r.capacities, opts.cost, r.inputOrder, r.plan, r.timing);
             auto t3 = std::chrono::steady_clock::now();
             auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsInPlace(r));
-            if (!violations.empty()) throw InternalError(name + ": plan failed verification: " + violations.front().message);
+            if (!violations.empty())
+                throw InternalError(name + ": plan failed verification: " + violations.front().message);
             auto t4 = std::chrono::steady_clock::now();
             nodes = doc.graph.nodes.size();
             auto ms = [](auto x, auto y) { return std::chrono::duration<double, std::milli>(y - x).count(); };
@@ -520,7 +534,8 @@ double stageSeconds(Stage&& stage) {
 // sizes (least squares of log time on log nodes): the issue's "no stage above ~n log n".
 int commandScale(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--sizes", "--policy", "--order", "--effort", "--cost"});
-    if (a.positional.size() != 1) throw InputError("usage: spillway scale matmul|random [--sizes N,N,...] [plan options]");
+    if (a.positional.size() != 1)
+        throw InputError("usage: spillway scale matmul|random [--sizes N,N,...] [plan options]");
     const std::string kind = a.positional[0];
     checkScaleKind(kind);  // before anything is printed
     std::vector<std::int64_t> sizes = {10000, 100000, 1000000};
@@ -533,9 +548,10 @@ int commandScale(int argc, char** argv) {
     const RunOptions opts = runOptionsFrom(a);
     const char* stages[] = {"parse", "order", "plan", "timing", "bound", "verify", "write"};
     constexpr int kStages = 7;
-    std::printf("%s graphs, options: order %s, policy %s; CPU seconds, one run each\n"
-                "(parse and the stages after the plan: the mean of runs adding up to at least %.2f s)\n", kind.c_str(),
-                opts.orderSource.c_str(), opts.policy.c_str(), kMinStageSeconds);
+    std::printf(
+        "%s graphs, options: order %s, policy %s; CPU seconds, one run each\n"
+        "(parse and the stages after the plan: the mean of runs adding up to at least %.2f s)\n",
+        kind.c_str(), opts.orderSource.c_str(), opts.policy.c_str(), kMinStageSeconds);
     std::printf("%9s %8s", "nodes", "spills");
     for (const char* st : stages) std::printf(" %7s", st);
     std::printf(" %7s %9s %s\n", "total", "extraB", "bound");
@@ -569,7 +585,8 @@ int commandScale(int argc, char** argv) {
         peak[3] = peakMegabytes();
         seconds[3] = stageSeconds([&] { r.timing = simulateTiming(doc.graph, r.plan); });
         peak[4] = peakMegabytes();
-        seconds[4] = stageSeconds([&] { r.metrics = measure(doc.graph, r.capacities, opts.cost, r.inputOrder, r.plan, r.timing); });
+        seconds[4] = stageSeconds(
+            [&] { r.metrics = measure(doc.graph, r.capacities, opts.cost, r.inputOrder, r.plan, r.timing); });
         peak[5] = peakMegabytes();
         seconds[5] = stageSeconds([&] {
             const auto violations = verifyResult(doc.graph, r.capacities, opts.cost, r.plan, claimsInPlace(r));
@@ -625,15 +642,20 @@ int commandVerify(int argc, char** argv) {
     GraphDocument doc = parseGraphDocument(readFile(a.positional[0], "graph"));
     const Capacities caps = capacitiesFor(doc, runOptionsFrom(a));
     const ResultFile result = readResultFile(readFile(a.positional[1], "result"));
-    std::vector<Violation> violations = verifyResultRecomputing(doc.graph, caps, result.cost, result.plan, result.claims);
+    std::vector<Violation> violations =
+        verifyResultRecomputing(doc.graph, caps, result.cost, result.plan, result.claims);
     for (const Violation& v : violations) std::printf("%s: %s\n", violationKindName(v.kind), v.message.c_str());
     if (!violations.empty()) return 1;
-    std::printf("ok: %zu spills, every step, metric, lower bound and time verified (decisions, search and objective not checked)\n",
-                result.plan.spills.size());
+    std::printf(
+        "ok: %zu spills, every step, metric, lower bound and time verified (decisions, search and objective not "
+        "checked)\n",
+        result.plan.spills.size());
     return 0;
 }
 
-std::string policyCell(const ComparisonRow& r) { return r.policy == r.planPolicy ? r.policy : r.policy + " (" + r.planPolicy + ")"; }
+std::string policyCell(const ComparisonRow& r) {
+    return r.policy == r.planPolicy ? r.policy : r.policy + " (" + r.planPolicy + ")";
+}
 
 std::string peaksCell(const Metrics& m) {
     std::string peaks;
@@ -649,18 +671,20 @@ void printCyclesComparison(const std::string& label, const GraphDocument& doc, c
                 printable(label).c_str(), doc.graph.nodes.size(), doc.graph.buffers.size(), opts.cost.name().c_str(),
                 opts.cycles.marginPercent);
     std::printf("%-9s %-20s %-23s %-23s %9s\n", "", "", "  objective bytes", "  objective cycles", "");
-    std::printf("%-9s %-20s %10s %12s %10s %12s %9s\n", "order", "policy", "extra B", "cycles", "extra B", "cycles", "ms");
+    std::printf("%-9s %-20s %10s %12s %10s %12s %9s\n", "order", "policy", "extra B", "cycles", "extra B", "cycles",
+                "ms");
     for (const ComparisonRow& r : rows)
         std::printf("%-9s %-20s %10lld %12lld %10lld %12lld %9.1f\n", r.orderSource.c_str(), policyCell(r).c_str(),
-                    static_cast<long long>(r.cycles->bytesPlanExtraBytes), static_cast<long long>(r.cycles->bytesPlanCycles),
-                    static_cast<long long>(r.metrics.extraBytes), static_cast<long long>(r.metrics.totalCycles),
-                    r.milliseconds);
+                    static_cast<long long>(r.cycles->bytesPlanExtraBytes),
+                    static_cast<long long>(r.cycles->bytesPlanCycles), static_cast<long long>(r.metrics.extraBytes),
+                    static_cast<long long>(r.metrics.totalCycles), r.milliseconds);
 }
 
 // Every policy on every order source: what each decision is worth on this graph.
 int commandCompare(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json",
-                                       "--objective", "--disable"});
+    Args a = parseArgs(
+        argc, argv, 2,
+        {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json", "--objective", "--disable"});
     if (a.options.count("--json") && a.options.at("--json") != "-")
         throw InputError("--json takes - (print JSON on stdout)");
     std::string label;
@@ -694,13 +718,15 @@ int commandGenerate(int argc, char** argv) {
     const std::vector<std::string>& p = a.positional;
     const std::string kind = p.empty() ? "" : p[0];
     auto count = [&](std::size_t i, const char* what) {
-        if (i >= p.size()) throw InputError("spillway generate " + kind + ": missing " + what + " (see spillway --help)");
+        if (i >= p.size())
+            throw InputError("spillway generate " + kind + ": missing " + what + " (see spillway --help)");
         return static_cast<int>(parseCount(what, p[i], 1, 1000000));
     };
     const bool freesAtEnd = a.options.count("--frees-at-end") != 0;
-    const std::uint64_t seed = a.options.count("--seed")
-                                   ? static_cast<std::uint64_t>(parseCount("--seed", a.options.at("--seed"), 0, INT64_MAX))
-                                   : 1;
+    const std::uint64_t seed =
+        a.options.count("--seed")
+            ? static_cast<std::uint64_t>(parseCount("--seed", a.options.at("--seed"), 0, INT64_MAX))
+            : 1;
     std::string text;
     if (kind == "matmul") {
         MatmulParams m;
@@ -738,35 +764,45 @@ int commandGenerate(int argc, char** argv) {
         t.capacity = t.usesPerOperation;
         text = generateThrash(seed, t);
     } else {
-        throw InputError("spillway generate: unknown kind \"" + excerpt(kind) + "\": expected matmul, flash, conv, random or thrash");
+        throw InputError("spillway generate: unknown kind \"" + excerpt(kind) +
+                         "\": expected matmul, flash, conv, random or thrash");
     }
-    if (a.options.count("-o")) writeFile(a.options.at("-o"), text);
-    else std::fputs(text.c_str(), stdout);
+    if (a.options.count("-o"))
+        writeFile(a.options.at("-o"), text);
+    else
+        std::fputs(text.c_str(), stdout);
     return 0;
 }
 
 // Options shared by pack and pack-bench.
 packing::Options packOptionsFrom(const Args& a) {
     packing::Options o;
-    if (a.options.count("--budget")) o.budget = parseCount("--budget", a.options.at("--budget"), 1, std::int64_t{1} << 40);
+    if (a.options.count("--budget"))
+        o.budget = parseCount("--budget", a.options.at("--budget"), 1, std::int64_t{1} << 40);
     if (a.options.count("--disable")) o.disabled = packing::parseTechniques(a.options.at("--disable"));
     if (a.options.count("--preorders")) o.preorders = packing::parsePreorders(a.options.at("--preorders"));
-    if (a.options.count("--probe-after")) o.probeAfter = parseCount("--probe-after", a.options.at("--probe-after"), 1, std::int64_t{1} << 40);
+    if (a.options.count("--probe-after"))
+        o.probeAfter = parseCount("--probe-after", a.options.at("--probe-after"), 1, std::int64_t{1} << 40);
     return o;
 }
 
 int commandPack(int argc, char** argv) {
-    Args a = parseArgs(argc, argv, 2, {"--capacity", "-o", "--budget", "--disable", "--preorders", "--probe-after", "--json", "--graph"});
-    if (a.positional.size() != 1) throw InputError("usage: spillway pack FILE.csv --capacity N [options] (see spillway --help)");
+    Args a =
+        parseArgs(argc, argv, 2,
+                  {"--capacity", "-o", "--budget", "--disable", "--preorders", "--probe-after", "--json", "--graph"});
+    if (a.positional.size() != 1)
+        throw InputError("usage: spillway pack FILE.csv --capacity N [options] (see spillway --help)");
     if (!a.options.count("--capacity")) throw InputError("pack needs --capacity N (the bytes of the memory)");
-    if (a.options.count("--json") && a.options.at("--json") != "-") throw InputError("--json takes - (print JSON on stdout)");
+    if (a.options.count("--json") && a.options.at("--json") != "-")
+        throw InputError("--json takes - (print JSON on stdout)");
     // One output at most on standard output; the report goes to standard error then.
     const bool stdoutTaken = !optionsOnStdout(a.options, {"-o", "--json", "--graph"}).empty();
     std::FILE* report = stdoutTaken ? stderr : stdout;
     packing::CsvDocument doc = packing::parsePackingCsv(readFile(a.positional[0], "csv"));
     doc.problem.capacity = parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxSize);
     const packing::Options options = packOptionsFrom(a);
-    if (a.options.count("--graph")) writeFile(a.options.at("--graph"), graphToJson(packing::graphFromPacking(doc.problem)));
+    if (a.options.count("--graph"))
+        writeFile(a.options.at("--graph"), graphToJson(packing::graphFromPacking(doc.problem)));
     auto t0 = std::chrono::steady_clock::now();
     const packing::Result r = packing::packValidated(doc.problem, options);
     const double ms = millisecondsSince(t0);
@@ -777,16 +813,18 @@ int commandPack(int argc, char** argv) {
         return fits ? 0 : 1;
     }
     std::fprintf(report, "buffers: %zu (%s)\n", doc.ids.size(), a.positional[0].c_str());
-    std::fprintf(report, "capacity: %lld   peak load: %lld (no packing needs less)\n", static_cast<long long>(doc.problem.capacity),
-                static_cast<long long>(r.stats.peakLoad));
+    std::fprintf(report, "capacity: %lld   peak load: %lld (no packing needs less)\n",
+                 static_cast<long long>(doc.problem.capacity), static_cast<long long>(r.stats.peakLoad));
     if (fits)
         std::fprintf(report, "verdict: fits\nverified: yes (independent validator, 0 violations)\n");
     else
-        std::fprintf(report, "verdict: %s: %s\n", r.verdict == packing::Verdict::DoesNotFit ? "does not fit" : "unknown", r.reason.c_str());
-    std::fprintf(report, "search: %lld nodes, %lld backtracks, %d partitions%s%s; region probes: %lld, %lld impossible\n",
-                static_cast<long long>(r.stats.nodes), static_cast<long long>(r.stats.backtracks), r.stats.partitions,
-                r.stats.preorder.empty() ? "" : ", preorder ", r.stats.preorder.c_str(), static_cast<long long>(r.stats.probes),
-                static_cast<long long>(r.stats.probesImpossible));
+        std::fprintf(report, "verdict: %s: %s\n",
+                     r.verdict == packing::Verdict::DoesNotFit ? "does not fit" : "unknown", r.reason.c_str());
+    std::fprintf(report,
+                 "search: %lld nodes, %lld backtracks, %d partitions%s%s; region probes: %lld, %lld impossible\n",
+                 static_cast<long long>(r.stats.nodes), static_cast<long long>(r.stats.backtracks), r.stats.partitions,
+                 r.stats.preorder.empty() ? "" : ", preorder ", r.stats.preorder.c_str(),
+                 static_cast<long long>(r.stats.probes), static_cast<long long>(r.stats.probesImpossible));
     if (fits && a.options.count("-o") && !isStdout(a.options.at("-o")))
         std::fprintf(report, "written: %s\n", a.options.at("-o").c_str());
     std::fprintf(report, "time: %.1f ms\n", ms);
@@ -795,7 +833,8 @@ int commandPack(int argc, char** argv) {
 
 int commandPackInstance(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"--family"});
-    if (a.positional.size() != 1) throw InputError("usage: spillway pack-instance SEED [--family measured|cut|derived]");
+    if (a.positional.size() != 1)
+        throw InputError("usage: spillway pack-instance SEED [--family measured|cut|derived]");
     const std::string family = a.options.count("--family") ? a.options.at("--family") : "measured";
     const packing::KnownInstance k =
         packing::familyInstance(family, static_cast<std::uint64_t>(parseCount("SEED", a.positional[0], 0, INT64_MAX)));
@@ -813,14 +852,17 @@ struct PackTally {
     int fits = 0, within10s = 0, fallbacks = 0, count = 0;
 
     void print(const std::string& label, std::int64_t budget, bool withLifetime) const {
-        std::printf("%spacked: %d of %d; within 10 CPU seconds each: %d (%.0f%%); median %.1f ms, slowest %.1f ms\n", label.c_str(),
-                    fits, count, within10s, 100.0 * within10s / count, median(times), *std::max_element(times.begin(), times.end()));
+        std::printf("%spacked: %d of %d; within 10 CPU seconds each: %d (%.0f%%); median %.1f ms, slowest %.1f ms\n",
+                    label.c_str(), fits, count, within10s, 100.0 * within10s / count, median(times),
+                    *std::max_element(times.begin(), times.end()));
         if (!unpacked.empty()) {
             std::string names;
             for (const std::string& n : unpacked) names += (names.empty() ? "" : ", ") + n;
-            std::printf("%snot packed (budget %lld nodes): %s\n", label.c_str(), static_cast<long long>(budget), names.c_str());
+            std::printf("%snot packed (budget %lld nodes): %s\n", label.c_str(), static_cast<long long>(budget),
+                        names.c_str());
         }
-        if (withLifetime) std::printf("%slifetime policy fell back to seed on %d of %d\n", label.c_str(), fallbacks, count);
+        if (withLifetime)
+            std::printf("%slifetime policy fell back to seed on %d of %d\n", label.c_str(), fallbacks, count);
     }
 };
 
@@ -838,21 +880,26 @@ Result lifetimePlan(const std::string& name, const packing::Problem& problem, co
 // lifetime policy on the instance as a graph with a fixed order: does it fall back to seed?
 int commandPackBench(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2,
-                       {"--capacity", "--instances", "--budget", "--disable", "--preorders", "--probe-after", "--lifetime", "--family"});
+                       {"--capacity", "--instances", "--budget", "--disable", "--preorders", "--probe-after",
+                        "--lifetime", "--family"});
     const std::string lifetimeOption = a.options.count("--lifetime") ? a.options.at("--lifetime") : "on";
-    if (lifetimeOption != "on" && lifetimeOption != "off") throw InputError("--lifetime takes on or off, got \"" + lifetimeOption + "\"");
+    if (lifetimeOption != "on" && lifetimeOption != "off")
+        throw InputError("--lifetime takes on or off, got \"" + lifetimeOption + "\"");
     const bool withLifetime = lifetimeOption == "on";
     const packing::Options options = packOptionsFrom(a);
     // (set, instance name, problem): one set for files, one per generated family.
     std::vector<std::tuple<std::string, std::string, packing::Problem>> inputs;
-    const Bytes capacity = a.options.count("--capacity") ? parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxSize) : 1048576;
+    const Bytes capacity = a.options.count("--capacity")
+                               ? parseCount("--capacity", a.options.at("--capacity"), 1, packing::kMaxSize)
+                               : 1048576;
     for (const std::string& path : a.positional) {
         packing::CsvDocument doc = packing::parsePackingCsv(readFile(path, "csv"));
         doc.problem.capacity = capacity;
         inputs.emplace_back("", fs::path(path).filename().string(), std::move(doc.problem));
     }
     if (inputs.empty()) {
-        const std::int64_t count = a.options.count("--instances") ? parseCount("--instances", a.options.at("--instances"), 1, 100000) : 100;
+        const std::int64_t count =
+            a.options.count("--instances") ? parseCount("--instances", a.options.at("--instances"), 1, 100000) : 100;
         const std::string families = a.options.count("--family") ? a.options.at("--family") : "measured,cut";
         std::istringstream list(families);
         for (std::string family; std::getline(list, family, ',');)
@@ -860,7 +907,9 @@ int commandPackBench(int argc, char** argv) {
                 packing::KnownInstance k = packing::familyInstance(family, static_cast<std::uint64_t>(seed));
                 inputs.emplace_back(family, k.name, std::move(k.problem));
             }
-        if (inputs.empty()) throw InputError("--family: give at least one family (known: " + std::string(packing::kInstanceFamilies) + ")");
+        if (inputs.empty())
+            throw InputError("--family: give at least one family (known: " + std::string(packing::kInstanceFamilies) +
+                             ")");
     }
     // Times are CPU time of this process: on a shared machine wall time counts the others' work.
     std::printf("%-16s %7s %8s %-12s %10s %9s | %-22s\n", "instance", "buffers", "peak %", "verdict", "nodes", "cpu ms",
@@ -890,7 +939,8 @@ int commandPackBench(int argc, char** argv) {
                     packing::verdictName(r.verdict), static_cast<long long>(r.stats.nodes), ms, lifetimeCell.c_str());
         std::fflush(stdout);  // a long run shows its progress
     }
-    for (const auto& [set, tally] : tallies) tally.print(set.empty() ? "" : "family " + set + ": ", options.budget, withLifetime);
+    for (const auto& [set, tally] : tallies)
+        tally.print(set.empty() ? "" : "family " + set + ": ", options.budget, withLifetime);
     return 0;
 }
 
@@ -982,7 +1032,8 @@ void useHugePages(char** argv) {
 #ifdef __GLIBC__
     const char* tunables = std::getenv("GLIBC_TUNABLES");
     if (tunables && std::strstr(tunables, "glibc.malloc.hugetlb")) return;
-    const std::string value = tunables && *tunables ? std::string(tunables) + ":glibc.malloc.hugetlb=1" : "glibc.malloc.hugetlb=1";
+    const std::string value =
+        tunables && *tunables ? std::string(tunables) + ":glibc.malloc.hugetlb=1" : "glibc.malloc.hugetlb=1";
     if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
     execv("/proc/self/exe", argv);
 #else

@@ -61,7 +61,8 @@ std::string textOf(const val& js, const char* parameter, const char* source) {
 
 val jsText(std::string_view text) {
     static const val decoder = val::global("TextDecoder").new_();
-    return decoder.call<val>("decode", val(emscripten::typed_memory_view(text.size(), reinterpret_cast<const unsigned char*>(text.data()))));
+    return decoder.call<val>(
+        "decode", val(emscripten::typed_memory_view(text.size(), reinterpret_cast<const unsigned char*>(text.data()))));
 }
 
 // A result's text, written into one block of the heap reserved up front. A first plan() runs
@@ -134,9 +135,10 @@ ResultText resultText(const Graph& graph, const Result& result, std::size_t grap
     std::ostream out(&text);
     writeResultJson(out, graph, result);
     if (text.overLimit())
-        limits::exceeded("the result is larger than " + std::to_string(limits::kMaxResultBytes) +
-                             " bytes, more than the browser can take: plan it with the command-line tool (spillway plan)",
-                         "resultBytes", limits::kMaxResultBytes, "");
+        limits::exceeded(
+            "the result is larger than " + std::to_string(limits::kMaxResultBytes) +
+                " bytes, more than the browser can take: plan it with the command-line tool (spillway plan)",
+            "resultBytes", limits::kMaxResultBytes, "");
     if (!out) throw std::bad_alloc();  // the block could not grow (the stream keeps the error)
     return text;
 }
@@ -209,7 +211,8 @@ std::string policies() { return dump(Json(policyNames())); }
 // The policies, default first: [{"name", "title", "description"}].
 std::string policyListJson() {
     Json out = Json::array();
-    for (const PolicyInfo& p : policyList()) out.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}});
+    for (const PolicyInfo& p : policyList())
+        out.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}});
     return dump(out);
 }
 
@@ -225,7 +228,8 @@ val plan(const val& graphJson, const val& optionsJson) {
     return guarded([&] {
         std::size_t graphBytes = 0;
         GraphDocument doc = parseGraph(graphJson, graphBytes);
-        return resultText(doc.graph, run(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options"))), graphBytes);
+        return resultText(doc.graph, run(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options"))),
+                          graphBytes);
     });
 }
 

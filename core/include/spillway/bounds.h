@@ -19,8 +19,8 @@ struct TrafficBound {
 
 // No plan of a set finishes sooner (cycles_bound.h).
 struct CyclesBound {
-    Cycles total = 0;        // the largest of criticalPath and each pipe's bound
-    std::string limit;       // what gives total: a pipe's name, or "critical path"
+    Cycles total = 0;   // the largest of criticalPath and each pipe's bound
+    std::string limit;  // what gives total: a pipe's name, or "critical path"
     Cycles criticalPath = 0;
     struct Pipe {
         std::string name;

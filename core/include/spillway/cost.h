@@ -10,8 +10,8 @@ namespace spillway {
 struct CostModel {
     enum class Kind { Seed, Contest };
     Kind kind = Kind::Contest;
-    Cycles fixedLatency = 0;  // seed model only
-    Cycles cyclesPerByte = 1; // seed model only
+    Cycles fixedLatency = 0;   // seed model only
+    Cycles cyclesPerByte = 1;  // seed model only
 
     static CostModel parse(const std::string& name);  // "seed" | "contest"; InputError otherwise
     std::string name() const;

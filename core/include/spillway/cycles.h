@@ -48,7 +48,19 @@ enum class Objective { Bytes, Cycles };
 Objective parseObjective(const std::string& name);
 const char* objectiveName(Objective o);
 
-enum class CyclesTechnique { Placement, Fit, Schedule, Hoist, Swaps, Policies, Reserve, Orders, Search, Headroom, Retime };
+enum class CyclesTechnique {
+    Placement,
+    Fit,
+    Schedule,
+    Hoist,
+    Swaps,
+    Policies,
+    Reserve,
+    Orders,
+    Search,
+    Headroom,
+    Retime
+};
 struct CyclesTechniqueInfo {
     CyclesTechnique technique;
     const char* name;  // as `--disable` and the bindings' "disable" spell it
@@ -61,13 +73,13 @@ CyclesTechnique cyclesTechnique(const std::string& name);  // InputError (field 
 
 struct CyclesOptions {
     std::vector<CyclesTechnique> disabled;
-    int swaps = 1000;          // schedules tried by technique swaps at most (a count)
+    int swaps = 1000;  // schedules tried by technique swaps at most (a count)
     // and plan nodes those schedules handle in all (each schedules the whole plan: a plan of n
     // nodes tries at most swapsWork / n pairs, so the technique's work does not grow with n^2)
     std::int64_t swapsWork = 5'000'000;
-    int retimes = 96;          // windows technique retime plans at most (a count)
-    int rounds = 4;            // placement + schedule rounds from each start (a count, not a time)
-    int marginPercent = 10;    // data moved may exceed the bytes plan's by this much (reserve)
+    int retimes = 96;        // windows technique retime plans at most (a count)
+    int rounds = 4;          // placement + schedule rounds from each start (a count, not a time)
+    int marginPercent = 10;  // data moved may exceed the bytes plan's by this much (reserve)
     bool enabled(CyclesTechnique t) const;
     // The most data a plan may move against the bytes plan's `bytesPlanBytes`: marginPercent more.
     Bytes allowedBytes(Bytes bytesPlanBytes) const;
@@ -76,8 +88,8 @@ struct CyclesOptions {
 // What the cycles objective made, and how the bytes plan it started from compares.
 struct Shortened {
     Plan plan;
-    Order inputOrder;            // plan.order without its spill nodes
-    std::string orderSource;     // technique orders: the source of the order it came from, else ""
+    Order inputOrder;         // plan.order without its spill nodes
+    std::string orderSource;  // technique orders: the source of the order it came from, else ""
     Bytes bytesPlanExtraBytes = 0;
     Cycles bytesPlanCycles = 0;
     std::vector<std::string> steps;  // what each technique did, in order ("placement: 138666 -> 108915")

@@ -26,7 +26,7 @@ struct Problem {
     std::string orderSource;  // what was used: a source's name, or "given"
     Order order;
     std::optional<SearchSummary> search;
-    std::optional<Plan> plan; // order source "best" planned each candidate: the winner's plan
+    std::optional<Plan> plan;  // order source "best" planned each candidate: the winner's plan
     // The other candidates' orders and plans, kept only for the cycles objective (technique orders).
     std::vector<OrderStart> others;
 };
@@ -50,8 +50,8 @@ std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& o
 // Metrics of a verified plan, its lower bounds included. Throws InternalError when the plan moves
 // less data than the bound for its order allows, or finishes sooner than a cycles bound (a bug in
 // one of them).
-Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder, const Plan& plan,
-                const Timing& timing);
+Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
+                const Plan& plan, const Timing& timing);
 
 // Every lower bound of a plan and its input order, as measure() states them: the residency
 // relaxation's bytes (trafficLowerBound) and the cycles bounds of the plan, the order and the graph.

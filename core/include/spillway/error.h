@@ -25,11 +25,11 @@ struct ErrorPlace {
     std::optional<std::int64_t> column;  // 1-based, in bytes
     std::optional<std::int64_t> node;    // a node Id that exists in Nodes
     std::optional<std::int64_t> nodeIndex;
-    std::string field;                   // "Size", "Bufs[2]", "Capacities.UB", ...
+    std::string field;  // "Size", "Bufs[2]", "Capacities.UB", ...
     std::optional<std::int64_t> buffer;
-    std::optional<std::int64_t> edge;    // index in Edges
-    std::optional<std::int64_t> step;    // position in an order
-    std::vector<std::int64_t> cycle;     // node ids of a dependency cycle
+    std::optional<std::int64_t> edge;  // index in Edges
+    std::optional<std::int64_t> step;  // position in an order
+    std::vector<std::int64_t> cycle;   // node ids of a dependency cycle
     std::optional<std::string> memory;
     std::optional<LimitPlace> limit;
 };

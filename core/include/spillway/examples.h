@@ -43,9 +43,9 @@ std::string exampleGraphJson(const std::string& name);
 // each MATMUL (CUBE) reads its own L0A/L0B copies (MOVE, MTE1) and accumulates into the L0C tile
 // of C, written out by COPY_OUT (FIXP).
 struct MatmulParams {
-    int m = 4, n = 4, k = 4;   // tiles of C (m x n) and of the reduction (k)
-    Bytes tileBytes = 128;     // an A or B tile in L1, and its copy in L0A / L0B
-    Bytes accBytes = 256;      // a C tile in L0C
+    int m = 4, n = 4, k = 4;  // tiles of C (m x n) and of the reduction (k)
+    Bytes tileBytes = 128;    // an A or B tile in L1, and its copy in L0A / L0B
+    Bytes accBytes = 256;     // a C tile in L0C
     bool freesAtEnd = false;
     Capacities capacities;
 };
@@ -59,14 +59,14 @@ std::string generateTiledMatmul(const MatmulParams& p);
 // MUL, ADD). The last block normalises (REC, MUL) and writes O, the row sums and maxima out.
 struct FlashAttentionParams {
     int queryBlocks = 4, kvBlocks = 4;
-    int headChunks = 2;        // MATMULs accumulated per S tile
-    int outChunks = 2;         // L0C tiles per output block
-    Bytes tileBytes = 256;     // Q, K, V, P tiles in L1
-    Bytes l0Bytes = 128;       // their copies in L0A / L0B
-    Bytes accBytes = 256;      // S and O tiles in L0C
-    Bytes rowBytes = 128;      // a row block in UB
-    Bytes statBytes = 2;       // a per-row statistic (max, sum) in UB
-    Bytes scratchBytes = 16;   // COMPACT's scratch in UB
+    int headChunks = 2;       // MATMULs accumulated per S tile
+    int outChunks = 2;        // L0C tiles per output block
+    Bytes tileBytes = 256;    // Q, K, V, P tiles in L1
+    Bytes l0Bytes = 128;      // their copies in L0A / L0B
+    Bytes accBytes = 256;     // S and O tiles in L0C
+    Bytes rowBytes = 128;     // a row block in UB
+    Bytes statBytes = 2;      // a per-row statistic (max, sum) in UB
+    Bytes scratchBytes = 16;  // COMPACT's scratch in UB
     bool freesAtEnd = false;
     Capacities capacities;
 };
@@ -83,9 +83,9 @@ struct ConvParams {
     int groups = 4;
     int layersPerStage = 3;
     std::vector<Bytes> stageActBytes = {96, 192, 384, 768, 384, 192};  // per group and stage
-    Bytes workspaceFactor = 2;   // workspace = factor * output group bytes
-    Bytes weightBytes = 144;     // a weight tile in L1
-    Bytes weightL0Bytes = 72;    // its copy in L0B
+    Bytes workspaceFactor = 2;                                         // workspace = factor * output group bytes
+    Bytes weightBytes = 144;                                           // a weight tile in L1
+    Bytes weightL0Bytes = 72;                                          // its copy in L0B
     bool freesAtEnd = false;
     Capacities capacities;
 };
@@ -108,8 +108,8 @@ struct RandomGraphParams {
     // Shapes the schedulers must take (0 leaves the graph as without them): operations that get
     // an edge from the ALLOC of a live buffer they do not use, and operations followed by a
     // BARRIER that uses no buffer (edges from the operation before it to the one after it).
-    int allocEdgePercent = 0;  // 0..100
-    int bufferlessPercent = 0; // 0..100
+    int allocEdgePercent = 0;   // 0..100
+    int bufferlessPercent = 0;  // 0..100
 };
 std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p);
 
@@ -125,7 +125,7 @@ struct ThrashParams {
     int usesPerOperation = 64;  // 1..min(buffers, limits::kMaxBufsPerNode)
     Bytes bufferBytes = 1;
     std::string memory = "UB";
-    Bytes capacity = 64;        // at least usesPerOperation * bufferBytes
+    Bytes capacity = 64;  // at least usesPerOperation * bufferBytes
 };
 std::string generateThrash(std::uint64_t seed, const ThrashParams& p);
 

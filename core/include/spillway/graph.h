@@ -15,8 +15,8 @@
 
 namespace spillway {
 
-using NodeId = int;     // the "Id" of a node as the user wrote it
-using BufferId = int;   // the "BufId" of a buffer as the user wrote it
+using NodeId = int;    // the "Id" of a node as the user wrote it
+using BufferId = int;  // the "BufId" of a buffer as the user wrote it
 using Bytes = std::int64_t;
 using Cycles = std::int64_t;
 
@@ -34,7 +34,7 @@ inline constexpr const char* kSpillInPipe = "MTE2";
 struct Node {
     NodeId id = 0;
     Name op;
-    Name pipe;                   // empty for ALLOC/FREE
+    Name pipe;  // empty for ALLOC/FREE
     Cycles cycles = 0;
     std::vector<BufferId> bufs;  // operation nodes: the buffers they use
     BufferId buf = -1;           // ALLOC/FREE: the buffer they create or release
@@ -136,13 +136,13 @@ private:
 Capacities defaultCapacities();
 
 struct Graph {
-    std::vector<Node> nodes;                   // as in the file
-    std::vector<std::pair<int, int>> edges;    // node indices, as in the file
-    std::vector<Buffer> buffers;               // ascending BufId
-    IdTable nodeIndex;    // node id -> index in nodes
-    IdTable bufferIndex;  // buffer id -> index in buffers
-    Adjacency successors;    // node index -> node indices, in the order of Edges
-    Adjacency predecessors;  // node index -> node indices, in the order of Edges
+    std::vector<Node> nodes;                 // as in the file
+    std::vector<std::pair<int, int>> edges;  // node indices, as in the file
+    std::vector<Buffer> buffers;             // ascending BufId
+    IdTable nodeIndex;                       // node id -> index in nodes
+    IdTable bufferIndex;                     // buffer id -> index in buffers
+    Adjacency successors;                    // node index -> node indices, in the order of Edges
+    Adjacency predecessors;                  // node index -> node indices, in the order of Edges
 
     NodeId maxNodeId() const;
     const Node& node(NodeId id) const { return nodes[nodeIndex.at(id)]; }
@@ -157,10 +157,10 @@ struct TextPosition {
     std::uint32_t line = 0, column = 0;
 };
 struct SourceMap {
-    TextPosition document;                // the top-level object
-    std::vector<TextPosition> nodes;      // Nodes[i]: its '{'
-    std::vector<TextPosition> edges;      // Edges[i]: its '['
-    std::vector<TextPosition> order;      // Order[i]
+    TextPosition document;                           // the top-level object
+    std::vector<TextPosition> nodes;                 // Nodes[i]: its '{'
+    std::vector<TextPosition> edges;                 // Edges[i]: its '['
+    std::vector<TextPosition> order;                 // Order[i]
     std::map<std::string, TextPosition> capacities;  // each key of "Capacities"
 };
 

@@ -56,10 +56,10 @@ inline constexpr std::int64_t kProgressEvery = 64;
 
 struct SearchResult {
     Order order;
-    Bytes score = 0;                // data moved by the residency step (or the peak of all memories)
-    std::int64_t evaluations = 0;   // including the constructions
-    std::int64_t effort = 0;        // the budget used
-    std::string start;              // the construction the best order came from
+    Bytes score = 0;               // data moved by the residency step (or the peak of all memories)
+    std::int64_t evaluations = 0;  // including the constructions
+    std::int64_t effort = 0;       // the budget used
+    std::string start;             // the construction the best order came from
     // The orders that were the best before it (their construction, the order), most recent first:
     // SearchOptions::runnersUp of them at most.
     std::vector<std::pair<std::string, Order>> runnersUp;

@@ -32,10 +32,10 @@ class ScheduleDependencies;  // internal to the schedulers (core/src/order/ready
 struct OrderRequest {
     const GraphDocument& doc;
     const Capacities& capacities;
-    std::int64_t effort = -1;                                // search sources: -1 for the default
-    std::function<bool(const SearchProgress&)> progress;     // search sources: may stop early
-    std::vector<std::pair<std::string, Order>> known;        // orders already made (the search scores them)
-    int runnersUp = 0;                                       // search sources: runners-up to keep
+    std::int64_t effort = -1;                             // search sources: -1 for the default
+    std::function<bool(const SearchProgress&)> progress;  // search sources: may stop early
+    std::vector<std::pair<std::string, Order>> known;     // orders already made (the search scores them)
+    int runnersUp = 0;                                    // search sources: runners-up to keep
     // schedule and reuse: their dependency lists of the graph by ascending id, when already built
     std::shared_ptr<const ScheduleDependencies> dependencies;
 };

@@ -47,7 +47,7 @@ struct Gap {
 struct Block {
     Time lower = 0, upper = 0;  // half-open
     Bytes size = 0;
-    Bytes alignment = 1;        // the offset must be a multiple of it
+    Bytes alignment = 1;  // the offset must be a multiple of it
     std::vector<Gap> gaps;
 };
 
@@ -58,17 +58,17 @@ struct Problem {
 
 // The techniques of the search, each switchable (all on by default).
 enum class Technique {
-    CanonicalOnly,       // place blocks in non-decreasing offset order (no permutations of a layout)
-    SectionInference,    // prune when a section's placed floor plus its unplaced sizes exceed the capacity
-    DynamicOrdering,     // try the block with the lowest possible offset first
-    Dominance,           // never leave a gap below a block where an unplaced block would fit whole
-    UnallocatedFloor,    // a section's floor is at least the lowest offset any of its unplaced blocks can take
-    StaticPreordering,   // order blocks by the preorder keys (e.g. WAT) before the search
-    Decomposition,       // split the rest into independent problems where no unplaced block spans a cut in time
-    MonotonicFloor,      // unplaced blocks lie above the current offset, so sections rise with it
-    HatlessPruning,      // a block with no unplaced block overlapping it needs no alternative
-    RegionProbe,         // after a large failed subtree, prove the blocks around the failure cannot be packed at all
-    ProbeWindow,         // probe first the blocks live within a few sections of the failure, then the wider region
+    CanonicalOnly,      // place blocks in non-decreasing offset order (no permutations of a layout)
+    SectionInference,   // prune when a section's placed floor plus its unplaced sizes exceed the capacity
+    DynamicOrdering,    // try the block with the lowest possible offset first
+    Dominance,          // never leave a gap below a block where an unplaced block would fit whole
+    UnallocatedFloor,   // a section's floor is at least the lowest offset any of its unplaced blocks can take
+    StaticPreordering,  // order blocks by the preorder keys (e.g. WAT) before the search
+    Decomposition,      // split the rest into independent problems where no unplaced block spans a cut in time
+    MonotonicFloor,     // unplaced blocks lie above the current offset, so sections rise with it
+    HatlessPruning,     // a block with no unplaced block overlapping it needs no alternative
+    RegionProbe,        // after a large failed subtree, prove the blocks around the failure cannot be packed at all
+    ProbeWindow,        // probe first the blocks live within a few sections of the failure, then the wider region
 };
 
 struct TechniqueInfo {
@@ -113,13 +113,13 @@ struct Region {
 };
 
 struct Stats {
-    std::int64_t nodes = 0;       // search nodes visited (what the budget counts)
-    std::int64_t backtracks = 0;  // nodes whose every alternative failed
-    Bytes peakLoad = 0;           // most bytes live at once: a lower bound on the capacity needed
-    int partitions = 0;           // independent spans of time the problem splits into
-    std::int64_t probes = 0;      // region probes run (their nodes count in `nodes`)
+    std::int64_t nodes = 0;             // search nodes visited (what the budget counts)
+    std::int64_t backtracks = 0;        // nodes whose every alternative failed
+    Bytes peakLoad = 0;                 // most bytes live at once: a lower bound on the capacity needed
+    int partitions = 0;                 // independent spans of time the problem splits into
+    std::int64_t probes = 0;            // region probes run (their nodes count in `nodes`)
     std::int64_t probesImpossible = 0;  // of them (or of the regions met again) proved impossible
-    std::string preorder;         // the preorder that found the packing
+    std::string preorder;               // the preorder that found the packing
 };
 
 struct Result {

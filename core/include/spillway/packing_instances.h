@@ -19,12 +19,12 @@ enum class CutStyle {
 
 struct CutOptions {
     CutStyle style = CutStyle::Guillotine;
-    int blocks = 200;      // how many pieces to aim for (before dropping)
+    int blocks = 200;  // how many pieces to aim for (before dropping)
     Bytes capacity = 1048576;
     Time horizon = 1048576;
     std::int64_t unit = 1024;  // sizes and times are multiples of it
-    int dropPercent = 0;   // pieces removed afterwards (skyline: holes left): the rest fits, with slack
-    int stretchPercent = 0;  // Measured: blocks that then live on while their bytes stay free
+    int dropPercent = 0;       // pieces removed afterwards (skyline: holes left): the rest fits, with slack
+    int stretchPercent = 0;    // Measured: blocks that then live on while their bytes stay free
     std::uint64_t seed = 1;
 };
 

@@ -20,7 +20,7 @@ namespace spillway::packing {
 
 struct CsvDocument {
     std::vector<std::string> ids;  // one per block
-    Problem problem;                // capacity 0: the file does not hold it
+    Problem problem;               // capacity 0: the file does not hold it
 };
 
 // InputError naming the line, and the column or field, of the first problem found.

@@ -22,7 +22,8 @@ struct PackingViolation {
 // capacity; offset a multiple of the alignment; two blocks live at the same time keep one of
 // them below the other over all the time they share (the bytes a gap's window leaves are
 // free). Reports at most `limit` violations.
-std::vector<PackingViolation> validatePacking(const Problem& problem, const std::vector<Bytes>& offsets, size_t limit = 20);
+std::vector<PackingViolation> validatePacking(const Problem& problem, const std::vector<Bytes>& offsets,
+                                              size_t limit = 20);
 
 // pack(), with the packing (when it fits) checked here: InternalError when it breaks a rule, so
 // an unchecked packing never reaches a user. What the CLI and the bindings call.

@@ -28,7 +28,7 @@ struct Spill {
     Bytes newOffset = 0;  // where its SPILL_IN puts it back
     NodeId outNode = 0;
     NodeId inNode = 0;
-    int outStep = 0;      // positions of the two nodes in the new order
+    int outStep = 0;  // positions of the two nodes in the new order
     int inStep = 0;
 };
 
@@ -66,14 +66,14 @@ struct Room {
 struct Decision {
     enum class Kind { Place, Spill, Reload, Free };
     Kind kind = Kind::Place;
-    int step = 0;          // position in the input order of the node being processed
-    int orderStep = 0;     // position in the new order of the node it emitted (ALLOC, SPILL_OUT, SPILL_IN, FREE)
-    NodeId node = 0;       // that node's id
-    BufferId buf = 0;      // the buffer placed / spilled / reloaded / freed
+    int step = 0;       // position in the input order of the node being processed
+    int orderStep = 0;  // position in the new order of the node it emitted (ALLOC, SPILL_OUT, SPILL_IN, FREE)
+    NodeId node = 0;    // that node's id
+    BufferId buf = 0;   // the buffer placed / spilled / reloaded / freed
     std::string type;
     Bytes offset = 0;
     Bytes size = 0;
-    std::string reason;    // one sentence a student can read
+    std::string reason;  // one sentence a student can read
     // Place / Reload: the holes the placement chose among, by address (the chosen one holds offset).
     std::vector<Hole> holes;
     int holesTotal = 0;
@@ -113,14 +113,14 @@ struct BriefDecision {
 };
 
 struct Plan {
-    std::string policy;                   // the policy that made it ("best" names its winner)
-    std::vector<Allocation> allocations;  // ascending BufId
-    std::vector<Spill> spills;            // in spill order
-    std::vector<NodeId> order;            // the new order, spill nodes inserted
-    std::vector<Node> addedNodes;         // SPILL_OUT/SPILL_IN nodes, ascending id
+    std::string policy;                                 // the policy that made it ("best" names its winner)
+    std::vector<Allocation> allocations;                // ascending BufId
+    std::vector<Spill> spills;                          // in spill order
+    std::vector<NodeId> order;                          // the new order, spill nodes inserted
+    std::vector<Node> addedNodes;                       // SPILL_OUT/SPILL_IN nodes, ascending id
     std::vector<std::pair<NodeId, NodeId>> addedEdges;  // sorted, no duplicates
-    std::vector<Decision> decisions;            // empty on a huge graph, which has briefDecisions
-    std::vector<BriefDecision> briefDecisions;  // a huge graph's decisions, in the order made
+    std::vector<Decision> decisions;                    // empty on a huge graph, which has briefDecisions
+    std::vector<BriefDecision> briefDecisions;          // a huge graph's decisions, in the order made
 };
 
 }  // namespace spillway

@@ -25,9 +25,9 @@
 namespace spillway {
 
 struct Gap {
-    int buf = 0;        // index into Graph::buffers
-    int from = 0;       // step of a use; the buffer is resident over steps from+1 .. to-1
-    int to = 0;         // step of the next use
+    int buf = 0;   // index into Graph::buffers
+    int from = 0;  // step of a use; the buffer is resident over steps from+1 .. to-1
+    int to = 0;    // step of the next use
     Bytes size = 0;
     Bytes traffic = 0;  // bytes moved if it is written out (spillTrafficBytes)
 };
@@ -42,17 +42,18 @@ struct ResidencyProblem {
 // One problem per memory of `caps` that the graph uses, in Capacities order. `order` must be valid.
 std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& order, const Capacities& caps);
 // The same from each node's step (indexed like Graph::nodes, a permutation of 0..n-1).
-std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf, const Capacities& caps);
+std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf,
+                                                  const Capacities& caps);
 
 // `budget`: capacity per step (empty: the memory's capacity everywhere); a step whose budget is
 // below its forced bytes keeps no gap. `flowWork` (-1: none) bounds the flow's work (counted
 // operations, so deterministic); out of it, the flow stops and the value is still a lower bound
 // (the cost so far plus the unsent units at the next path's cost), only weaker: exact false.
 struct Relaxation {
-    Bytes traffic = 0;          // lower bound: total traffic of the gaps minus the most saved
-    std::vector<Bytes> kept;    // bytes kept per gap (0..size); only meaningful when exact
-    bool integral = false;      // every gap wholly kept or wholly written out: an optimal choice
-    bool exact = true;          // the relaxation's own value (false: its work budget ran out)
+    Bytes traffic = 0;        // lower bound: total traffic of the gaps minus the most saved
+    std::vector<Bytes> kept;  // bytes kept per gap (0..size); only meaningful when exact
+    bool integral = false;    // every gap wholly kept or wholly written out: an optimal choice
+    bool exact = true;        // the relaxation's own value (false: its work budget ran out)
 };
 Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {}, std::int64_t flowWork = -1);
 
@@ -63,9 +64,9 @@ struct ResidencyChoice {
     std::int64_t work = 0;   // operations spent: a deterministic measure of time (branch and bound aside)
 };
 struct ResidencyEffort {
-    bool relaxation = true;  // solve the relaxation too (exact when integral; guides the greedy)
-    int exactNodes = 5000;   // branch-and-bound nodes allowed on small problems
-    int swapPasses = 2;      // passes of improving swaps after the greedy
+    bool relaxation = true;      // solve the relaxation too (exact when integral; guides the greedy)
+    int exactNodes = 5000;       // branch-and-bound nodes allowed on small problems
+    int swapPasses = 2;          // passes of improving swaps after the greedy
     std::int64_t flowWork = -1;  // the relaxation's work budget (-1: none); out of it, the greedy's choice
 };
 // Without the relaxation only the greedy and its swaps run: fast, for scoring many orders.

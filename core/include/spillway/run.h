@@ -46,11 +46,11 @@ struct SearchSummary {
 
 struct Metrics {
     int spills = 0;
-    Bytes extraBytes = 0;          // the seed's spill_extra_bytes
-    ResidencyPeaks demandPeaks;    // of the input order, ignoring capacities (sub-problem 1)
+    Bytes extraBytes = 0;                        // the seed's spill_extra_bytes
+    ResidencyPeaks demandPeaks;                  // of the input order, ignoring capacities (sub-problem 1)
     std::map<std::string, Bytes> residentPeaks;  // of the plan: never above capacity
     Cycles totalCycles = 0;
-    TrafficBound bound;            // no plan for this order moves less (the residency relaxation)
+    TrafficBound bound;  // no plan for this order moves less (the residency relaxation)
     // No plan finishes sooner (cycles_bound.h): any re-scheduling and re-placement of this plan's
     // spills; any plan of this input order (moving at least `bound`); any plan of the graph.
     CyclesBounds cyclesBound;
@@ -84,9 +84,9 @@ struct ComparisonRow {
     std::string policy;      // as asked
     std::string planPolicy;  // what made the plan ("best" names its winner)
     std::string orderSource;
-    Metrics metrics;         // of the plan under the asked objective
+    Metrics metrics;                        // of the plan under the asked objective
     std::optional<ObjectiveReport> cycles;  // under the cycles objective: the bytes plan's figures
-    double milliseconds = 0; // wall time of the run: the only field that varies between runs
+    double milliseconds = 0;                // wall time of the run: the only field that varies between runs
 };
 
 }  // namespace spillway

@@ -57,9 +57,9 @@ class ByteLeaves {
 public:
     struct Left {
         Cycles time = 0;
-        int step = -1;         // the step of the leaving node (FREE, SPILL_OUT); -1: never occupied
+        int step = -1;  // the step of the leaving node (FREE, SPILL_OUT); -1: never occupied
         BufferId buffer = -1;
-        NodeId node = -1;      // whose end `time` is
+        NodeId node = -1;  // whose end `time` is
         bool before(const Left& o) const { return time != o.time ? time < o.time : step < o.step; }
         bool operator==(const Left& o) const {
             return time == o.time && step == o.step && buffer == o.buffer && node == o.node;
@@ -109,7 +109,7 @@ public:
     PlanNodes(const Graph& g, const Plan& plan, Numbering numbering = Numbering::GraphThenAdded);
 
     int size() const { return static_cast<int>(facts_.size()); }
-    int indexOf(NodeId id) const;  // InternalError for an id that is no node of the plan
+    int indexOf(NodeId id) const;          // InternalError for an id that is no node of the plan
     int bufferIndexOf(BufferId id) const;  // the index in Graph::buffers; InternalError if none
     const Node& node(int i) const { return *facts_[i].node; }
     NodeId id(int i) const { return facts_[i].id; }
@@ -154,9 +154,9 @@ private:
         std::uint8_t kind;
     };
     std::vector<Facts> facts_;
-    IdTable index_, bufferIndex_;  // node ids, buffer ids -> dense indices
-    std::vector<Name> pipeNames_;        // by pipe index; 0: none
-    std::vector<BufferFacts> buffers_;   // by buffer index
+    IdTable index_, bufferIndex_;       // node ids, buffer ids -> dense indices
+    std::vector<Name> pipeNames_;       // by pipe index; 0: none
+    std::vector<BufferFacts> buffers_;  // by buffer index
     // Each node's uses and predecessors as rows of one array (row i: [start[i], start[i + 1])):
     // a vector per node was two allocations a node, 100 MB and scattered reads at 10^6 nodes.
     std::vector<int> uses_, usesStart_, preds_, predsStart_;
@@ -224,9 +224,9 @@ private:
 
     const PlanNodes& nodes_;
     std::vector<Ran> ran_;
-    std::vector<std::pair<Cycles, int>> pipeFree_;       // per pipe: (end, node) of its last node
-    std::vector<ByteLeaves> leaves_;                     // per memory
-    std::vector<Placement> placed_;                      // per buffer
+    std::vector<std::pair<Cycles, int>> pipeFree_;  // per pipe: (end, node) of its last node
+    std::vector<ByteLeaves> leaves_;                // per memory
+    std::vector<Placement> placed_;                 // per buffer
     int steps_ = 0;
     Cycles total_ = 0;
 };

@@ -28,10 +28,10 @@ enum class ViolationKind {
     Residency,
     Bounds,
     Overlap,
-    Metrics,      // a claimed metric differs from the one recomputed, or a claimed lower bound
-                  // contradicts the plan or differs from the one recomputed
-    Timing,       // a claimed start, end or wait differs from the one recomputed
-    Capacities,   // the claimed capacities are not the ones the plan is checked against
+    Metrics,     // a claimed metric differs from the one recomputed, or a claimed lower bound
+                 // contradicts the plan or differs from the one recomputed
+    Timing,      // a claimed start, end or wait differs from the one recomputed
+    Capacities,  // the claimed capacities are not the ones the plan is checked against
 };
 
 // "order", "spill-ids", "spill-pair", "spill-cycles", "edges", "allocation", "residency",
@@ -40,8 +40,8 @@ const char* violationKindName(ViolationKind kind);
 
 struct Violation {
     ViolationKind kind = ViolationKind::Order;
-    std::string message;                // one line naming node / buffer / step
-    std::optional<std::int64_t> node;   // the node concerned (graph or spill node id)
+    std::string message;               // one line naming node / buffer / step
+    std::optional<std::int64_t> node;  // the node concerned (graph or spill node id)
     std::optional<std::int64_t> buffer;
     std::optional<std::int64_t> step;   // position in plan.order
     std::optional<std::int64_t> spill;  // index in plan.spills
@@ -81,9 +81,9 @@ struct ResultClaims {
     Bytes demandPeakTotal = 0;
     std::map<std::string, Bytes> residentPeak;
     Cycles totalCycles = 0;
-    std::vector<NodeTime> timing;      // per entry of plan.order
+    std::vector<NodeTime> timing;                // per entry of plan.order
     std::optional<std::vector<NodeWait>> waits;  // per entry of plan.order; absent in older results
-    std::shared_ptr<const Steps> steps;  // when set, the timing and waits claimed (the two above unused)
+    std::shared_ptr<const Steps> steps;          // when set, the timing and waits claimed (the two above unused)
     std::vector<ForeignEdge> foreignEdges;
     // Absent: not claimed, not checked (cyclesBound is absent from results written before it).
     std::optional<Capacities> capacities;     // "capacities": what the plan was made for
@@ -98,15 +98,13 @@ using BoundsRecomputation = std::function<LowerBounds()>;
 
 // The plan alone: order, spills, edges, allocations, residency, bounds, overlap, and the spill
 // nodes' cycles under `cost`.
-std::vector<Violation> verifyPlan(const Graph& g, const Capacities& caps, const Plan& plan,
-                                  const CostModel& cost = {});
+std::vector<Violation> verifyPlan(const Graph& g, const Capacities& caps, const Plan& plan, const CostModel& cost = {});
 
 // The plan and every claim of a result: also the input order, the metrics and the timing,
 // recomputed here (the timing only when the plan itself is sound). The claimed lower bounds are
 // checked against the plan's own figures and, given `recompute`, which is called only on a sound
 // plan whose claimed input order is its own, against the bounds it returns.
-std::vector<Violation> verifyResult(const Graph& g, const Capacities& caps, const CostModel& cost,
-                                    const Plan& plan, const ResultClaims& claims,
-                                    const BoundsRecomputation& recompute = {});
+std::vector<Violation> verifyResult(const Graph& g, const Capacities& caps, const CostModel& cost, const Plan& plan,
+                                    const ResultClaims& claims, const BoundsRecomputation& recompute = {});
 
 }  // namespace spillway

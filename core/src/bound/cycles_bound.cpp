@@ -97,7 +97,8 @@ void raiseByPipes(const PlanNodes& nodes, const std::vector<int>& topo, const st
                 earliest[p] = std::min(earliest[p], head[a]);
             }
         for (int p = 1; p < pipes; ++p)
-            if (earliest[p] != kNone) head[i] = std::max(head[i], earliest[p] + sum[p] + shortest[static_cast<size_t>(p) * n + i]);
+            if (earliest[p] != kNone)
+                head[i] = std::max(head[i], earliest[p] + sum[p] + shortest[static_cast<size_t>(p) * n + i]);
     }
 }
 
@@ -230,8 +231,10 @@ std::vector<CyclesBound> trafficCyclesBounds(const Graph& g, const CostModel& co
         for (const auto& [type, bytes] : traffic) {
             auto it = byType.find(type);
             if (it == byType.end()) continue;
-            extra[kSpillInPipe] += cheapestWork(it->second, bytes, [&](const Buffer& b) { return cost.spillInCycles(b); });
-            extra[kSpillOutPipe] += cheapestWork(it->second, bytes, [&](const Buffer& b) { return cost.spillOutCycles(b); });
+            extra[kSpillInPipe] +=
+                cheapestWork(it->second, bytes, [&](const Buffer& b) { return cost.spillInCycles(b); });
+            extra[kSpillOutPipe] +=
+                cheapestWork(it->second, bytes, [&](const Buffer& b) { return cost.spillOutCycles(b); });
         }
         bounds.push_back(boundOf(chains, extra));
     }

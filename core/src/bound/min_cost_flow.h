@@ -86,7 +86,7 @@ private:
     // arcs, where an array of arc indices per row made every arc an indirection (the scans of
     // Dijkstra and the blocking flow are most of the bound's time).
     std::vector<Arc> arcs_;
-    std::vector<int> rowStart_;  // node v's row: arcs_[rowStart_[v] .. rowStart_[v + 1])
+    std::vector<int> rowStart_;   // node v's row: arcs_[rowStart_[v] .. rowStart_[v + 1])
     std::vector<int> reverseOf_;  // per added arc: its reverse's position, whose residual is its flow
     // Dijkstra's queue of (distance, node), kept between phases: buckets while the distances
     // fit them (useBuckets_), else a heap of words, else of pairs.
@@ -108,7 +108,7 @@ private:
     enum : std::int64_t { kOpen, kOnPath, kDead, kStates };
     std::vector<std::int64_t> stamp_;
     std::int64_t phaseBase_ = 0;
-    std::vector<int> path_;                 // the blocking flow's path (positions in arcs_, from the source)
+    std::vector<int> path_;  // the blocking flow's path (positions in arcs_, from the source)
     Amount cost_ = 0;
     std::int64_t work_ = 0;
     bool finished_ = true;

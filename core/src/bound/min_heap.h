@@ -132,9 +132,9 @@ public:
     }
 
 private:
-    int words_ = 0;                                  // per distance
-    std::vector<std::uint64_t> bits_;                // kDistances rows of words_
-    std::array<int, kDistances> count_{};            // entries held per distance
+    int words_ = 0;                                      // per distance
+    std::vector<std::uint64_t> bits_;                    // kDistances rows of words_
+    std::array<int, kDistances> count_{};                // entries held per distance
     std::array<std::uint64_t, kDistances / 64> held_{};  // a bit per distance with entries
     int size_ = 0;
 };

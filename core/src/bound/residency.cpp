@@ -13,9 +13,9 @@
 namespace spillway {
 namespace {
 
-constexpr int kExactGaps = 160;          // branch and bound only up to this many contested gaps
-constexpr std::int64_t kExactWork = 8'000;      // and within nodes x gaps (each node solves a flow)
-__extension__ using Wide = __int128;  // products of prices and sizes (both targets have it)
+constexpr int kExactGaps = 160;             // branch and bound only up to this many contested gaps
+constexpr std::int64_t kExactWork = 8'000;  // and within nodes x gaps (each node solves a flow)
+__extension__ using Wide = __int128;        // products of prices and sizes (both targets have it)
 constexpr MinCostFlow::Amount kUnbounded = MinCostFlow::Amount(1) << 60;
 
 // Range add and range minimum over steps: the free bytes left at each step while gaps are kept.
@@ -151,8 +151,10 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
     arcTo.clear();
     for (int i : which) {
         const Gap& gap = all[i];
-        if (gap.traffic % (gap.size / unit) != 0) throw InternalError("residency: traffic is not a multiple of the size");
-        const int from = static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.from + 1) - points.begin());
+        if (gap.traffic % (gap.size / unit) != 0)
+            throw InternalError("residency: traffic is not a multiple of the size");
+        const int from =
+            static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.from + 1) - points.begin());
         const int to = static_cast<int>(std::lower_bound(points.begin(), points.end(), gap.to) - points.begin());
         arcs.push_back(flow.addArc(from + 1, to + 1, gap.size / unit, -trafficPerUnit(gap, unit)));
         arcFrom.push_back(from + 1);
@@ -167,7 +169,8 @@ FlowResult relaxGaps(const std::vector<Gap>& all, const std::vector<int>& which,
         // segment a price y_j = pi(j) - pi(j+1) >= 0 (slack arcs are always residual); any such
         // prices bound the LP by sum_j free_j y_j + sum_i size_i max(0, w_i - sum of y over i).
         Wide dual = 0;
-        for (int j = 0; j + 1 < k; ++j) dual += static_cast<Wide>(segment[j]) * (flow.potential(j + 1) - flow.potential(j + 2));
+        for (int j = 0; j + 1 < k; ++j)
+            dual += static_cast<Wide>(segment[j]) * (flow.potential(j + 1) - flow.potential(j + 2));
         for (size_t a = 0; a < which.size(); ++a) {
             const Gap& gap = all[which[a]];
             const int from = arcFrom[a], to = arcTo[a];
@@ -332,7 +335,8 @@ public:
     BranchAndBound(const std::vector<Gap>& gaps, int nodeBudget) : gaps_(gaps), budget_(nodeBudget) {}
 
     // Improves `best` (a feasible choice and its traffic among `which`); true when proven optimal.
-    bool solve(const std::vector<int>& which, const std::vector<Bytes>& free, std::vector<char>& best, Bytes& bestTraffic) {
+    bool solve(const std::vector<int>& which, const std::vector<Bytes>& free, std::vector<char>& best,
+               Bytes& bestTraffic) {
         best_ = &best;
         bestTraffic_ = &bestTraffic;
         current_ = best;
@@ -445,7 +449,8 @@ std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& ord
     return residencyProblemsAt(g, stepsOf(g, order), caps);
 }
 
-std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf, const Capacities& caps) {
+std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf,
+                                                  const Capacities& caps) {
     std::vector<ResidencyProblem> problems;
     for (const auto& [type, capacity] : caps) {
         ResidencyProblem p;
@@ -531,8 +536,10 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
     }
     choice.optimal = choice.traffic == bound;
     if (!choice.optimal && static_cast<int>(contested.size()) <= kExactGaps) {
-        const std::int64_t nodes = std::min<std::int64_t>(effort.exactNodes, kExactWork / static_cast<std::int64_t>(contested.size()));
-        choice.optimal = BranchAndBound(p.gaps, static_cast<int>(nodes)).solve(contested, free, choice.keep, choice.traffic);
+        const std::int64_t nodes =
+            std::min<std::int64_t>(effort.exactNodes, kExactWork / static_cast<std::int64_t>(contested.size()));
+        choice.optimal =
+            BranchAndBound(p.gaps, static_cast<int>(nodes)).solve(contested, free, choice.keep, choice.traffic);
     }
     return choice;
 }
@@ -574,7 +581,8 @@ Bytes windowedRelaxation(const ResidencyProblem& p, int windowSteps, std::int64_
         // not run. In whole units too: the sizes are multiples of the unit.
         Bytes kept = 0;
         bool fits = true;
-        for (int t = begin; t < end && t < static_cast<int>(free.size()) && fits; ++t) fits = (kept += load[t - begin]) <= free[t];
+        for (int t = begin; t < end && t < static_cast<int>(free.size()) && fits; ++t)
+            fits = (kept += load[t - begin]) <= free[t];
         if (fits) continue;
         which.resize(cut.size());
         std::iota(which.begin(), which.end(), 0);
@@ -625,7 +633,8 @@ Bytes excessBound(const ResidencyProblem& p, int windowSteps) {
         cheapLoad += cheap[t];
         dearLoad += dear[t];
         const Bytes over = cheapLoad + dearLoad - free[t];
-        if (over > 0) windowMost = std::max(windowMost, std::min(over, cheapLoad) + 2 * std::max<Bytes>(0, over - cheapLoad));
+        if (over > 0)
+            windowMost = std::max(windowMost, std::min(over, cheapLoad) + 2 * std::max<Bytes>(0, over - cheapLoad));
     }
     return total + windowMost;
 }

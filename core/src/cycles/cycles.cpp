@@ -32,25 +32,31 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
         {CyclesTechnique::Placement, "placement",
          "time-aware placement: each buffer where the bytes were left earliest in simulated time (ties by best fit)"},
         {CyclesTechnique::Fit, "fit",
-         "placement fit to need: each buffer on the bytes left latest by the time it is needed, the earlier ones kept for buffers needed sooner"},
+         "placement fit to need: each buffer on the bytes left latest by the time it is needed, the earlier ones kept "
+         "for buffers needed sooner"},
         {CyclesTechnique::Schedule, "schedule",
          "the order follows the simulated start times: next, the node that can start earliest"},
         {CyclesTechnique::Hoist, "hoist",
          "early reloads and loads: a SPILL_IN or ALLOC moves ahead of earlier nodes as far as edges and bytes allow"},
         {CyclesTechnique::Swaps, "swaps",
-         "the best plan scheduled again with two nodes in a row on a pipe swapped, where the second waited for the first; kept when sooner"},
+         "the best plan scheduled again with two nodes in a row on a pipe swapped, where the second waited for the "
+         "first; kept when sooner"},
         {CyclesTechnique::Policies, "policies",
-         "the other policies' plans of the same order as starts too, when they move no more data than the margin allows"},
+         "the other policies' plans of the same order as starts too, when they move no more data than the margin "
+         "allows"},
         {CyclesTechnique::Reserve, "reserve",
          "spare room: spills chosen again with room kept free for loads ahead, within the data margin"},
         {CyclesTechnique::Orders, "orders",
          "the plans of the other orders order source best made as starts too, within the data margin"},
         {CyclesTechnique::Search, "search",
-         "the order search run again with 4 times its effort (evaluations); its order and runners-up planned as starts too, within the data margin"},
+         "the order search run again with 4 times its effort (evaluations); its order and runners-up planned as starts "
+         "too, within the data margin"},
         {CyclesTechnique::Headroom, "headroom",
-         "the longer order search with the memory spilled from most smaller by one spilled buffer, its orders planned with the real capacity (room left free for loads) as starts too, within the data margin"},
+         "the longer order search with the memory spilled from most smaller by one spilled buffer, its orders planned "
+         "with the real capacity (room left free for loads) as starts too, within the data margin"},
         {CyclesTechnique::Retime, "retime",
-         "windows of the best plan's input order put in the order of their simulated starts, planned again; kept when within the data margin and sooner"},
+         "windows of the best plan's input order put in the order of their simulated starts, planned again; kept when "
+         "within the data margin and sooner"},
     };
     return kTechniques;
 }
@@ -172,8 +178,8 @@ public:
             for (size_t p = 0; p < a.layout.order.size(); ++p) ranks[a.layout.order[p]] = static_cast<int>(p);
             std::swap(ranks[a.layout.order[pairs[next].first]], ranks[a.layout.order[pairs[next].second]]);
             const Cycles before = a.total;
-            keepIfSooner(nodes, a, scheduleForTime(nodes, g_, a.layout, hoist, SchedulePriority::Order, &ranks), "swaps",
-                         0, "two nodes in a row on a pipe swapped");
+            keepIfSooner(nodes, a, scheduleForTime(nodes, g_, a.layout, hoist, SchedulePriority::Order, &ranks),
+                         "swaps", 0, "two nodes in a row on a pipe swapped");
             if (a.total < before) pairs = pipeWaits(nodes, a.layout);  // the list of the new layout, from `next` on
         }
     }
@@ -188,7 +194,8 @@ private:
         for (size_t p = 0; p < layout.order.size(); ++p) {
             const int q = nodes.pipe(layout.order[p]);
             if (q == 0) continue;
-            if (last[q] >= 0 && timing.nodes[p].wait.cause == WaitCause::Pipe) out.push_back({last[q], static_cast<int>(p)});
+            if (last[q] >= 0 && timing.nodes[p].wait.cause == WaitCause::Pipe)
+                out.push_back({last[q], static_cast<int>(p)});
             last[q] = static_cast<int>(p);
         }
         return out;
@@ -206,14 +213,17 @@ private:
         const Step fitStep{"placement (fit to need)", true, true, SchedulePriority::Order};
         std::vector<Step> out;
         if (fit == Fit::First) out.push_back(fitStep);
-        if (opts_.enabled(CyclesTechnique::Placement)) out.push_back({"placement", true, false, SchedulePriority::Order});
+        if (opts_.enabled(CyclesTechnique::Placement))
+            out.push_back({"placement", true, false, SchedulePriority::Order});
         if (fit == Fit::AfterPlacement) out.push_back(fitStep);
         if (opts_.enabled(CyclesTechnique::Schedule))
-            for (SchedulePriority priority : {SchedulePriority::Order, SchedulePriority::Tail, SchedulePriority::Backward})
+            for (SchedulePriority priority :
+                 {SchedulePriority::Order, SchedulePriority::Tail, SchedulePriority::Backward})
                 out.push_back({priorityName(priority), false, false, priority});
         return out;
     }
-    Layout apply(const PlanNodes& nodes, const Step& step, const Layout& from, std::vector<PlacementNote>* notes) const {
+    Layout apply(const PlanNodes& nodes, const Step& step, const Layout& from,
+                 std::vector<PlacementNote>* notes) const {
         if (step.placement) return placeForTime(nodes, g_, caps_, from, notes, step.fit);
         return scheduleForTime(nodes, g_, from, opts_.enabled(CyclesTechnique::Hoist), step.priority);
     }
@@ -238,7 +248,7 @@ private:
         const Cycles total = timingOf(nodes, g_, candidate).total;
         if (total >= a.total) return;
         a.steps.push_back(label + " round " + std::to_string(round + 1) + ", " + step + ": " + std::to_string(a.total) +
-                         " -> " + std::to_string(total) + " cycles");
+                          " -> " + std::to_string(total) + " cycles");
         a.layout = std::move(candidate);
         a.total = total;
         if (notes) a.notes = std::move(*notes);
@@ -290,9 +300,10 @@ public:
             if ((d.kind == Decision::Kind::Place || d.kind == Decision::Kind::Reload) && note.moved) {
                 d.holes = note.holes;
                 d.holesTotal = static_cast<int>(note.holes.size());
-                d.reason = "time-aware placement: of the ranges free now and not promised to a buffer placed later, the "
-                           "one whose bytes were left earliest in simulated time (cycle " +
-                           std::to_string(note.left) + "), ties by best fit";
+                d.reason =
+                    "time-aware placement: of the ranges free now and not promised to a buffer placed later, the "
+                    "one whose bytes were left earliest in simulated time (cycle " +
+                    std::to_string(note.left) + "), ties by best fit";
             }
             out.push_back(std::move(d));
         }

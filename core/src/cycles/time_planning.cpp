@@ -21,7 +21,7 @@ constexpr size_t kMaxLaterNeighbours = 256;
 
 // Each placing position's release position, and per memory the placing positions in order.
 struct Stretches {
-    std::vector<int> releaseAt;                      // by position of a placing node, else -1
+    std::vector<int> releaseAt;                        // by position of a placing node, else -1
     std::map<std::string, std::vector<int>> placings;  // memory -> positions of placing nodes
 };
 
@@ -47,8 +47,10 @@ std::vector<Hole> merged(std::vector<Hole> ranges) {
     std::sort(ranges.begin(), ranges.end(), [](const Hole& a, const Hole& b) { return a.start < b.start; });
     std::vector<Hole> out;
     for (const Hole& r : ranges) {
-        if (!out.empty() && r.start <= out.back().end) out.back().end = std::max(out.back().end, r.end);
-        else out.push_back(r);
+        if (!out.empty() && r.start <= out.back().end)
+            out.back().end = std::max(out.back().end, r.end);
+        else
+            out.push_back(r);
     }
     return out;
 }
@@ -91,8 +93,9 @@ std::optional<Bytes> earliestPlace(const PipeModel& model, int memory, Bytes siz
         for (Bytes o : candidates) {
             const Cycles left = leaves ? leaves->latest(o, o + size).time : 0;
             auto key = std::make_tuple(std::max(ready, left), left, r.size(), o);
-            if (need) key = left <= *need ? std::make_tuple(Cycles{0}, -left, r.size(), o)
-                                          : std::make_tuple(Cycles{1}, left, r.size(), o);
+            if (need)
+                key = left <= *need ? std::make_tuple(Cycles{0}, -left, r.size(), o)
+                                    : std::make_tuple(Cycles{1}, left, r.size(), o);
             if (!best || key < *best) best = key;
         }
     }
@@ -121,8 +124,10 @@ std::vector<Cycles> neededAt(const PlanNodes& nodes, const Graph& g, const Layou
                 need[waitingAlloc[u]] = other - nodes.node(waitingAlloc[u]).cycles;
                 waitingAlloc[u] = -1;
             }
-        if (nodes.places(i)) waitingAlloc[nodes.moved(i)] = i;
-        else if (nodes.releases(i)) waitingAlloc[nodes.moved(i)] = -1;
+        if (nodes.places(i))
+            waitingAlloc[nodes.moved(i)] = i;
+        else if (nodes.releases(i))
+            waitingAlloc[nodes.moved(i)] = -1;
         end[i] = timing.nodes[p].end;
         if (nodes.pipe(i) > 0) pipeEnd[nodes.pipe(i)] = end[i];
     }
@@ -180,8 +185,10 @@ Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& ca
             const Cycles readyAt = std::max(ready.edge, ready.pipe);
             std::optional<Cycles> needAt;
             if (fitToNeed) needAt = need[i] >= 0 ? std::max(need[i], readyAt) : readyAt;
-            const std::optional<Bytes> chosen = earliestPlace(model, nodes.memoryOf(b), buf.size, readyAt, ranges, needAt);
-            if (!chosen) throw InternalError("time-aware placement: buffer " + std::to_string(buf.id) + " lost its place");
+            const std::optional<Bytes> chosen =
+                earliestPlace(model, nodes.memoryOf(b), buf.size, readyAt, ranges, needAt);
+            if (!chosen)
+                throw InternalError("time-aware placement: buffer " + std::to_string(buf.id) + " lost its place");
             offset = *chosen;
             if (notes) (*notes)[i] = {true, ranges, model.leftAt(nodes.memoryOf(b), offset, buf.size).time};
         }
@@ -262,17 +269,22 @@ public:
                     w.erase(w.begin());
                 }
             std::pair<Cycles, int> candidate;
-            if (q > 0 && !available_[q].empty()) candidate = {free_[q], *available_[q].begin()};
-            else if (!w.empty()) candidate = *w.begin();
-            else continue;
+            if (q > 0 && !available_[q].empty())
+                candidate = {free_[q], *available_[q].begin()};
+            else if (!w.empty())
+                candidate = *w.begin();
+            else
+                continue;
             if (best.second < 0 || candidate < best) {
                 best = candidate;
                 from = q;
             }
         }
         if (best.second < 0) throw InternalError("time-aware schedule: no node can run");
-        if (from > 0 && !available_[from].empty() && *available_[from].begin() == best.second) available_[from].erase(available_[from].begin());
-        else waiting_[from].erase(waiting_[from].begin());
+        if (from > 0 && !available_[from].empty() && *available_[from].begin() == best.second)
+            available_[from].erase(available_[from].begin());
+        else
+            waiting_[from].erase(waiting_[from].begin());
         return {best.second, best.first};
     }
     void pipeFreeAt(int pipe, Cycles t) {
@@ -344,8 +356,8 @@ std::vector<int> ranksOf(const PlanNodes& nodes, const Layout& in, const Dag& da
 
 }  // namespace
 
-Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist,
-                       SchedulePriority priority, const std::vector<int>* ranks) {
+Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist, SchedulePriority priority,
+                       const std::vector<int>* ranks) {
     const int L = static_cast<int>(in.order.size());
     Dag dag = dependencies(nodes, g, in);
     const std::vector<int> rank = ranks ? *ranks : ranksOf(nodes, in, dag, priority);
@@ -367,8 +379,10 @@ Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in,
     int frontier = 0;  // the first position of `in.order` not emitted yet
     for (int i : in.order)
         if (dag.indegree[i] == 0) {
-            if (!hoist && nodes.places(i) && pos[i] > frontier) held[i] = 1;
-            else becomeReady(i);
+            if (!hoist && nodes.places(i) && pos[i] > frontier)
+                held[i] = 1;
+            else
+                becomeReady(i);
         }
 
     Layout out;
@@ -382,8 +396,10 @@ Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in,
         emitted[i] = 1;
         for (int s : dag.succ[i])
             if (--dag.indegree[s] == 0) {
-                if (!hoist && nodes.places(s) && pos[s] > frontier) held[s] = 1;
-                else becomeReady(s);
+                if (!hoist && nodes.places(s) && pos[s] > frontier)
+                    held[s] = 1;
+                else
+                    becomeReady(s);
             }
         while (frontier < L && emitted[in.order[frontier]]) ++frontier;
         if (frontier < L && held[in.order[frontier]]) {

@@ -30,18 +30,18 @@ struct PlacementNote {
 // timing of `in`; a SPILL_IN: its own cycles before that, or when it could start if later),
 // those left latest, so that the bytes left earlier stay for buffers needed sooner; when none
 // is left by then, the earliest as above.
-Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps,
-                    const Layout& in, std::vector<PlacementNote>* notes = nullptr, bool fitToNeed = false);
+Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps, const Layout& in,
+                    std::vector<PlacementNote>* notes = nullptr, bool fitToNeed = false);
 
 enum class SchedulePriority {
-    Order,  // the position in the order it starts from: stable
-    Tail,   // the longest chain of cycles from the node to the end, then the position
+    Order,     // the position in the order it starts from: stable
+    Tail,      // the longest chain of cycles from the node to the end, then the position
     Backward,  // the most work after it in a schedule built backwards from the end, pipes included
 };
 
 // `ranks`, when given (per dense node index, a permutation of the positions), replace the
 // priority's.
-Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist,
-                       SchedulePriority priority, const std::vector<int>* ranks = nullptr);
+Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist, SchedulePriority priority,
+                       const std::vector<int>* ranks = nullptr);
 
 }  // namespace spillway

@@ -95,8 +95,8 @@ LowerBounds lowerBounds(const Graph& g, const Capacities& caps, const CostModel&
     return b;
 }
 
-Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder, const Plan& plan,
-                const Timing& timing) {
+Metrics measure(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
+                const Plan& plan, const Timing& timing) {
     Metrics m;
     m.spills = static_cast<int>(plan.spills.size());
     m.extraBytes = extraBytesOf(g, plan);
@@ -162,7 +162,8 @@ ResultClaims claimsInPlace(const Result& r) {
 
 std::vector<Violation> verifyResultRecomputing(const Graph& g, const Capacities& caps, const CostModel& cost,
                                                const Plan& plan, const ResultClaims& claims) {
-    return verifyResult(g, caps, cost, plan, claims, [&] { return lowerBounds(g, caps, cost, claims.inputOrder, plan); });
+    return verifyResult(g, caps, cost, plan, claims,
+                        [&] { return lowerBounds(g, caps, cost, claims.inputOrder, plan); });
 }
 
 ResultClaims claimsOf(const Result& r) {
@@ -182,17 +183,19 @@ namespace {
 // The orders a search made (its order, then its runners-up) as starts of the cycles objective,
 // each planned with the run's policy and the real capacities; an order already among the starts
 // is not added twice.
-void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder made, const std::string& label, Problem& p) {
+void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder made, const std::string& label,
+                     Problem& p) {
     std::vector<std::pair<std::string, Order>> found = std::move(made.search->runnersUp);
     found.insert(found.begin(), {"", std::move(made.order)});
     for (auto& [start, order] : found) {
         const Order& candidate = order;  // C++17 lambdas cannot capture a structured binding
-        const bool known = candidate == p.order || std::any_of(p.others.begin(), p.others.end(),
-                                                               [&](const OrderStart& o) { return o.order == candidate; });
+        const bool known =
+            candidate == p.order ||
+            std::any_of(p.others.begin(), p.others.end(), [&](const OrderStart& o) { return o.order == candidate; });
         if (known) continue;
         Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
-        p.others.push_back({"search", start.empty() ? label : label + " (runner-up from " + start + ")", std::move(order),
-                            std::move(plan)});
+        p.others.push_back({"search", start.empty() ? label : label + " (runner-up from " + start + ")",
+                            std::move(order), std::move(plan)});
     }
 }
 
@@ -214,12 +217,13 @@ void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Ord
 // search): the search starts from that order and its neighbours. FlashAttention_Case0 (one
 // 256-byte tile less: at least 2,048 bytes, the margin 1,408) is skipped so: searched anyway, it
 // took 5.2 -> 8.4 s of CPU for the same plan.
-void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Bytes bytesPlanBytes,
-                       Problem& p) {
+void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request,
+                       Bytes bytesPlanBytes, Problem& p) {
     std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
     for (const Spill& sp : p.plan->spills) {
         const auto it = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size)).first;
-        it->second = {it->second.first + spillTrafficBytes(doc.graph.buffer(sp.buf)), std::min(it->second.second, sp.size)};
+        it->second = {it->second.first + spillTrafficBytes(doc.graph.buffer(sp.buf)),
+                      std::min(it->second.second, sp.size)};
     }
     const auto most = std::max_element(spilled.begin(), spilled.end(), [](const auto& a, const auto& b) {
         return a.second.first < b.second.first;  // ties: the first memory by name
@@ -235,11 +239,11 @@ void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const O
     }
     const Bytes allowed = opts.cycles.allowedBytes(bytesPlanBytes);
     if (trafficLowerBound(doc.graph, p.order, less).total > allowed) return;
-    const OrderRequest smaller{request.doc,   less,          request.effort, request.progress,
-                               request.known, request.runnersUp, request.dependencies};
+    const OrderRequest smaller{
+        request.doc, less, request.effort, request.progress, request.known, request.runnersUp, request.dependencies};
     addSearchStarts(doc, opts, makeOrder("search", smaller),
-                    "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " + std::to_string(room) +
-                        " bytes of " + type + " kept free",
+                    "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " +
+                        std::to_string(room) + " bytes of " + type + " kept free",
                     p);
 }
 
@@ -261,7 +265,8 @@ void prepareHugeDefault(const GraphDocument& doc, const RunOptions& opts, const 
     }
     std::vector<Order> orders;
     for (MadeOrder& m : made) orders.push_back(std::move(m.order));
-    DraftChoice choice = leastMovingDraft(doc.graph, std::move(orders), PlanOptions{p.capacities, opts.cost, opts.policy});
+    DraftChoice choice =
+        leastMovingDraft(doc.graph, std::move(orders), PlanOptions{p.capacities, opts.cost, opts.policy});
     p.orderSource = names[choice.index];
     p.search = summaryOf(made[choice.index].search);
     Plan plan = choice.draft->plan();
@@ -276,7 +281,8 @@ void prepareHugeDefault(const GraphDocument& doc, const RunOptions& opts, const 
 // planning every one, ties to the first. An order equal to an earlier candidate's is left out: it
 // would plan the same and lose the tie. On a huge graph without the search (its constructions cost
 // seconds each there: docs/policies.md, "The default on huge graphs").
-void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
+void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request,
+                             Problem& p) {
     const bool huge = isHugeGraph(doc.graph.nodes.size());
     OrderRequest withKnown = request;
     std::vector<std::string> names;
@@ -285,7 +291,8 @@ void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, c
         if (huge && candidate == "search") continue;
         MadeOrder m = makeOrder(candidate, withKnown);
         withKnown.known.emplace_back(candidate, m.order);
-        const bool repeated = std::any_of(made.begin(), made.end(), [&](const MadeOrder& e) { return e.order == m.order; });
+        const bool repeated =
+            std::any_of(made.begin(), made.end(), [&](const MadeOrder& e) { return e.order == m.order; });
         if (repeated) continue;
         names.push_back(candidate);
         made.push_back(std::move(m));
@@ -329,8 +336,9 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     if (!isOrderSource(source)) {
         ErrorPlace where;
         where.field = "order";
-        throw InputError("unknown order source \"" + excerpt(source) + "\": expected " + orderSourceNames() + " or a file",
-                         std::move(where));
+        throw InputError(
+            "unknown order source \"" + excerpt(source) + "\": expected " + orderSourceNames() + " or a file",
+            std::move(where));
     }
     const OrderRequest request = requestFor(doc, opts, p.capacities);
     if (source != "best") {
@@ -374,7 +382,8 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         if (made.search)
             for (auto& [start, order] : made.search->runnersUp) {
                 Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
-                p.others.push_back({candidate, candidate + " (runner-up from " + start + ")", std::move(order), std::move(plan)});
+                p.others.push_back(
+                    {candidate, candidate + " (runner-up from " + start + ")", std::move(order), std::move(plan)});
             }
         Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});
         const Bytes bytes = extraBytesOf(doc.graph, plan);
@@ -437,9 +446,9 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     }
     const std::vector<Violation> violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsInPlace(r));
     if (!violations.empty()) {
-        std::string msg = "the " + r.policy + " plan failed verification (" +
-                          std::to_string(violations.size()) + " violations), first: [" +
-                          violationKindName(violations.front().kind) + "] " + violations.front().message;
+        std::string msg = "the " + r.policy + " plan failed verification (" + std::to_string(violations.size()) +
+                          " violations), first: [" + violationKindName(violations.front().kind) + "] " +
+                          violations.front().message;
         throw InternalError(msg);
     }
     if (measureFailure) throw InternalError(*measureFailure);
@@ -463,7 +472,8 @@ std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& o
             o.policy = policy;
             const auto t1 = std::chrono::steady_clock::now();
             Result r = run(doc, o);
-            const double ms = orderMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+            const double ms =
+                orderMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
             rows.push_back({policy, r.plan.policy, source, r.metrics, std::move(r.cycles), ms});
         }
     }

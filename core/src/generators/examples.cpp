@@ -28,7 +28,9 @@ constexpr int kMaxNodes = static_cast<int>(limits::kMaxNodes);  // what the engi
 // The contest's COPY_IN cycles follow 2 * size + 69 (128 -> 325, 256 -> 581, 768 -> 1605).
 // A generated transfer's cycles: `perByte` a byte plus `fixed`, capped at the limit on a node's
 // Cycles so that a graph of any allowed Size reads back.
-Cycles transferCycles(Bytes size, Cycles fixed, Bytes perByte) { return std::min(limits::kMaxCycles, perByte * size + fixed); }
+Cycles transferCycles(Bytes size, Cycles fixed, Bytes perByte) {
+    return std::min(limits::kMaxCycles, perByte * size + fixed);
+}
 Cycles copyInCycles(Bytes size) { return transferCycles(size, 69, 2); }
 
 [[noreturn]] void badParam(const std::string& what, const std::string& problem) {
@@ -50,7 +52,8 @@ int memoryRank(const std::string& type) {
 class Builder {
 public:
     Builder(Capacities written, bool freesAtEnd)
-        : written_(std::move(written)), freesAtEnd_(freesAtEnd),
+        : written_(std::move(written)),
+          freesAtEnd_(freesAtEnd),
           limits_(written_.empty() ? defaultCapacities() : written_) {}
 
     BufferId alloc(const std::string& type, Bytes size) {
@@ -71,8 +74,8 @@ public:
 
     // An operation writing `writes` and reading `reads` (a buffer in both is read, then written:
     // an accumulation). Bufs lists the written buffers first.
-    NodeId op(const std::string& name, const std::string& pipe, Cycles cycles,
-              const std::vector<BufferId>& writes, const std::vector<BufferId>& reads) {
+    NodeId op(const std::string& name, const std::string& pipe, Cycles cycles, const std::vector<BufferId>& writes,
+              const std::vector<BufferId>& reads) {
         std::vector<BufferId> all;
         for (BufferId b : writes)
             if (std::find(all.begin(), all.end(), b) == all.end()) all.push_back(b);
@@ -85,9 +88,8 @@ public:
         }
         for (const auto& [type, bytes] : perMemory)
             if (bytes > limits_.at(type))
-                throw InputError("generator: a " + name + " node would use " + std::to_string(bytes) +
-                                 " bytes of " + type + ", over its capacity " +
-                                 std::to_string(limits_.at(type)));
+                throw InputError("generator: a " + name + " node would use " + std::to_string(bytes) + " bytes of " +
+                                 type + ", over its capacity " + std::to_string(limits_.at(type)));
         OJson j;
         j["Id"] = static_cast<NodeId>(nodes_.size());
         j["Op"] = name;
@@ -109,7 +111,7 @@ public:
             BufState& st = bufs_[b];
             if (st.lastWriter >= 0) edge(st.lastWriter, id);  // write after write
             for (NodeId r : st.readers)
-                if (r != id) edge(r, id);                   // write after read
+                if (r != id) edge(r, id);  // write after read
             st.readers.clear();
             st.lastWriter = id;
         }
@@ -145,9 +147,8 @@ public:
         std::string out = "{\n";
         if (!written_.empty()) {
             std::vector<std::pair<std::string, Bytes>> caps(written_.begin(), written_.end());
-            std::stable_sort(caps.begin(), caps.end(), [](const auto& a, const auto& b) {
-                return memoryRank(a.first) < memoryRank(b.first);
-            });
+            std::stable_sort(caps.begin(), caps.end(),
+                             [](const auto& a, const auto& b) { return memoryRank(a.first) < memoryRank(b.first); });
             OJson c = OJson::object();
             for (const auto& [type, cap] : caps) c[type] = cap;
             out += " \"Capacities\": " + c.dump() + ",\n";
@@ -158,8 +159,7 @@ public:
             out += "],\n";
         }
         out += " \"Nodes\": [\n";
-        for (size_t i = 0; i < nodes_.size(); ++i)
-            out += "  " + nodes_[i] + (i + 1 < nodes_.size() ? ",\n" : "\n");
+        for (size_t i = 0; i < nodes_.size(); ++i) out += "  " + nodes_[i] + (i + 1 < nodes_.size() ? ",\n" : "\n");
         out += " ],\n \"Edges\": [";
         for (size_t i = 0; i < edges_.size(); ++i) {
             if (i % 12 == 0) out += "\n  ";
@@ -204,8 +204,7 @@ private:
 
     const BufState& live(BufferId b, const std::string& user) const {
         if (!isLive(b))
-            throw InternalError("examples: " + user + " uses buffer " + std::to_string(b) +
-                                " outside its ALLOC..FREE");
+            throw InternalError("examples: " + user + " uses buffer " + std::to_string(b) + " outside its ALLOC..FREE");
         return bufs_[b];
     }
 
@@ -306,8 +305,10 @@ std::string exampleFits() {
         const BufferId b0 = b.alloc("L0B", 128);
         b.op("MOVE", "MTE1", 31, {b0}, {b1});
         b.release(b1);
-        if (k == 0) b.op("MATMUL", "CUBE", 128, {c}, {a0, b0});
-        else b.op("MATMUL", "CUBE", 128, {c}, {c, a0, b0});
+        if (k == 0)
+            b.op("MATMUL", "CUBE", 128, {c}, {a0, b0});
+        else
+            b.op("MATMUL", "CUBE", 128, {c}, {c, a0, b0});
         b.release(a0);
         b.release(b0);
     }
@@ -327,8 +328,8 @@ std::string exampleOneSpill() {
     const BufferId c = b.alloc("UB", 128);
     b.op("COPY_IN", "MTE2", copyInCycles(128), {c}, {});
     const BufferId s = b.alloc("UB", 128);
-    b.op("ADD", "VECTOR", 37, {s}, {a, c});   // UB full: x, a, c, s
-    const BufferId t = b.alloc("UB", 128);    // node 8: no room; x's next use is furthest
+    b.op("ADD", "VECTOR", 37, {s}, {a, c});  // UB full: x, a, c, s
+    const BufferId t = b.alloc("UB", 128);   // node 8: no room; x's next use is furthest
     b.op("SUB", "VECTOR", 24, {t}, {s, a});
     b.release(a);
     b.release(s);
@@ -337,7 +338,7 @@ std::string exampleOneSpill() {
     b.release(t);
     b.release(c);
     const BufferId v = b.alloc("UB", 128);
-    b.op("MUL", "VECTOR", 38, {v}, {u, x});   // x is reloaded just before this node
+    b.op("MUL", "VECTOR", 38, {v}, {u, x});  // x is reloaded just before this node
     b.release(u);
     b.release(x);
     b.op("COPY_OUT", "MTE3", 191, {}, {v});
@@ -362,12 +363,12 @@ std::string exampleFragmentation() {
     b.release(eb);
     b.op("COPY_OUT", "MTE3", 191, {}, {d});
     b.release(d);
-    const BufferId e = b.alloc("UB", 256);    // node 12: 256 bytes free, largest hole 128
+    const BufferId e = b.alloc("UB", 256);  // node 12: 256 bytes free, largest hole 128
     b.op("COPY_IN", "MTE2", copyInCycles(256), {e}, {});
-    b.op("MUL", "VECTOR", 38, {e}, {e, a});   // in place: e *= a
+    b.op("MUL", "VECTOR", 38, {e}, {e, a});  // in place: e *= a
     b.release(a);
     const BufferId h = b.alloc("UB", 128);
-    b.op("ADD", "VECTOR", 37, {h}, {e, c});   // c is reloaded just before this node
+    b.op("ADD", "VECTOR", 37, {h}, {e, c});  // c is reloaded just before this node
     b.release(e);
     b.release(c);
     b.op("COPY_OUT", "MTE3", 191, {}, {h});
@@ -396,10 +397,10 @@ std::string exampleCopyInCheaper() {
     b.op("COPY_OUT", "MTE3", 191, {}, {t});
     b.release(t);
     const BufferId u = b.alloc("UB", 128);
-    b.op("EXP", "VECTOR", 218, {u}, {q});                 // node 15: q reloaded before it
+    b.op("EXP", "VECTOR", 218, {u}, {q});  // node 15: q reloaded before it
     b.release(q);
     const BufferId v = b.alloc("UB", 128);
-    b.op("ADD", "VECTOR", 37, {v}, {u, p});               // node 18: p's next use
+    b.op("ADD", "VECTOR", 37, {v}, {u, p});  // node 18: p's next use
     b.release(u);
     b.release(p);
     b.op("COPY_OUT", "MTE3", 191, {}, {v});
@@ -533,8 +534,10 @@ std::string generateTiledMatmul(const MatmulParams& p) {
                 const int l0b = pr.buffer("L0B", p.tileBytes);
                 pr.op("MOVE", "MTE1", 31, {l0a}, {ta});
                 pr.op("MOVE", "MTE1", 31, {l0b}, {tb});
-                if (kk == 0) pr.op("MATMUL", "CUBE", 128, {c}, {l0a, l0b});
-                else pr.op("MATMUL", "CUBE", 128, {c}, {c, l0a, l0b});
+                if (kk == 0)
+                    pr.op("MATMUL", "CUBE", 128, {c}, {l0a, l0b});
+                else
+                    pr.op("MATMUL", "CUBE", 128, {c}, {c, l0a, l0b});
             }
             pr.op("COPY_OUT", "FIXP", 263, {}, {c});
         }
@@ -550,14 +553,15 @@ void checkFlashAttentionParams(const FlashAttentionParams& p) {
     requireAtLeast("headChunks", p.headChunks, 1);
     requireAtLeast("outChunks", p.outChunks, 1);
     for (const auto& [what, v] : {std::pair<const char*, Bytes>{"tileBytes", p.tileBytes},
-                                  {"l0Bytes", p.l0Bytes}, {"accBytes", p.accBytes},
-                                  {"rowBytes", p.rowBytes}, {"statBytes", p.statBytes},
+                                  {"l0Bytes", p.l0Bytes},
+                                  {"accBytes", p.accBytes},
+                                  {"rowBytes", p.rowBytes},
+                                  {"statBytes", p.statBytes},
                                   {"scratchBytes", p.scratchBytes}})
         requireAtLeast(what, v, 1);
-    if (static_cast<std::int64_t>(p.queryBlocks) * p.kvBlocks * (p.headChunks + p.outChunks + 10) >
-        kMaxNodes / 8)
-        badParam("queryBlocks * kvBlocks", "is too large (the graph would exceed " +
-                                               std::to_string(kMaxNodes) + " nodes)");
+    if (static_cast<std::int64_t>(p.queryBlocks) * p.kvBlocks * (p.headChunks + p.outChunks + 10) > kMaxNodes / 8)
+        badParam("queryBlocks * kvBlocks",
+                 "is too large (the graph would exceed " + std::to_string(kMaxNodes) + " nodes)");
 }
 
 // Flash attention's program, block (i, j) of query block i and key/value block j at a time:
@@ -566,10 +570,16 @@ class FlashAttentionProgram {
 public:
     explicit FlashAttentionProgram(const FlashAttentionParams& p)
         : p_(p),
-          nq_(p.queryBlocks), nkv_(p.kvBlocks), hc_(p.headChunks), oc_(p.outChunks),
-          q_(static_cast<size_t>(nq_) * hc_, -1), k_(static_cast<size_t>(nkv_) * hc_, -1),
+          nq_(p.queryBlocks),
+          nkv_(p.kvBlocks),
+          hc_(p.headChunks),
+          oc_(p.outChunks),
+          q_(static_cast<size_t>(nq_) * hc_, -1),
+          k_(static_cast<size_t>(nkv_) * hc_, -1),
           v_(static_cast<size_t>(nkv_) * oc_, -1),
-          runMax_(nq_, -1), runSum_(nq_, -1), runOut_(nq_, std::vector<int>(oc_, -1)) {}
+          runMax_(nq_, -1),
+          runSum_(nq_, -1),
+          runOut_(nq_, std::vector<int>(oc_, -1)) {}
 
     std::string emit() {
         for (int j = 0; j < nkv_; ++j)
@@ -617,8 +627,10 @@ private:
             const int kb = pr_.buffer("L0B", p_.l0Bytes);
             pr_.op("MOVE", "MTE1", 31, {qa}, {qt});
             pr_.op("MOVE", "MTE1", 54, {kb}, {kt});
-            if (c == 0) pr_.op("MATMUL", "CUBE", 128, {sAcc}, {qa, kb});
-            else pr_.op("MATMUL", "CUBE", 128, {sAcc}, {sAcc, qa, kb});
+            if (c == 0)
+                pr_.op("MATMUL", "CUBE", 128, {sAcc}, {qa, kb});
+            else
+                pr_.op("MATMUL", "CUBE", 128, {sAcc}, {sAcc, qa, kb});
         }
         return sAcc;
     }
@@ -732,9 +744,10 @@ std::string generateConvLike(const ConvParams& p) {
     requireAtLeast("weightBytes", p.weightBytes, 1);
     requireAtLeast("weightL0Bytes", p.weightL0Bytes, 1);
     if (static_cast<std::int64_t>(p.groups) * p.groups * p.layersPerStage *
-            static_cast<std::int64_t>(p.stageActBytes.size()) > kMaxNodes / 8)
-        badParam("groups * groups * layers", "is too large (the graph would exceed " +
-                                                  std::to_string(kMaxNodes) + " nodes)");
+            static_cast<std::int64_t>(p.stageActBytes.size()) >
+        kMaxNodes / 8)
+        badParam("groups * groups * layers",
+                 "is too large (the graph would exceed " + std::to_string(kMaxNodes) + " nodes)");
     Program pr;
     const int g = p.groups;
     std::vector<int> cur(g);
@@ -766,8 +779,10 @@ std::string generateConvLike(const ConvParams& p) {
                     pr.op("MOVE", "MTE1", 27 + p.weightL0Bytes / 2, {w0}, {wt});
                     const Cycles cycles = 30 + 2 * curBytes + act;
                     if (i < g - 1) {
-                        if (i == 0) pr.op("CONV", "CUBE", cycles, {ws}, {cur[i], w0});
-                        else pr.op("CONV", "CUBE", cycles, {ws}, {ws, cur[i], w0});
+                        if (i == 0)
+                            pr.op("CONV", "CUBE", cycles, {ws}, {cur[i], w0});
+                        else
+                            pr.op("CONV", "CUBE", cycles, {ws}, {ws, cur[i], w0});
                         continue;
                     }
                     out[o] = pr.buffer("L1", act);
@@ -776,8 +791,7 @@ std::string generateConvLike(const ConvParams& p) {
                     reads.push_back(cur[i]);
                     reads.push_back(w0);
                     if (residual) reads.push_back(skip[o]);
-                    pr.op(residual ? "CONV_ADD" : "CONV", "CUBE", cycles + (residual ? act / 4 : 0),
-                          {out[o]}, reads);
+                    pr.op(residual ? "CONV_ADD" : "CONV", "CUBE", cycles + (residual ? act / 4 : 0), {out[o]}, reads);
                 }
             }
             cur = out;
@@ -805,7 +819,8 @@ std::map<std::string, Bytes> randomGraphMaxSizes(const RandomGraphParams& p) {
     requireAtLeast("maxUsesPerBuffer", p.maxUsesPerBuffer, 1);
     if (p.lateFreePercent < 0 || p.lateFreePercent > 100) badParam("lateFreePercent", "must be between 0 and 100");
     if (p.allocEdgePercent < 0 || p.allocEdgePercent > 100) badParam("allocEdgePercent", "must be between 0 and 100");
-    if (p.bufferlessPercent < 0 || p.bufferlessPercent > 100) badParam("bufferlessPercent", "must be between 0 and 100");
+    if (p.bufferlessPercent < 0 || p.bufferlessPercent > 100)
+        badParam("bufferlessPercent", "must be between 0 and 100");
     const Capacities limits = p.capacities.empty() ? defaultCapacities() : p.capacities;
     std::map<std::string, Bytes> maxSize;
     for (const std::string& m : p.memories) {
@@ -829,9 +844,12 @@ public:
         for (int step = 0; step < p_.operations; ++step) {
             releaseDueFrees();
             const std::int64_t roll = rng_.below(100);
-            if (live_.empty() || roll < 25) load();
-            else if (roll < 35) store();
-            else compute();
+            if (live_.empty() || roll < 25)
+                load();
+            else if (roll < 35)
+                store();
+            else
+                compute();
         }
         return b_.finish();  // frees the rest, ascending BufId
     }
@@ -923,8 +941,10 @@ private:
     }
     std::string drawMemory() { return rng_.pick(p_.memories); }
     void retire(BufferId id) {
-        if (!p_.freesAtEnd && rng_.below(100) < p_.lateFreePercent) late_.emplace_back(id, static_cast<int>(rng_.between(1, 3)));
-        else b_.release(id);
+        if (!p_.freesAtEnd && rng_.below(100) < p_.lateFreePercent)
+            late_.emplace_back(id, static_cast<int>(rng_.between(1, 3)));
+        else
+            b_.release(id);
     }
     void consume(size_t idx) {
         if (--live_[idx].usesLeft > 0) return;
@@ -945,7 +965,9 @@ private:
 
 }  // namespace
 
-std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) { return RandomGraphProgram(seed, p).emit(); }
+std::string generateRandomGraph(std::uint64_t seed, const RandomGraphParams& p) {
+    return RandomGraphProgram(seed, p).emit();
+}
 
 std::string generateThrash(std::uint64_t seed, const ThrashParams& p) {
     requireAtLeast("buffers", p.buffers, 1);
@@ -975,8 +997,9 @@ std::string generateThrash(std::uint64_t seed, const ThrashParams& p) {
         for (int i = 0; i < p.usesPerOperation; ++i) std::swap(pool[i], pool[i + rng.below(p.buffers - i)]);
         std::vector<int> uses(pool.begin(), pool.begin() + p.usesPerOperation);
         std::sort(uses.begin(), uses.end());
-        out += "  {\"Id\":" + std::to_string(id++) + ",\"Op\":\"ADD\",\"Pipe\":\"VECTOR\",\"Cycles\":" +
-               std::to_string(rng.between(10, 400)) + ",\"Bufs\":" + OJson(uses).dump() + "},\n";
+        out += "  {\"Id\":" + std::to_string(id++) +
+               ",\"Op\":\"ADD\",\"Pipe\":\"VECTOR\",\"Cycles\":" + std::to_string(rng.between(10, 400)) +
+               ",\"Bufs\":" + OJson(uses).dump() + "},\n";
     }
     for (int b = 0; b < p.buffers; ++b) bufferNode(kFree, b);
     out.erase(out.size() - 2, 1);  // the last node's comma

@@ -48,7 +48,8 @@ std::vector<Piece> cutPieces(std::int64_t width, std::int64_t height, int count,
         if (across < 2) inTime = false;
         if (up < 2) inTime = true;
         const std::int64_t extent = inTime ? across : up;
-        const std::int64_t at = std::clamp<std::int64_t>(extent * (even ? rng.between(35, 65) : rng.between(10, 90)) / 100, 1, extent - 1);
+        const std::int64_t at =
+            std::clamp<std::int64_t>(extent * (even ? rng.between(35, 65) : rng.between(10, 90)) / 100, 1, extent - 1);
         Piece q = p;
         if (inTime) {
             p.t1 = p.t0 + at;
@@ -74,8 +75,10 @@ std::int64_t drawQuantile(const std::int64_t (&q)[21], Rng& rng) {
 // The distributions measured over the 3,112 blocks of google/minimalloc's 11 "challenging"
 // instances (docs/packing.md): block sizes in 1/1024ths of the capacity, and block areas
 // (size x lifetime) in percent of their instance's mean block area.
-constexpr std::int64_t kMeasuredSize[21] = {1, 4, 8, 12, 17, 24, 33, 41, 47, 53, 58, 63, 68, 73, 79, 87, 104, 141, 203, 330, 861};
-constexpr std::int64_t kMeasuredArea[21] = {0, 18, 30, 45, 57, 68, 76, 81, 87, 92, 98, 105, 112, 118, 127, 135, 143, 156, 170, 184, 217};
+constexpr std::int64_t kMeasuredSize[21] = {1,  4,  8,  12, 17, 24,  33,  41,  47,  53, 58,
+                                            63, 68, 73, 79, 87, 104, 141, 203, 330, 861};
+constexpr std::int64_t kMeasuredArea[21] = {0,   18,  30,  45,  57,  68,  76,  81,  87,  92, 98,
+                                            105, 112, 118, 127, 135, 143, 156, 170, 184, 217};
 
 // Walks through time; whenever blocks end, fills every free hole with new blocks of random
 // size and duration, like an allocator under churn; with probability skipPercent a piece stays
@@ -92,8 +95,10 @@ std::vector<Piece> skylinePieces(std::int64_t width, std::int64_t height, int co
         auto fill = [&](std::int64_t from, std::int64_t to) {
             while (from < to) {
                 // Sizes and durations of every scale: a random split of the typical area.
-                const std::int64_t size = std::min(to - from, rng.between(1, std::max<std::int64_t>(1, 2 * height / 16)));
-                const std::int64_t span = std::clamp<std::int64_t>(area / size * rng.between(50, 150) / 100, 1, width - t);
+                const std::int64_t size =
+                    std::min(to - from, rng.between(1, std::max<std::int64_t>(1, 2 * height / 16)));
+                const std::int64_t span =
+                    std::clamp<std::int64_t>(area / size * rng.between(50, 150) / 100, 1, width - t);
                 next.push_back({t, t + span, from, from + size, rng.below(100) < skipPercent});
                 from += size;
             }
@@ -141,15 +146,18 @@ std::vector<Piece> measuredPieces(std::int64_t width, std::int64_t height, int c
     };
     for (int rejected = 0; static_cast<int>(placed.size()) < count && rejected < kRejectionsPerBlock * count;) {
         const std::int64_t size = std::clamp<std::int64_t>(drawQuantile(kMeasuredSize, rng) * height / 1024, 1, height);
-        const std::int64_t drawn = std::clamp<std::int64_t>(meanArea * drawQuantile(kMeasuredArea, rng) / 100 / size, 1, width);
+        const std::int64_t drawn =
+            std::clamp<std::int64_t>(meanArea * drawQuantile(kMeasuredArea, rng) / 100 / size, 1, width);
         const std::int64_t span = std::min(width / step * step, (drawn + step - 1) / step * step);
         Piece best{0, 0, height + 1, 0};
         for (int k = 0; k < kStartTries; ++k) {
             const std::int64_t t0 = rng.below((width - span) / step + 1) * step, y = lowestFree(t0, t0 + span, size);
             if (y < best.y0) best = {t0, t0 + span, y, y + size};
         }
-        if (best.y1 <= height) placed.push_back(best);
-        else ++rejected;
+        if (best.y1 <= height)
+            placed.push_back(best);
+        else
+            ++rejected;
     }
     std::vector<size_t> order(placed.size());
     std::iota(order.begin(), order.end(), 0);
@@ -182,8 +190,8 @@ KnownInstance cutRectangle(const CutOptions& o) {
     if (o.unit < 1 || o.capacity < o.unit || o.horizon < o.unit || o.capacity > kMaxSize || o.horizon > kMaxTime)
         throw InputError("cutRectangle: capacity must be between unit (" + std::to_string(o.unit) + ") and " +
                          std::to_string(kMaxSize) + ", horizon between unit and " + std::to_string(kMaxTime));
-    if (o.blocks < 1 || static_cast<size_t>(o.blocks) > kMaxBlocks || o.dropPercent < 0 || o.dropPercent > 100 || o.stretchPercent < 0 ||
-        o.stretchPercent > 100)
+    if (o.blocks < 1 || static_cast<size_t>(o.blocks) > kMaxBlocks || o.dropPercent < 0 || o.dropPercent > 100 ||
+        o.stretchPercent < 0 || o.stretchPercent > 100)
         throw InputError("cutRectangle: blocks must be between 1 and " + std::to_string(kMaxBlocks) +
                          ", dropPercent and stretchPercent between 0 and 100");
     Rng rng(o.seed);
@@ -253,7 +261,8 @@ KnownInstance minimallocChallenging(int index) {
         k.problem.capacity = 1048576;  // in the file name: A.1048576.csv
         const Result r = packValidated(k.problem, Options{});
         if (r.verdict != Verdict::Fits)
-            throw InternalError("the packer did not pack minimalloc's " + std::string(csv.name) + " (" + r.reason + ")");
+            throw InternalError("the packer did not pack minimalloc's " + std::string(csv.name) + " (" + r.reason +
+                                ")");
         k.offsets = r.offsets;
     });
     return instances[static_cast<size_t>(index)];
@@ -279,7 +288,8 @@ void changeBlock(const PlacedBlock& p, const std::vector<Time>& inner, Rng& rng,
     const Block& b = p.block;
     std::vector<Change> apply;
     if (!inner.empty()) apply.insert(apply.end(), {Change::SplitInTime, Change::ShortenLifetime});
-    if (b.size >= 2 * kUnit && b.size % kUnit == 0) apply.insert(apply.end(), {Change::SplitInSize, Change::ShrinkSize});
+    if (b.size >= 2 * kUnit && b.size % kUnit == 0)
+        apply.insert(apply.end(), {Change::SplitInSize, Change::ShrinkSize});
     if (apply.empty()) {
         out.push_back(p);
         return;

@@ -70,12 +70,13 @@ bool FieldCheck::boolean(const FieldValue& v, const std::string& key) const {
 std::string FieldCheck::name(FieldValue& v, const std::string& key) const {
     requirePresent(v, key);
     if (v.kind != Kind::String || v.string.empty())
-        fail(key, v.offset, std::string("must be a non-empty string, got ") +
-                                (v.kind == Kind::String ? "an empty string" : kindName(v.kind)));
+        fail(key, v.offset,
+             std::string("must be a non-empty string, got ") +
+                 (v.kind == Kind::String ? "an empty string" : kindName(v.kind)));
     if (static_cast<std::int64_t>(v.string.size()) > limits::kMaxNameBytes)
         fail(key, v.offset,
-             "is " + std::to_string(v.string.size()) + " bytes long (limit nameBytes = " +
-                 std::to_string(limits::kMaxNameBytes) + ")",
+             "is " + std::to_string(v.string.size()) +
+                 " bytes long (limit nameBytes = " + std::to_string(limits::kMaxNameBytes) + ")",
              LimitPlace{"nameBytes", limits::kMaxNameBytes});
     return std::move(v.string);
 }
@@ -129,8 +130,8 @@ void CapacityEntries::key(std::string key, std::size_t offset, const Capacities&
     if (caps.count(key_)) fail(offset, "memory \"" + excerpt(key_) + "\" appears twice");
     if (static_cast<std::int64_t>(caps.size()) >= limits::kMaxMemories)
         fail(offset,
-             "names more than " + std::to_string(limits::kMaxMemories) + " memories (limit memories = " +
-                 std::to_string(limits::kMaxMemories) + ")",
+             "names more than " + std::to_string(limits::kMaxMemories) +
+                 " memories (limit memories = " + std::to_string(limits::kMaxMemories) + ")",
              LimitPlace{"memories", limits::kMaxMemories});
 }
 
@@ -209,8 +210,10 @@ void NodeFields::bufsEntry(const FieldValue& v) {
              LimitPlace{"bufsPerNode", limits::kMaxBufsPerNode});
     const std::size_t index = bufs_.size() + (badBuf_ ? 1 : 0);
     const bool ok = v.kind == Kind::Integer && !v.beyondInt64 && v.integer >= 0 && v.integer <= limits::kMaxBufferId;
-    if (ok) bufs_.push_back(v.integer);
-    else if (!badBuf_) badBuf_.emplace(index, v);
+    if (ok)
+        bufs_.push_back(v.integer);
+    else if (!badBuf_)
+        badBuf_.emplace(index, v);
 }
 
 Node NodeFields::finish(std::int64_t& totalUses) {
@@ -218,8 +221,9 @@ Node NodeFields::finish(std::int64_t& totalUses) {
     base.nodeIndex = static_cast<std::int64_t>(index_);
     FieldCheck f(text_, place(), base, start_);
     Node n;
-    n.id = static_cast<NodeId>(f.integer(fields_[kId], "Id", 0, spillNodes_ ? limits::kMaxSpillNodeId : limits::kMaxNodeId,
-                                         spillNodes_ ? "spillNodeId" : "nodeId"));
+    n.id =
+        static_cast<NodeId>(f.integer(fields_[kId], "Id", 0, spillNodes_ ? limits::kMaxSpillNodeId : limits::kMaxNodeId,
+                                      spillNodes_ ? "spillNodeId" : "nodeId"));
     f.rename("node " + std::to_string(n.id));
     f.base().node = n.id;
     n.op = f.name(fields_[kOp], "Op");

@@ -22,7 +22,7 @@ struct FieldValue {
     std::string string;
     std::size_t offset = 0;
 
-    static FieldValue of(const Scalar& s);           // moves the string out
+    static FieldValue of(const Scalar& s);  // moves the string out
     static FieldValue container(Kind k, std::size_t offset);
 };
 
@@ -94,7 +94,8 @@ public:
     Bytes value(Kind k, const Scalar* s, std::size_t offset) const;
 
 private:
-    [[noreturn]] void fail(std::size_t offset, const std::string& problem, std::optional<LimitPlace> limit = std::nullopt) const;
+    [[noreturn]] void fail(std::size_t offset, const std::string& problem,
+                           std::optional<LimitPlace> limit = std::nullopt) const;
 
     const JsonText& text_;
     std::string place_, field_, key_;

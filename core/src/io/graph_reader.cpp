@@ -25,8 +25,7 @@ constexpr std::size_t kShortestNode = 50;
 class GraphReader {
 public:
     GraphReader(const json::JsonText& text, const std::optional<HostNodeLimit>& hostLimit)
-        : t_(text), hostLimit_(hostLimit), node_(text, "Nodes", false),
-          capacities_(text, "Capacities", "Capacities") {}
+        : t_(text), hostLimit_(hostLimit), node_(text, "Nodes", false), capacities_(text, "Capacities", "Capacities") {}
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
@@ -50,9 +49,9 @@ private:
         const std::int64_t max = hostLimit_->maxNodes;
         ErrorPlace where;
         where.limit = LimitPlace{hostLimit_->limitName, max};
-        fail(firstOverHostLimit_, "the graph is too large for " + hostLimit_->host + " (" +
-                                      std::to_string(max + nodesOverHostLimit_) + " nodes, limit " +
-                                      std::to_string(max) + ")" + hostLimit_->advice,
+        fail(firstOverHostLimit_,
+             "the graph is too large for " + hostLimit_->host + " (" + std::to_string(max + nodesOverHostLimit_) +
+                 " nodes, limit " + std::to_string(max) + ")" + hostLimit_->advice,
              std::move(where));
     }
     TextPosition here(std::size_t offset) const {
@@ -65,8 +64,9 @@ private:
     [[noreturn]] void tooMany(std::size_t offset, const std::string& what, const char* limit, std::int64_t max) const {
         ErrorPlace where;
         where.limit = LimitPlace{limit, max};
-        fail(offset, "the graph has more than " + std::to_string(max) + " " + what + " (limit " + limit + " = " +
-                         std::to_string(max) + ")",
+        fail(offset,
+             "the graph has more than " + std::to_string(max) + " " + what + " (limit " + limit + " = " +
+                 std::to_string(max) + ")",
              std::move(where));
     }
     static ErrorPlace atField(const std::string& field) {
@@ -120,8 +120,8 @@ bool GraphReader::value(Kind k, const Scalar* s, std::size_t offset) {
     const bool container = k == Kind::Array || k == Kind::Object;
     if (stack_.empty()) {
         if (k != Kind::Object)
-            fail(offset, std::string("the graph must be a JSON object with \"Nodes\" and \"Edges\", got ") +
-                             json::kindName(k));
+            fail(offset,
+                 std::string("the graph must be a JSON object with \"Nodes\" and \"Edges\", got ") + json::kindName(k));
         doc_.source.document = here(offset);
         stack_.push_back(Ctx::Root);
         return true;
@@ -136,7 +136,8 @@ bool GraphReader::value(Kind k, const Scalar* s, std::size_t offset) {
                 fail(offset, "Nodes[" + std::to_string(index) + "] must be an object, got " + json::kindName(k),
                      std::move(where));
             }
-            if (static_cast<std::int64_t>(index) >= limits::kMaxNodes) tooMany(offset, "nodes", "nodes", limits::kMaxNodes);
+            if (static_cast<std::int64_t>(index) >= limits::kMaxNodes)
+                tooMany(offset, "nodes", "nodes", limits::kMaxNodes);
             if (hostLimit_ && static_cast<std::int64_t>(index) >= hostLimit_->maxNodes) {
                 if (nodesOverHostLimit_++ == 0) firstOverHostLimit_ = offset;
                 return false;  // counted, not built: the error names the whole graph's size
@@ -154,17 +155,17 @@ bool GraphReader::value(Kind k, const Scalar* s, std::size_t offset) {
             if (!node_.container(k, offset)) return false;
             stack_.push_back(Ctx::Bufs);
             return true;
-        case Ctx::Bufs:
-            node_.bufsEntry(s ? FieldValue::of(*s) : FieldValue::container(k, offset));
-            return false;
+        case Ctx::Bufs: node_.bufsEntry(s ? FieldValue::of(*s) : FieldValue::container(k, offset)); return false;
         case Ctx::Edges: {
             const std::size_t index = doc_.source.edges.size();
-            if (static_cast<std::int64_t>(index) >= limits::kMaxEdges) tooMany(offset, "edges", "edges", limits::kMaxEdges);
+            if (static_cast<std::int64_t>(index) >= limits::kMaxEdges)
+                tooMany(offset, "edges", "edges", limits::kMaxEdges);
             ErrorPlace where = atField("Edges[" + std::to_string(index) + "]");
             where.edge = static_cast<std::int64_t>(index);
             if (k != Kind::Array)
-                fail(offset, "Edges[" + std::to_string(index) + "] must be [src, dst] with two node ids, got " +
-                                 json::kindName(k),
+                fail(offset,
+                     "Edges[" + std::to_string(index) + "] must be [src, dst] with two node ids, got " +
+                         json::kindName(k),
                      std::move(where));
             doc_.source.edges.push_back(here(offset));
             edgeStart_ = offset;
@@ -187,8 +188,9 @@ bool GraphReader::rootField(Kind k, std::size_t offset) {
         const char* expected = rootField_ == kCapacities ? "an object like {\"L1\": 4096}"
                                : rootField_ == kOrder    ? "an array of node ids"
                                                          : "an array";
-        fail(offset, std::string("the graph: field \"") + kNames[rootField_] + "\" must be " + expected + ", got " +
-                         json::kindName(k),
+        fail(offset,
+             std::string("the graph: field \"") + kNames[rootField_] + "\" must be " + expected + ", got " +
+                 json::kindName(k),
              atField(kNames[rootField_]));
     }
     switch (rootField_) {
@@ -217,7 +219,8 @@ bool GraphReader::rootField(Kind k, std::size_t offset) {
 // reading up to it would give, rather than after the whole array is read and stored. Only a
 // text long enough for that many valid entries is walked: in a shorter one an entry before the
 // limit is invalid, and reading stops there.
-void GraphReader::refuseOverLimit(std::size_t open, std::int64_t max, std::size_t shortestEntry, const char* what) const {
+void GraphReader::refuseOverLimit(std::size_t open, std::int64_t max, std::size_t shortestEntry,
+                                  const char* what) const {
     if (t_.text().size() - open < static_cast<std::size_t>(max) * shortestEntry) return;
     const std::size_t entry = json::arrayEntryOffset(t_.text(), open, static_cast<std::size_t>(max));
     if (entry != std::string_view::npos) tooMany(entry, what, what, max);
@@ -228,8 +231,9 @@ void GraphReader::edgeEntry(Kind k, const Scalar* s, std::size_t offset) {
     if (k != Kind::Integer || edgeCount_ == 2) {
         ErrorPlace where = atField("Edges[" + std::to_string(index) + "]");
         where.edge = static_cast<std::int64_t>(index);
-        fail(offset, "Edges[" + std::to_string(index) + "] must be [src, dst] with two node ids, got " +
-                         (edgeCount_ == 2 ? std::string("a third entry") : std::string(json::kindName(k))),
+        fail(offset,
+             "Edges[" + std::to_string(index) + "] must be [src, dst] with two node ids, got " +
+                 (edgeCount_ == 2 ? std::string("a third entry") : std::string(json::kindName(k))),
              std::move(where));
     }
     edgeEnds_[edgeCount_++] = s->beyondInt64 ? kBeyondInt64 : s->integer;
@@ -240,12 +244,15 @@ void GraphReader::endEdge() {
     if (edgeCount_ != 2) {
         ErrorPlace where = atField("Edges[" + std::to_string(index) + "]");
         where.edge = static_cast<std::int64_t>(index);
-        fail(edgeStart_, "Edges[" + std::to_string(index) + "] must be [src, dst] with two node ids, got " +
-                             std::to_string(edgeCount_) + (edgeCount_ == 1 ? " id" : " ids"),
+        fail(edgeStart_,
+             "Edges[" + std::to_string(index) + "] must be [src, dst] with two node ids, got " +
+                 std::to_string(edgeCount_) + (edgeCount_ == 1 ? " id" : " ids"),
              std::move(where));
     }
-    if (indexed_) addEdge(index, edgeEnds_[0], edgeEnds_[1]);
-    else pendingEdges_.emplace_back(edgeEnds_[0], edgeEnds_[1]);
+    if (indexed_)
+        addEdge(index, edgeEnds_[0], edgeEnds_[1]);
+    else
+        pendingEdges_.emplace_back(edgeEnds_[0], edgeEnds_[1]);
 }
 
 void GraphReader::addEdge(std::size_t index, std::int64_t src, std::int64_t dst) {
@@ -276,13 +283,15 @@ void GraphReader::orderEntry(Kind k, const Scalar* s, std::size_t offset) {
     where.step = static_cast<std::int64_t>(order.size());
     if (static_cast<std::int64_t>(order.size()) >= limits::kMaxNodes) {
         where.limit = LimitPlace{"nodes", limits::kMaxNodes};
-        fail(offset, "the graph's \"Order\" has more than " + std::to_string(limits::kMaxNodes) +
-                         " entries (limit nodes = " + std::to_string(limits::kMaxNodes) + ")",
+        fail(offset,
+             "the graph's \"Order\" has more than " + std::to_string(limits::kMaxNodes) +
+                 " entries (limit nodes = " + std::to_string(limits::kMaxNodes) + ")",
              std::move(where));
     }
     if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > limits::kMaxNodeId)
-        fail(offset, field + " must be a node id, got " +
-                         (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
+        fail(offset,
+             field + " must be a node id, got " +
+                 (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
              std::move(where));
     order.push_back(static_cast<NodeId>(s->integer));
     doc_.source.order.push_back(here(offset));

@@ -52,12 +52,12 @@ Order parseOrderText(const std::string& text) {
         if (static_cast<std::int64_t>(order.size()) >= limits::kMaxNodes) {
             where.limit = LimitPlace{"nodes", limits::kMaxNodes};
             throw InputError("order file, line " + std::to_string(lineNo) + ": more than " +
-                                 std::to_string(limits::kMaxNodes) + " ids (limit nodes = " +
-                                 std::to_string(limits::kMaxNodes) + ")",
+                                 std::to_string(limits::kMaxNodes) +
+                                 " ids (limit nodes = " + std::to_string(limits::kMaxNodes) + ")",
                              std::move(where));
         }
-        const bool digits = line.size() <= 10 &&
-                            std::all_of(line.begin(), line.end(), [](unsigned char c) { return std::isdigit(c); });
+        const bool digits =
+            line.size() <= 10 && std::all_of(line.begin(), line.end(), [](unsigned char c) { return std::isdigit(c); });
         if (!digits || std::stoll(line) > limits::kMaxNodeId)
             throw InputError("order file, line " + std::to_string(lineNo) + ": expected one node id (0.." +
                                  std::to_string(limits::kMaxNodeId) + "), got \"" + excerpt(line) + "\"",
@@ -104,8 +104,8 @@ Capacities parseCapacityList(const std::string& text) {
                  name, cap > limits::kMaxBytes);
         if (!caps.emplace(name, cap).second) fail("--caps names memory " + name + " twice", name);
         if (static_cast<std::int64_t>(caps.size()) > limits::kMaxMemories)
-            limits::exceeded("--caps names more than " + std::to_string(limits::kMaxMemories) + " memories",
-                             "memories", limits::kMaxMemories, "options");
+            limits::exceeded("--caps names more than " + std::to_string(limits::kMaxMemories) + " memories", "memories",
+                             limits::kMaxMemories, "options");
     }
     if (caps.empty()) fail("--caps is empty: expected e.g. L1=4096,UB=1024");
     return caps;
@@ -155,8 +155,9 @@ public:
     RunOptions finish() {
         // "disable" may come before "objective": checked once both are read.
         if (!opts_.cycles.disabled.empty() && opts_.objective != Objective::Cycles)
-            fail(disableOffset_, "options: field \"disable\" switches off techniques of the objective \"cycles\", "
-                                 "but the objective is \"bytes\"",
+            fail(disableOffset_,
+                 "options: field \"disable\" switches off techniques of the objective \"cycles\", "
+                 "but the objective is \"bytes\"",
                  "disable");
         return std::move(opts_);
     }
@@ -166,7 +167,8 @@ private:
 
     bool value(Kind k, const Scalar* s, std::size_t offset) {
         if (stack_.empty()) {
-            if (k != Kind::Object) fail(offset, std::string("the options must be a JSON object, got ") + json::kindName(k));
+            if (k != Kind::Object)
+                fail(offset, std::string("the options must be a JSON object, got ") + json::kindName(k));
             stack_.push_back(Ctx::Root);
             return true;
         }
@@ -182,20 +184,24 @@ private:
                 where.step = static_cast<std::int64_t>(opts_.order->size());
                 if (static_cast<std::int64_t>(opts_.order->size()) >= limits::kMaxNodes) {
                     where.limit = LimitPlace{"nodes", limits::kMaxNodes};
-                    t_.fail(offset, "options.order has more than " + std::to_string(limits::kMaxNodes) +
-                                        " entries (limit nodes = " + std::to_string(limits::kMaxNodes) + ")",
+                    t_.fail(offset,
+                            "options.order has more than " + std::to_string(limits::kMaxNodes) +
+                                " entries (limit nodes = " + std::to_string(limits::kMaxNodes) + ")",
                             std::move(where));
                 }
                 if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > limits::kMaxNodeId)
-                    t_.fail(offset, "options." + field + " must be a node id, got " +
-                                        (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
+                    t_.fail(offset,
+                            "options." + field + " must be a node id, got " +
+                                (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
                             std::move(where));
                 opts_.order->push_back(static_cast<NodeId>(s->integer));
                 return false;
             }
             case Ctx::Cost:
-                if (s) cost_.value(*s);
-                else cost_.container(k, offset);
+                if (s)
+                    cost_.value(*s);
+                else
+                    cost_.container(k, offset);
                 return false;
             case Ctx::Disable: {
                 const std::string field = "disable[" + std::to_string(disableCount_++) + "]";
@@ -215,8 +221,9 @@ private:
     bool field(Kind k, const Scalar* s, std::size_t offset) {
         if (key_ == "capacities") {
             if (k != Kind::Object)
-                fail(offset, std::string("options: field \"capacities\" must be an object like {\"L1\": 4096}, got ") +
-                                 json::kindName(k),
+                fail(offset,
+                     std::string("options: field \"capacities\" must be an object like {\"L1\": 4096}, got ") +
+                         json::kindName(k),
                      "capacities");
             opts_.capacities.emplace();
             stack_.push_back(Ctx::Capacities);
@@ -225,15 +232,17 @@ private:
         if (key_ == "order") {
             if (k == Kind::String) {
                 if (!isOrderSource(*s->string))
-                    fail(offset, "options: field \"order\" must be one of " + orderSourceNames() + ", or an array of node ids, got \"" +
-                                     excerpt(*s->string) + "\"",
+                    fail(offset,
+                         "options: field \"order\" must be one of " + orderSourceNames() +
+                             ", or an array of node ids, got \"" + excerpt(*s->string) + "\"",
                          "order");
                 opts_.orderSource = *s->string;
                 return false;
             }
             if (k != Kind::Array)
-                fail(offset, std::string("options: field \"order\" must be a string or an array of node ids, got ") +
-                                 json::kindName(k),
+                fail(offset,
+                     std::string("options: field \"order\" must be a string or an array of node ids, got ") +
+                         json::kindName(k),
                      "order");
             opts_.orderSource = "given";
             opts_.order.emplace();
@@ -242,8 +251,9 @@ private:
         }
         if (key_ == "policy") {
             if (k != Kind::String || s->string->empty())
-                fail(offset, std::string("options: field \"policy\" must be a non-empty string, got ") +
-                                 (k == Kind::String ? "an empty string" : json::kindName(k)),
+                fail(offset,
+                     std::string("options: field \"policy\" must be a non-empty string, got ") +
+                         (k == Kind::String ? "an empty string" : json::kindName(k)),
                      "policy");
             try {
                 opts_.policy = policyName(parsePolicy(*s->string));
@@ -254,15 +264,19 @@ private:
         }
         if (key_ == "effort") {
             if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > limits::kMaxEffort)
-                fail(offset, "options: field \"effort\" must be an integer between 0 and " + std::to_string(limits::kMaxEffort) +
-                                 ", got " + (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
+                fail(offset,
+                     "options: field \"effort\" must be an integer between 0 and " +
+                         std::to_string(limits::kMaxEffort) + ", got " +
+                         (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
                      "effort");
             opts_.effort = s->integer;
             return false;
         }
         if (key_ == "objective") {
             if (k != Kind::String)
-                fail(offset, std::string("options: field \"objective\" must be \"bytes\" or \"cycles\", got ") + json::kindName(k),
+                fail(offset,
+                     std::string("options: field \"objective\" must be \"bytes\" or \"cycles\", got ") +
+                         json::kindName(k),
                      "objective");
             try {
                 opts_.objective = parseObjective(*s->string);
@@ -273,7 +287,9 @@ private:
         }
         if (key_ == "disable") {
             if (k != Kind::Array)
-                fail(offset, std::string("options: field \"disable\" must be an array of technique names, got ") + json::kindName(k),
+                fail(offset,
+                     std::string("options: field \"disable\" must be an array of technique names, got ") +
+                         json::kindName(k),
                      "disable");
             disableOffset_ = offset;
             stack_.push_back(Ctx::Disable);
@@ -281,8 +297,9 @@ private:
         }
         if (key_ == "cost") {
             if (k != Kind::Object)
-                fail(offset, std::string("options: field \"cost\" must be an object like {\"model\": \"contest\"}, got ") +
-                                 json::kindName(k),
+                fail(offset,
+                     std::string("options: field \"cost\" must be an object like {\"model\": \"contest\"}, got ") +
+                         json::kindName(k),
                      "cost");
             cost_.begin(offset);
             stack_.push_back(Ctx::Cost);
@@ -385,19 +402,33 @@ void writePlacement(JsonWriter& w, const Decision& d) {
 
 // A spill's room, formula, candidates (best first) and, for a policy that weighs windows, windows.
 void writeSpillChoice(JsonWriter& w, const Decision& d) {
-    w.key("room").beginObject().member("for", d.room.forBufs).member("need", d.room.need)
-        .member("free", d.room.freeBytes).member("largestHole", d.room.largestHole)
-        .member("shortfall", d.room.shortfall).endObject();
+    w.key("room")
+        .beginObject()
+        .member("for", d.room.forBufs)
+        .member("need", d.room.need)
+        .member("free", d.room.freeBytes)
+        .member("largestHole", d.room.largestHole)
+        .member("shortfall", d.room.shortfall)
+        .endObject();
     w.member("formula", d.formula).key("candidates").beginArray();
     for (const Candidate& c : d.candidates)
-        w.beginObject().member("buf", c.buf).member("nextUseStep", c.nextUseStep).member("score", c.score)
-            .member("size", c.size).member("copyIn", c.copyIn).endObject();
+        w.beginObject()
+            .member("buf", c.buf)
+            .member("nextUseStep", c.nextUseStep)
+            .member("score", c.score)
+            .member("size", c.size)
+            .member("copyIn", c.copyIn)
+            .endObject();
     w.endArray().member("candidatesTotal", d.candidatesTotal);
     if (d.windows.empty()) return;
     w.key("windows").beginArray();
     for (const SpillWindow& sw : d.windows)
-        w.beginObject().member("start", sw.start).member("end", sw.end).member("cost", sw.cost)
-            .member("bufs", sw.bufs).endObject();
+        w.beginObject()
+            .member("start", sw.start)
+            .member("end", sw.end)
+            .member("cost", sw.cost)
+            .member("bufs", sw.bufs)
+            .endObject();
     w.endArray().member("windowsTotal", d.windowsTotal);
 }
 
@@ -415,9 +446,16 @@ void writeWait(JsonWriter& w, const NodeTiming& t) {
 }
 
 void writeDecision(JsonWriter& w, const Decision& d) {
-    w.beginObject().member("kind", decisionKind(d.kind)).member("step", d.step).member("orderStep", d.orderStep)
-        .member("node", d.node).member("buf", d.buf).member("type", d.type).member("offset", d.offset)
-        .member("size", d.size).member("reason", d.reason);
+    w.beginObject()
+        .member("kind", decisionKind(d.kind))
+        .member("step", d.step)
+        .member("orderStep", d.orderStep)
+        .member("node", d.node)
+        .member("buf", d.buf)
+        .member("type", d.type)
+        .member("offset", d.offset)
+        .member("size", d.size)
+        .member("reason", d.reason);
     if (d.kind == Decision::Kind::Place || d.kind == Decision::Kind::Reload) writePlacement(w, d);
     if (d.kind == Decision::Kind::Spill) writeSpillChoice(w, d);
     w.endObject();
@@ -430,36 +468,57 @@ void writeBriefDecision(JsonWriter& w, const Graph& g, const IdTable& bufferAt, 
     const int at = bufferAt.find(d.buf);
     if (at == IdTable::kAbsent) throw InternalError("result: a decision names unknown buffer " + std::to_string(d.buf));
     const Buffer& buf = g.buffers[static_cast<std::size_t>(at)];
-    w.beginObject().member("kind", decisionKind(d.kind)).member("step", d.step).member("orderStep", d.orderStep)
-        .member("node", d.node).member("buf", d.buf).member("type", buf.type).member("offset", d.offset)
-        .member("size", buf.size).endObject();
+    w.beginObject()
+        .member("kind", decisionKind(d.kind))
+        .member("step", d.step)
+        .member("orderStep", d.orderStep)
+        .member("node", d.node)
+        .member("buf", d.buf)
+        .member("type", buf.type)
+        .member("offset", d.offset)
+        .member("size", buf.size)
+        .endObject();
 }
 
 // The result document, member by member (docs/result-format.md).
 void writeResult(JsonWriter& w, const Graph& g, const Result& r) {
-    w.beginObject().member("format", kResultFormat).member("engine", std::string("spillway ") + SPILLWAY_VERSION)
-        .member("policy", r.policy).member("planPolicy", r.plan.policy);
+    w.beginObject()
+        .member("format", kResultFormat)
+        .member("engine", std::string("spillway ") + SPILLWAY_VERSION)
+        .member("policy", r.policy)
+        .member("planPolicy", r.plan.policy);
     w.key("cost").beginObject().member("model", r.cost.name());
     if (r.cost.kind == CostModel::Kind::Seed)
         w.member("fixedLatency", r.cost.fixedLatency).member("cyclesPerByte", r.cost.cyclesPerByte);
     w.endObject();
     w.member("capacities", r.capacities).member("orderSource", r.orderSource);
     if (r.search)
-        w.key("search").beginObject().member("evaluations", r.search->evaluations).member("effort", r.search->effort)
-            .member("start", r.search->start).endObject();
+        w.key("search")
+            .beginObject()
+            .member("evaluations", r.search->evaluations)
+            .member("effort", r.search->effort)
+            .member("start", r.search->start)
+            .endObject();
     if (r.cycles) {
         // Under the cycles objective: the bytes plan it started from and what each technique gained.
         const ObjectiveReport& c = *r.cycles;
         w.key("objective").beginObject().member("name", "cycles").member("disabled", c.disabled);
-        w.key("bytesPlan").beginObject().member("extraBytes", c.bytesPlanExtraBytes)
-            .member("totalCycles", c.bytesPlanCycles).endObject();
+        w.key("bytesPlan")
+            .beginObject()
+            .member("extraBytes", c.bytesPlanExtraBytes)
+            .member("totalCycles", c.bytesPlanCycles)
+            .endObject();
         w.member("steps", c.steps).endObject();
     }
     w.member("inputOrder", r.inputOrder);
 
     const Metrics& m = r.metrics;
     w.key("metrics").beginObject().member("spills", m.spills).member("extraBytes", m.extraBytes);
-    w.key("demandPeak").beginObject().member("byType", m.demandPeaks.byType).member("total", m.demandPeaks.total).endObject();
+    w.key("demandPeak")
+        .beginObject()
+        .member("byType", m.demandPeaks.byType)
+        .member("total", m.demandPeaks.total)
+        .endObject();
     w.member("residentPeak", m.residentPeaks).member("totalCycles", m.totalCycles).key("bound");
     writeBound(w, m.bound);
     w.key("cyclesBound").beginObject().key("plan");
@@ -473,12 +532,25 @@ void writeResult(JsonWriter& w, const Graph& g, const Result& r) {
     const Plan& p = r.plan;
     w.key("allocations").beginArray();
     for (const Allocation& a : p.allocations)
-        w.beginObject().member("buf", a.buf).member("type", a.type).member("offset", a.offset).member("size", a.size).endObject();
+        w.beginObject()
+            .member("buf", a.buf)
+            .member("type", a.type)
+            .member("offset", a.offset)
+            .member("size", a.size)
+            .endObject();
     w.endArray().key("spills").beginArray();
     for (const Spill& s : p.spills)
-        w.beginObject().member("buf", s.buf).member("type", s.type).member("size", s.size)
-            .member("oldOffset", s.oldOffset).member("newOffset", s.newOffset).member("outNode", s.outNode)
-            .member("inNode", s.inNode).member("outStep", s.outStep).member("inStep", s.inStep).endObject();
+        w.beginObject()
+            .member("buf", s.buf)
+            .member("type", s.type)
+            .member("size", s.size)
+            .member("oldOffset", s.oldOffset)
+            .member("newOffset", s.newOffset)
+            .member("outNode", s.outNode)
+            .member("inNode", s.inNode)
+            .member("outStep", s.outStep)
+            .member("inStep", s.inStep)
+            .endObject();
     w.endArray().member("order", p.order).key("addedNodes").beginArray();
     for (const Node& n : p.addedNodes) writeNode(w, n);
     w.endArray().key("addedEdges").beginArray();
@@ -533,7 +605,8 @@ std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {
         j["totalCycles"] = r.metrics.totalCycles;
         j["bound"] = boundJson(r.metrics.bound);
         if (r.cycles)
-            j["bytesPlan"] = {{"extraBytes", r.cycles->bytesPlanExtraBytes}, {"totalCycles", r.cycles->bytesPlanCycles}};
+            j["bytesPlan"] = {{"extraBytes", r.cycles->bytesPlanExtraBytes},
+                              {"totalCycles", r.cycles->bytesPlanCycles}};
         j["ms"] = std::round(r.milliseconds * 10) / 10;
         out.push_back(std::move(j));
     }
@@ -546,8 +619,7 @@ std::string graphToJson(const GraphDocument& doc) {
     for (const Node& n : doc.graph.nodes) nodes.push_back(nodeJson(n));
     j["Nodes"] = std::move(nodes);
     OrderedJson edges = OrderedJson::array();
-    for (auto [s, d] : doc.graph.edges)
-        edges.push_back({doc.graph.nodes[s].id, doc.graph.nodes[d].id});
+    for (auto [s, d] : doc.graph.edges) edges.push_back({doc.graph.nodes[s].id, doc.graph.nodes[d].id});
     j["Edges"] = std::move(edges);
     if (doc.order) j["Order"] = *doc.order;
     if (doc.capacities) j["Capacities"] = *doc.capacities;
@@ -562,15 +634,13 @@ std::string scheduleText(const Plan& p) {
 
 std::string memoryText(const Plan& p) {
     std::string out;
-    for (const Allocation& a : p.allocations)
-        out += std::to_string(a.buf) + ":" + std::to_string(a.offset) + "\n";
+    for (const Allocation& a : p.allocations) out += std::to_string(a.buf) + ":" + std::to_string(a.offset) + "\n";
     return out;
 }
 
 std::string spillText(const Plan& p) {
     std::string out;
-    for (const Spill& s : p.spills)
-        out += std::to_string(s.buf) + ":" + std::to_string(s.newOffset) + "\n";
+    for (const Spill& s : p.spills) out += std::to_string(s.buf) + ":" + std::to_string(s.newOffset) + "\n";
     return out;
 }
 

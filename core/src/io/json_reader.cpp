@@ -27,9 +27,7 @@ const char* kindName(Kind k) {
 namespace {
 
 bool isContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-bool isNumberChar(char c) {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
+bool isNumberChar(char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; }
 
 }  // namespace
 
@@ -130,9 +128,12 @@ const char* StringLeap::enter(const char* content) {
     while (p < end_ && *p != '"') {
         const auto c = static_cast<unsigned char>(*p);
         std::size_t n = 1;
-        if (c == '\\') n = plainEscapeLength(p, end_);
-        else if (c >= 0x80) n = utf8SequenceLength(std::string_view(p, static_cast<std::size_t>(end_ - p)), 0);
-        else if (c < 0x20) n = 0;
+        if (c == '\\')
+            n = plainEscapeLength(p, end_);
+        else if (c >= 0x80)
+            n = utf8SequenceLength(std::string_view(p, static_cast<std::size_t>(end_ - p)), 0);
+        else if (c < 0x20)
+            n = 0;
         if (n == 0) {
             plain = false;
             n = c == '\\' && end_ - p >= 2 ? 2 : 1;  // the string still ends at the first unescaped quote
@@ -260,8 +261,9 @@ void syntaxError(const JsonText& t, std::size_t position, const std::string& wha
 void tooDeep(const JsonText& t, std::size_t offset) {
     ErrorPlace where;
     where.limit = LimitPlace{"depth", limits::kMaxDepth};
-    t.fail(offset, t.what() + " nests arrays and objects deeper than " + std::to_string(limits::kMaxDepth) +
-                       " levels (limit depth = " + std::to_string(limits::kMaxDepth) + ")",
+    t.fail(offset,
+           t.what() + " nests arrays and objects deeper than " + std::to_string(limits::kMaxDepth) +
+               " levels (limit depth = " + std::to_string(limits::kMaxDepth) + ")",
            std::move(where));
 }
 

@@ -29,8 +29,8 @@ const char* kindName(Kind k);
 struct Scalar {
     Kind kind = Kind::Null;
     bool boolean = false;
-    std::int64_t integer = 0;     // Kind::Integer
-    bool beyondInt64 = false;     // Kind::Integer above 2^63 - 1 (`integer` is then INT64_MAX)
+    std::int64_t integer = 0;       // Kind::Integer
+    bool beyondInt64 = false;       // Kind::Integer above 2^63 - 1 (`integer` is then INT64_MAX)
     std::string* string = nullptr;  // Kind::String; the reader may move from it
     std::size_t offset = 0;
 };

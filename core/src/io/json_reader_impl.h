@@ -61,7 +61,8 @@ public:
     using pointer = const char*;
     using reference = const char&;
 
-    TrackingIterator(const char* at, const char** readUpTo, StringLeap* leap) : at_(at), readUpTo_(readUpTo), leap_(leap) {}
+    TrackingIterator(const char* at, const char** readUpTo, StringLeap* leap)
+        : at_(at), readUpTo_(readUpTo), leap_(leap) {}
     reference operator*() const { return *at_; }
     TrackingIterator& operator++() {
         if (*at_++ == '"') at_ = leap_->passedQuote(at_);
@@ -114,7 +115,8 @@ public:
         Scalar s{Kind::String};
         s.string = &value;
         const char* opening = leap_.leaptOpening(readUpTo_);  // found without searching back over it
-        return scalar(s, opening ? static_cast<std::size_t>(opening - text_.text().data()) : stringStart(text_.text(), read()));
+        return scalar(
+            s, opening ? static_cast<std::size_t>(opening - text_.text().data()) : stringStart(text_.text(), read()));
     }
     bool binary(Json::binary_t&) { return true; }  // not produced by JSON text
 
@@ -145,15 +147,19 @@ private:
     bool begin(Kind k) {
         const std::size_t offset = read() - 1;
         if (++depth_ > limits::kMaxDepth) tooDeep(text_, offset);
-        if (skipping_ > 0) ++skipping_;
-        else if (!reader_.onBegin(k, offset)) skipping_ = 1;
+        if (skipping_ > 0)
+            ++skipping_;
+        else if (!reader_.onBegin(k, offset))
+            skipping_ = 1;
         leap_.arm(skipping_ > 0);
         return true;
     }
     bool end(Kind k) {
         --depth_;
-        if (skipping_ > 0) --skipping_;
-        else reader_.onEnd(k, read() - 1);
+        if (skipping_ > 0)
+            --skipping_;
+        else
+            reader_.onEnd(k, read() - 1);
         leap_.arm(skipping_ > 0);
         return true;
     }

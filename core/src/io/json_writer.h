@@ -124,7 +124,8 @@ private:
     void string(std::string_view s) {
         for (unsigned char c : s)
             if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-                out_ += nlohmann::ordered_json(std::string(s)).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+                out_ += nlohmann::ordered_json(std::string(s))
+                            .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
                 return;
             }
         out_ += '"';

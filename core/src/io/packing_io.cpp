@@ -21,8 +21,10 @@ std::string trim(const std::string& s) {
 std::vector<std::string> splitOn(const std::string& s, char sep) {
     std::vector<std::string> out(1);
     for (char c : s) {
-        if (c == sep) out.emplace_back();
-        else out.back() += c;
+        if (c == sep)
+            out.emplace_back();
+        else
+            out.back() += c;
     }
     return out;
 }
@@ -47,7 +49,7 @@ bool isLongInteger(const std::string& text) {
     const std::string t = trim(text);
     const size_t i = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
     return t.size() - i > 18 && std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i), t.end(),
-                                           [](char c) { return c >= '0' && c <= '9'; });
+                                            [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // The fields of one line, as RFC 4180 quotes them: a field wholly in double quotes may hold
@@ -69,10 +71,14 @@ std::vector<std::string> splitFields(const std::string& line, const std::string&
             size_t k = i + 1;
             for (;; ++k) {
                 if (k == line.size())
-                    throw InputError(at + ", column " + std::to_string(fields.size()) + ": the quote is not closed on its line");
-                if (line[k] != '"') fields.back() += line[k];
-                else if (k + 1 < line.size() && line[k + 1] == '"') fields.back() += line[++k];
-                else break;
+                    throw InputError(at + ", column " + std::to_string(fields.size()) +
+                                     ": the quote is not closed on its line");
+                if (line[k] != '"')
+                    fields.back() += line[k];
+                else if (k + 1 < line.size() && line[k + 1] == '"')
+                    fields.back() += line[++k];
+                else
+                    break;
             }
             const size_t next = line.find_first_not_of(" \t", k + 1);
             if (next != std::string::npos && line[next] != ',')
@@ -119,8 +125,8 @@ Header parseHeader(const std::string& line, int lineNo) {
         if (std::find(std::begin(kColumns), std::end(kColumns), name) == std::end(kColumns))
             throw InputError(where + "unknown column (known: id, lower, upper, size, alignment, gaps)");
         if (h.column.count(name))
-            throw InputError(where + "the column " + name + " appears twice (columns " + std::to_string(h.column[name] + 1) +
-                             " and " + std::to_string(i + 1) + ")");
+            throw InputError(where + "the column " + name + " appears twice (columns " +
+                             std::to_string(h.column[name] + 1) + " and " + std::to_string(i + 1) + ")");
         h.column[name] = i;
     }
     for (const char* required : {"id", "lower", "upper", "size"})
@@ -133,7 +139,8 @@ std::vector<Gap> parseGaps(const std::string& text, bool inclusiveEnd, const std
     std::vector<Gap> gaps;
     for (const std::string& item : splitOn(text, ' ')) {
         if (trim(item).empty()) continue;
-        const std::string bad = where + "\"" + item + "\" is not a gap (expected LOWER-UPPER or LOWER-UPPER@WINDOWLOWER:WINDOWUPPER)";
+        const std::string bad =
+            where + "\"" + item + "\" is not a gap (expected LOWER-UPPER or LOWER-UPPER@WINDOWLOWER:WINDOWUPPER)";
         const std::vector<std::string> at = splitOn(item, '@');
         const std::vector<std::string> span = splitOn(at[0], '-');
         if (at.size() > 2 || span.size() != 2) throw InputError(bad);
@@ -160,53 +167,56 @@ CsvDocument parsePackingCsv(const std::string& text) {
     std::map<std::string, int> lineOfId;
     const std::vector<std::string> lines = splitOn(std::string(json::withoutByteOrderMark(text)), '\n');
     for (size_t k = 0; k < lines.size(); ++k) {
-      try {
-        std::string line = lines[k];
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (trim(line).empty()) continue;  // blank lines carry nothing
-        const int lineNo = static_cast<int>(k + 1);
-        const std::string at = "line " + std::to_string(lineNo);
-        if (!header) {
-            header = parseHeader(line, lineNo);
-            continue;
+        try {
+            std::string line = lines[k];
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            if (trim(line).empty()) continue;  // blank lines carry nothing
+            const int lineNo = static_cast<int>(k + 1);
+            const std::string at = "line " + std::to_string(lineNo);
+            if (!header) {
+                header = parseHeader(line, lineNo);
+                continue;
+            }
+            const std::vector<std::string> fields = splitFields(line, at);
+            if (fields.size() != header->fields)
+                throw InputError(at + ": " + std::to_string(fields.size()) + " fields, but the header has " +
+                                 std::to_string(header->fields));
+            if (doc.ids.size() == kMaxBlocks)
+                throw InputError(at + ": more than " + std::to_string(kMaxBlocks) + " buffers");
+            auto field = [&](const char* name) -> const std::string& { return fields[header->column.at(name)]; };
+            auto where = [&](const char* name) {
+                return at + ", column " + std::to_string(header->column.at(name) + 1) + " (" + name + "): ";
+            };
+            auto number = [&](const char* name) {
+                std::optional<std::int64_t> v = integer(field(name));
+                if (!v && isLongInteger(field(name)))
+                    throw InputError(where(name) + "\"" + excerpt(field(name)) +
+                                     "\" has more digits than any allowed value (at most " + std::to_string(kMaxTime) +
+                                     ")");
+                if (!v) throw InputError(where(name) + "\"" + excerpt(field(name)) + "\" is not an integer");
+                return *v;
+            };
+            const std::string id = trim(field("id"));
+            if (id.empty()) throw InputError(where("id") + "the id is empty");
+            if (auto seen = lineOfId.find(id); seen != lineOfId.end())
+                throw InputError(where("id") + "the id \"" + excerpt(id) + "\" was already used on line " +
+                                 std::to_string(seen->second));
+            lineOfId[id] = lineNo;
+            Block b;
+            b.lower = number("lower");
+            b.upper = number("upper") + (header->inclusiveEnd ? 1 : 0);
+            b.size = number("size");
+            if (header->has("alignment")) b.alignment = number("alignment");
+            if (header->has("gaps")) b.gaps = parseGaps(field("gaps"), header->inclusiveEnd, where("gaps"));
+            if (std::string e = blockError(b); !e.empty()) throw InputError(at + " (id \"" + excerpt(id) + "\"): " + e);
+            doc.ids.push_back(id);
+            doc.problem.blocks.push_back(std::move(b));
+        } catch (const InputError& e) {  // every error of a line names it: where.line, as in the message
+            ErrorPlace place;
+            place.source = "csv";
+            place.line = static_cast<std::int64_t>(k + 1);
+            throw InputError(e.what(), std::move(place));
         }
-        const std::vector<std::string> fields = splitFields(line, at);
-        if (fields.size() != header->fields)
-            throw InputError(at + ": " + std::to_string(fields.size()) + " fields, but the header has " +
-                             std::to_string(header->fields));
-        if (doc.ids.size() == kMaxBlocks) throw InputError(at + ": more than " + std::to_string(kMaxBlocks) + " buffers");
-        auto field = [&](const char* name) -> const std::string& { return fields[header->column.at(name)]; };
-        auto where = [&](const char* name) {
-            return at + ", column " + std::to_string(header->column.at(name) + 1) + " (" + name + "): ";
-        };
-        auto number = [&](const char* name) {
-            std::optional<std::int64_t> v = integer(field(name));
-            if (!v && isLongInteger(field(name)))
-                throw InputError(where(name) + "\"" + excerpt(field(name)) + "\" has more digits than any allowed value (at most " +
-                                 std::to_string(kMaxTime) + ")");
-            if (!v) throw InputError(where(name) + "\"" + excerpt(field(name)) + "\" is not an integer");
-            return *v;
-        };
-        const std::string id = trim(field("id"));
-        if (id.empty()) throw InputError(where("id") + "the id is empty");
-        if (auto seen = lineOfId.find(id); seen != lineOfId.end())
-            throw InputError(where("id") + "the id \"" + excerpt(id) + "\" was already used on line " + std::to_string(seen->second));
-        lineOfId[id] = lineNo;
-        Block b;
-        b.lower = number("lower");
-        b.upper = number("upper") + (header->inclusiveEnd ? 1 : 0);
-        b.size = number("size");
-        if (header->has("alignment")) b.alignment = number("alignment");
-        if (header->has("gaps")) b.gaps = parseGaps(field("gaps"), header->inclusiveEnd, where("gaps"));
-        if (std::string e = blockError(b); !e.empty()) throw InputError(at + " (id \"" + excerpt(id) + "\"): " + e);
-        doc.ids.push_back(id);
-        doc.problem.blocks.push_back(std::move(b));
-      } catch (const InputError& e) {  // every error of a line names it: where.line, as in the message
-        ErrorPlace place;
-        place.source = "csv";
-        place.line = static_cast<std::int64_t>(k + 1);
-        throw InputError(e.what(), std::move(place));
-      }
     }
     if (!header) throw InputError("line 1: the header row is missing (expected id,lower,upper,size)");
     return doc;
@@ -223,14 +233,16 @@ std::string packingToCsv(const CsvDocument& doc, const std::vector<Bytes>& offse
     out += "\n";
     for (size_t i = 0; i < blocks.size(); ++i) {
         const Block& b = blocks[i];
-        out += csvField(doc.ids[i]) + "," + std::to_string(b.lower) + "," + std::to_string(b.upper) + "," + std::to_string(b.size);
+        out += csvField(doc.ids[i]) + "," + std::to_string(b.lower) + "," + std::to_string(b.upper) + "," +
+               std::to_string(b.size);
         if (alignment) out += "," + std::to_string(b.alignment);
         if (gaps) {
             out += ",";
             for (size_t g = 0; g < b.gaps.size(); ++g) {
                 out += (g ? " " : "") + std::to_string(b.gaps[g].lower) + "-" + std::to_string(b.gaps[g].upper);
                 if (b.gaps[g].window)
-                    out += "@" + std::to_string(b.gaps[g].window->lower) + ":" + std::to_string(b.gaps[g].window->upper);
+                    out +=
+                        "@" + std::to_string(b.gaps[g].window->lower) + ":" + std::to_string(b.gaps[g].window->upper);
             }
         }
         if (!offsets.empty()) out += "," + std::to_string(offsets.at(i));
@@ -258,7 +270,8 @@ using Json = nlohmann::json;
 std::int64_t integerOption(const Json& v, const std::string& field, std::int64_t lo, std::int64_t hi) {
     const json::Scalar n = v.is_number() ? json::detail::numberScalar(v.dump()) : json::Scalar{};
     if (n.kind != json::Kind::Integer || n.beyondInt64 || n.integer < lo || n.integer > hi)
-        badOption(field, "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + excerpt(v.dump()));
+        badOption(field, "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                             excerpt(v.dump()));
     return n.integer;
 }
 
@@ -295,16 +308,22 @@ PackRequest parsePackOptions(const std::string& json) {
         root = Json::parse(json);
     } catch (const Json::exception& e) {
         const std::string what = e.what();
-        throw InputError("the options are not valid JSON: " + what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+        throw InputError("the options are not valid JSON: " +
+                         what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
     }
     if (!root.is_object()) throw InputError("the options must be a JSON object like {\"capacity\": 1048576}");
     PackRequest r;
     for (const auto& [key, value] : root.items()) {
-        if (key == "capacity") r.capacity = integerOption(value, key, 1, kMaxSize);
-        else if (key == "budget") r.options.budget = integerOption(value, key, 0, std::int64_t{1} << 50);
-        else if (key == "disable") r.options.disabled = parseTechniques(stringList(value, key));
-        else if (key == "preorders") r.options.preorders = parsePreorders(stringList(value, key));
-        else badOption(key, "is unknown (known: capacity, budget, disable, preorders)");
+        if (key == "capacity")
+            r.capacity = integerOption(value, key, 1, kMaxSize);
+        else if (key == "budget")
+            r.options.budget = integerOption(value, key, 0, std::int64_t{1} << 50);
+        else if (key == "disable")
+            r.options.disabled = parseTechniques(stringList(value, key));
+        else if (key == "preorders")
+            r.options.preorders = parsePreorders(stringList(value, key));
+        else
+            badOption(key, "is unknown (known: capacity, budget, disable, preorders)");
     }
     if (r.capacity == 0) badOption("capacity", "is missing");
     return r;

@@ -24,12 +24,18 @@ constexpr std::int64_t kMaxId = std::numeric_limits<NodeId>::max();
 class ResultReader {
 public:
     explicit ResultReader(const json::JsonText& text)
-        : t_(text), cost_(text, json::costFieldNames()), metrics_(text, {"spills", "extraBytes", "totalCycles"}),
-          demand_(text, {"total"}), allocation_(text, {"buf", "type", "offset", "size"}),
+        : t_(text),
+          cost_(text, json::costFieldNames()),
+          metrics_(text, {"spills", "extraBytes", "totalCycles"}),
+          demand_(text, {"total"}),
+          allocation_(text, {"buf", "type", "offset", "size"}),
           spill_(text, {"buf", "type", "size", "oldOffset", "newOffset", "outNode", "inNode", "outStep", "inStep"}),
-          wait_(text, {"cause", "node", "buffer", "cycles", "pipe"}), bound_(text, {"total", "exact"}),
-          cyclesBound_(text, {"total", "limit", "criticalPath"}), pipe_(text, {"busy", "bound"}),
-          capacities_(text, "the result's capacities", "capacities"), node_(text, "addedNodes", true) {}
+          wait_(text, {"cause", "node", "buffer", "cycles", "pipe"}),
+          bound_(text, {"total", "exact"}),
+          cyclesBound_(text, {"total", "limit", "criticalPath"}),
+          pipe_(text, {"busy", "bound"}),
+          capacities_(text, "the result's capacities", "capacities"),
+          node_(text, "addedNodes", true) {}
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
@@ -39,24 +45,55 @@ public:
 
 private:
     enum class Ctx : std::uint8_t {
-        Root, Cost, InputOrder, Metrics, DemandPeak, DemandByType, ResidentPeak, Allocations, Allocation,
-        Spills, Spill, Order, AddedNodes, AddedNode, AddedNodeBufs, AddedEdges, AddedEdge, Timing, TimingEntry,
-        Waits, Wait, Capacities, Bound, BoundByType, CyclesBounds, CyclesBound, Pipes, Pipe
+        Root,
+        Cost,
+        InputOrder,
+        Metrics,
+        DemandPeak,
+        DemandByType,
+        ResidentPeak,
+        Allocations,
+        Allocation,
+        Spills,
+        Spill,
+        Order,
+        AddedNodes,
+        AddedNode,
+        AddedNodeBufs,
+        AddedEdges,
+        AddedEdge,
+        Timing,
+        TimingEntry,
+        Waits,
+        Wait,
+        Capacities,
+        Bound,
+        BoundByType,
+        CyclesBounds,
+        CyclesBound,
+        Pipes,
+        Pipe
     };
     // The fields of the top-level object that are read, and the kind each must have.
     struct RootField {
         const char* name;
         Kind kind;
-        Ctx ctx;               // entered for a container
+        Ctx ctx;        // entered for a container
         bool required;  // "waits" came later: results without it are still read
     };
     static constexpr RootField kRoot[] = {
-        {"format", Kind::Integer, Ctx::Root, true},         {"cost", Kind::Object, Ctx::Cost, true},
-        {"inputOrder", Kind::Array, Ctx::InputOrder, true}, {"metrics", Kind::Object, Ctx::Metrics, true},
-        {"allocations", Kind::Array, Ctx::Allocations, true}, {"spills", Kind::Array, Ctx::Spills, true},
-        {"order", Kind::Array, Ctx::Order, true},           {"addedNodes", Kind::Array, Ctx::AddedNodes, true},
-        {"addedEdges", Kind::Array, Ctx::AddedEdges, true}, {"timing", Kind::Array, Ctx::Timing, true},
-        {"planPolicy", Kind::String, Ctx::Root, true},      {"waits", Kind::Array, Ctx::Waits, false},
+        {"format", Kind::Integer, Ctx::Root, true},
+        {"cost", Kind::Object, Ctx::Cost, true},
+        {"inputOrder", Kind::Array, Ctx::InputOrder, true},
+        {"metrics", Kind::Object, Ctx::Metrics, true},
+        {"allocations", Kind::Array, Ctx::Allocations, true},
+        {"spills", Kind::Array, Ctx::Spills, true},
+        {"order", Kind::Array, Ctx::Order, true},
+        {"addedNodes", Kind::Array, Ctx::AddedNodes, true},
+        {"addedEdges", Kind::Array, Ctx::AddedEdges, true},
+        {"timing", Kind::Array, Ctx::Timing, true},
+        {"planPolicy", Kind::String, Ctx::Root, true},
+        {"waits", Kind::Array, Ctx::Waits, false},
         {"capacities", Kind::Object, Ctx::Capacities, true},
     };
     static constexpr int kRootFields = sizeof(kRoot) / sizeof(kRoot[0]);
@@ -73,8 +110,10 @@ private:
     // A member of the current object `fields`: a scalar, or a container recorded by kind (and
     // skipped).
     static bool member(json::ObjectFields& fields, Kind k, const Scalar* s, std::size_t offset) {
-        if (k == Kind::Array || k == Kind::Object) fields.container(k, offset);
-        else fields.value(*s);
+        if (k == Kind::Array || k == Kind::Object)
+            fields.container(k, offset);
+        else
+            fields.value(*s);
         return false;
     }
     bool enter(Ctx ctx) {
@@ -89,8 +128,8 @@ private:
     }
     void limitCount(const char* name, std::size_t offset, std::int64_t max, const char* limit);
     // An array entry that must be an integer in [min, max].
-    std::int64_t integerEntry(Kind k, const Scalar* s, std::size_t offset, const std::string& field,
-                              std::int64_t min, std::int64_t max);
+    std::int64_t integerEntry(Kind k, const Scalar* s, std::size_t offset, const std::string& field, std::int64_t min,
+                              std::int64_t max);
     void finishAllocation();
     void finishSpill();
     void finishWait();
@@ -111,9 +150,9 @@ private:
     ObjectFields cost_, metrics_, demand_, allocation_, spill_, wait_, bound_, cyclesBound_, pipe_;
     json::CapacityEntries capacities_;
     bool seenDemand_ = false, seenByType_ = false, seenResident_ = false, seenBound_ = false, seenBoundByType_ = false;
-    std::string mapKey_;  // the current key of metrics, demandPeak.byType, residentPeak, bound.byType
-    std::string setKey_;  // the current key of cyclesBound: "plan", "order" or "graph"
-    std::string pipeKey_; // the current pipe of a cycles bound's pipes
+    std::string mapKey_;          // the current key of metrics, demandPeak.byType, residentPeak, bound.byType
+    std::string setKey_;          // the current key of cyclesBound: "plan", "order" or "graph"
+    std::string pipeKey_;         // the current pipe of a cycles bound's pipes
     CyclesBound* set_ = nullptr;  // the cycles bound being read
     bool seenPipes_ = false;      // its "pipes"
     std::size_t cyclesBoundOffset_ = 0;
@@ -129,7 +168,8 @@ bool ResultReader::onKey(std::string& key, std::size_t offset) {
             rootField_ = -1;
             for (int f = 0; f < kRootFields; ++f)
                 if (key == kRoot[f].name) rootField_ = f;
-            if (rootField_ >= 0 && seen_[rootField_]) fail(offset, "the result: field \"" + key + "\" appears twice", key);
+            if (rootField_ >= 0 && seen_[rootField_])
+                fail(offset, "the result: field \"" + key + "\" appears twice", key);
             if (rootField_ >= 0) seen_[rootField_] = true;
             return rootField_ >= 0;
         case Ctx::Cost: cost_.key(key, offset, "the result's cost"); break;
@@ -180,8 +220,9 @@ std::int64_t ResultReader::integerEntry(Kind k, const Scalar* s, std::size_t off
                                         std::int64_t min, std::int64_t max) {
     if (k != Kind::Integer) fail(offset, field + " must be an integer, got " + json::kindName(k), field);
     if (s->beyondInt64 || s->integer < min || s->integer > max)
-        fail(offset, field + " must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " +
-                         excerpt(t_.token(offset)),
+        fail(offset,
+             field + " must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " +
+                 excerpt(t_.token(offset)),
              field);
     return s->integer;
 }
@@ -195,14 +236,16 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
     }
     const Ctx ctx = stack_.back();
     if (ctx != Ctx::Root && ctx != Ctx::Metrics && ctx != Ctx::DemandPeak && ctx != Ctx::Cost &&
-        ctx != Ctx::Allocation && ctx != Ctx::Spill && ctx != Ctx::AddedNode && ctx != Ctx::Wait &&
-        ctx != Ctx::Bound && ctx != Ctx::CyclesBound && ctx != Ctx::Pipe)
+        ctx != Ctx::Allocation && ctx != Ctx::Spill && ctx != Ctx::AddedNode && ctx != Ctx::Wait && ctx != Ctx::Bound &&
+        ctx != Ctx::CyclesBound && ctx != Ctx::Pipe)
         ++count_.back();  // an array entry (or a map value)
     switch (ctx) {
         case Ctx::Root: return rootValue(k, s, offset);
         case Ctx::Cost:
-            if (container) cost_.container(k, offset);
-            else cost_.value(*s);
+            if (container)
+                cost_.container(k, offset);
+            else
+                cost_.value(*s);
             return false;
         case Ctx::Metrics: return metricsValue(k, s, offset);
         case Ctx::DemandPeak:
@@ -210,8 +253,10 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
                 seenByType_ = true;
                 return enter(Ctx::DemandByType);
             }
-            if (container) demand_.container(k, offset);
-            else demand_.value(*s);
+            if (container)
+                demand_.container(k, offset);
+            else
+                demand_.value(*s);
             return false;
         case Ctx::DemandByType:
         case Ctx::ResidentPeak:
@@ -236,8 +281,10 @@ bool ResultReader::value(Kind k, const Scalar* s, std::size_t offset) {
         case Ctx::Spill:
         case Ctx::Wait: {
             ObjectFields& f = ctx == Ctx::Allocation ? allocation_ : ctx == Ctx::Spill ? spill_ : wait_;
-            if (container) f.container(k, offset);
-            else f.value(*s);
+            if (container)
+                f.container(k, offset);
+            else
+                f.value(*s);
             return false;
         }
         case Ctx::InputOrder:
@@ -271,7 +318,8 @@ bool ResultReader::objectListEntry(Ctx ctx, Kind k, std::size_t offset) {
     --count_.back();  // counted when the object ends
     if (ctx == Ctx::Waits) {
         limitCount("waits", offset, limits::kMaxOrderLength, "orderLength");
-        if (k != Kind::Object) fail(offset, entry("waits") + " must be an object, got " + json::kindName(k), entry("waits"));
+        if (k != Kind::Object)
+            fail(offset, entry("waits") + " must be an object, got " + json::kindName(k), entry("waits"));
         wait_.begin(offset);
         return enter(Ctx::Wait);
     }
@@ -287,7 +335,8 @@ bool ResultReader::objectListEntry(Ctx ctx, Kind k, std::size_t offset) {
 bool ResultReader::orderEntry(Ctx ctx, Kind k, const Scalar* s, std::size_t offset) {
     const bool input = ctx == Ctx::InputOrder;
     const char* name = input ? "inputOrder" : "order";
-    limitCount(name, offset, (input ? limits::kMaxNodes : limits::kMaxOrderLength) + 1, input ? "nodes" : "orderLength");
+    limitCount(name, offset, (input ? limits::kMaxNodes : limits::kMaxOrderLength) + 1,
+               input ? "nodes" : "orderLength");
     const std::string field = std::string(name) + "[" + std::to_string(count_.back() - 1) + "]";
     const auto id = static_cast<NodeId>(integerEntry(k, s, offset, field, 0, input ? limits::kMaxNodeId : kMaxId));
     (input ? r_.claims.inputOrder : r_.plan.order).push_back(id);
@@ -310,7 +359,8 @@ bool ResultReader::addedNodeValue(Ctx ctx, Kind k, const Scalar* s, std::size_t 
     }
     limitCount("addedNodes", offset, 2 * limits::kMaxSpills + 1, "spills");
     const std::size_t index = static_cast<std::size_t>(count_.back() - 1);
-    if (k != Kind::Object) fail(offset, "addedNodes[" + std::to_string(index) + "] must be an object, got " + json::kindName(k));
+    if (k != Kind::Object)
+        fail(offset, "addedNodes[" + std::to_string(index) + "] must be an object, got " + json::kindName(k));
     node_.begin(offset, index);
     return enter(Ctx::AddedNode);
 }
@@ -323,7 +373,8 @@ bool ResultReader::tupleValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offs
         const std::string field =
             std::string(edge ? "addedEdges[" : "timing[") + std::to_string(count_[count_.size() - 2] - 1) + "]";
         if (count_.back() > size)
-            fail(offset, field + (edge ? " must be [src, dst]" : " must be [id, start, end]") + ", got more entries", field);
+            fail(offset, field + (edge ? " must be [src, dst]" : " must be [id, start, end]") + ", got more entries",
+                 field);
         tuple_[count_.back() - 1] = integerEntry(k, s, offset, field, kAnyMin, kAnyMax);
         return false;
     }
@@ -333,7 +384,8 @@ bool ResultReader::tupleValue(Ctx ctx, Kind k, const Scalar* s, std::size_t offs
                edges ? "addedEdges" : "orderLength");
     const std::string field = std::string(name) + "[" + std::to_string(count_.back() - 1) + "]";
     if (k != Kind::Array)
-        fail(offset, field + (edges ? " must be [src, dst], got " : " must be [id, start, end], got ") + json::kindName(k),
+        fail(offset,
+             field + (edges ? " must be [src, dst], got " : " must be [id, start, end], got ") + json::kindName(k),
              field);
     tupleStart_ = offset;
     return enter(edges ? Ctx::AddedEdge : Ctx::TimingEntry);
@@ -343,14 +395,16 @@ bool ResultReader::rootValue(Kind k, const Scalar* s, std::size_t offset) {
     if (rootField_ < 0) return false;  // informational or unknown: skipped
     const RootField& f = kRoot[rootField_];
     if (k != f.kind)
-        fail(offset, std::string("the result: field \"") + f.name + "\" must be " + json::kindName(f.kind) + ", got " +
-                         json::kindName(k),
+        fail(offset,
+             std::string("the result: field \"") + f.name + "\" must be " + json::kindName(f.kind) + ", got " +
+                 json::kindName(k),
              f.name);
     if (k == Kind::Integer) {  // "format"
         if (s->beyondInt64 || s->integer != kResultFormat)
             fail(offset,
                  "the result has format " + excerpt(t_.token(offset)) + "; this engine reads format " +
-                     std::to_string(kResultFormat) + (s->integer == 1 ? " (format 1 added the contest's literal edges; plan again)" : ""),
+                     std::to_string(kResultFormat) +
+                     (s->integer == 1 ? " (format 1 added the contest's literal edges; plan again)" : ""),
                  "format");
         return false;
     }
@@ -394,8 +448,10 @@ bool ResultReader::metricsValue(Kind k, const Scalar* s, std::size_t offset) {
         if (demand) demand_.begin(offset);
         return enter(demand ? Ctx::DemandPeak : Ctx::ResidentPeak);
     }
-    if (k == Kind::Array || k == Kind::Object) metrics_.container(k, offset);
-    else metrics_.value(*s);
+    if (k == Kind::Array || k == Kind::Object)
+        metrics_.container(k, offset);
+    else
+        metrics_.value(*s);
     return false;
 }
 
@@ -406,7 +462,10 @@ bool ResultReader::cyclesBoundValue(Ctx ctx, Kind k, const Scalar* s, std::size_
     switch (ctx) {
         case Ctx::CyclesBounds: {
             CyclesBounds& c = *r_.claims.cyclesBound;
-            set_ = setKey_ == "plan" ? &c.plan : setKey_ == "order" ? &c.order : setKey_ == "graph" ? &c.graph : nullptr;
+            set_ = setKey_ == "plan"    ? &c.plan
+                   : setKey_ == "order" ? &c.order
+                   : setKey_ == "graph" ? &c.graph
+                                        : nullptr;
             if (!set_) return false;  // not a bound: skipped
             if (k != Kind::Object) fail(offset, place + " must be an object, got " + json::kindName(k), place);
             if (!set_->limit.empty()) fail(offset, place + " appears twice", place);
@@ -508,7 +567,8 @@ void ResultReader::finishWait() {
     FieldValue& cause = wait_["cause"];
     w.cause = f.string(cause, "cause");
     if (w.cause != "none" && w.cause != "edge" && w.cause != "pipe" && w.cause != "address")
-        f.fail("cause", cause.offset, "must be \"none\", \"edge\", \"pipe\" or \"address\", got \"" + excerpt(w.cause) + "\"");
+        f.fail("cause", cause.offset,
+               "must be \"none\", \"edge\", \"pipe\" or \"address\", got \"" + excerpt(w.cause) + "\"");
     if (wait_["node"].present) w.node = f.integer(wait_["node"], "node", kAnyMin, kAnyMax);
     if (wait_["buffer"].present) w.buffer = f.integer(wait_["buffer"], "buffer", kAnyMin, kAnyMax);
     if (wait_["cycles"].present) w.cycles = f.integer(wait_["cycles"], "cycles", kAnyMin, kAnyMax);
@@ -540,7 +600,9 @@ void ResultReader::onEnd(Kind, std::size_t) {
         case Ctx::CyclesBounds:
             for (const char* set : {"plan", "order", "graph"}) {
                 const CyclesBounds& c = *r_.claims.cyclesBound;
-                const CyclesBound& b = std::string(set) == "plan" ? c.plan : std::string(set) == "order" ? c.order : c.graph;
+                const CyclesBound& b = std::string(set) == "plan"    ? c.plan
+                                       : std::string(set) == "order" ? c.order
+                                                                     : c.graph;
                 if (b.limit.empty())
                     fail(cyclesBoundOffset_, std::string("metrics.cyclesBound: field \"") + set + "\" is missing",
                          std::string("metrics.cyclesBound.") + set);
@@ -552,8 +614,9 @@ void ResultReader::onEnd(Kind, std::size_t) {
             const std::size_t index = static_cast<std::size_t>(count_.back() - 1);
             const std::string field = std::string(edge ? "addedEdges[" : "timing[") + std::to_string(index) + "]";
             if (entries != (edge ? 2 : 3))
-                fail(tupleStart_, field + (edge ? " must be [src, dst]" : " must be [id, start, end]") + ", got " +
-                                      std::to_string(entries) + " entries",
+                fail(tupleStart_,
+                     field + (edge ? " must be [src, dst]" : " must be [id, start, end]") + ", got " +
+                         std::to_string(entries) + " entries",
                      field);
             if (!edge) {
                 r_.claims.timing.push_back({tuple_[0], tuple_[1], tuple_[2]});

@@ -9,8 +9,10 @@ namespace spillway {
 
 CostModel CostModel::parse(const std::string& name) {
     CostModel c;
-    if (name == "contest") c.kind = Kind::Contest;
-    else if (name == "seed") c.kind = Kind::Seed;
+    if (name == "contest")
+        c.kind = Kind::Contest;
+    else if (name == "seed")
+        c.kind = Kind::Seed;
     else {
         ErrorPlace where;
         where.field = "cost.model";

@@ -21,8 +21,8 @@ std::optional<Bytes> FreeList::bestFit(Bytes size) {
 
 void FreeList::take(Bytes offset, Bytes size) {
     const Bytes end = offset + size;
-    auto hole = std::upper_bound(holes_.begin(), holes_.end(), offset,
-                                 [](Bytes at, const Hole& h) { return at < h.start; });
+    auto hole =
+        std::upper_bound(holes_.begin(), holes_.end(), offset, [](Bytes at, const Hole& h) { return at < h.start; });
     if (hole == holes_.begin() || std::prev(hole)->end < end)
         throw InternalError("free list: taking [" + std::to_string(offset) + ", " + std::to_string(end) +
                             ") which is not free");
@@ -42,13 +42,13 @@ void FreeList::take(Bytes offset, Bytes size) {
 
 void FreeList::release(Bytes offset, Bytes size) {
     const Bytes end = offset + size;
-    auto next = std::lower_bound(holes_.begin(), holes_.end(), offset,
-                                 [](const Hole& h, Bytes at) { return h.start < at; });
+    auto next =
+        std::lower_bound(holes_.begin(), holes_.end(), offset, [](const Hole& h, Bytes at) { return h.start < at; });
     const bool overlapsNext = next != holes_.end() && next->start < end;
     const bool overlapsPrev = next != holes_.begin() && std::prev(next)->end > offset;
     if (offset < 0 || end > capacity_ || overlapsNext || overlapsPrev)
-        throw InternalError("free list: releasing [" + std::to_string(offset) + ", " +
-                            std::to_string(end) + ") which is not fully allocated");
+        throw InternalError("free list: releasing [" + std::to_string(offset) + ", " + std::to_string(end) +
+                            ") which is not fully allocated");
     const bool mergePrev = next != holes_.begin() && std::prev(next)->end == offset;
     const bool mergeNext = next != holes_.end() && next->start == end;
     if (mergePrev && mergeNext) {

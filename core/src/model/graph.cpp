@@ -7,9 +7,7 @@
 
 namespace spillway {
 
-Capacities defaultCapacities() {
-    return {{"L1", 4096}, {"UB", 1024}, {"L0A", 256}, {"L0B", 256}, {"L0C", 512}};
-}
+Capacities defaultCapacities() { return {{"L1", 4096}, {"UB", 1024}, {"L0A", 256}, {"L0B", 256}, {"L0C", 512}}; }
 
 NodeId Graph::maxNodeId() const {
     NodeId m = -1;
@@ -67,25 +65,26 @@ void collectBuffers(Graph& g) {
             b.id = n.buf;
             b.size = n.size;
             b.type = n.type;
-            if (memories.emplace(n.type, 0).second && static_cast<std::int64_t>(memories.size()) > limits::kMaxMemories) {
+            if (memories.emplace(n.type, 0).second &&
+                static_cast<std::int64_t>(memories.size()) > limits::kMaxMemories) {
                 ErrorPlace where = atBuffer(g, i, n.buf, "Type");
                 where.limit = LimitPlace{"memories", limits::kMaxMemories};
                 throw InputError(nodeName(n) + ": Type \"" + excerpt(n.type) + "\" makes more than " +
-                                     std::to_string(limits::kMaxMemories) + " memories (limit memories = " +
-                                     std::to_string(limits::kMaxMemories) + ")",
+                                     std::to_string(limits::kMaxMemories) +
+                                     " memories (limit memories = " + std::to_string(limits::kMaxMemories) + ")",
                                  std::move(where));
             }
         } else if (b.size != n.size || b.type != n.type) {
             const Node& other = g.nodes[b.allocNode >= 0 ? b.allocNode : b.freeNode];
             throw InputError("buffer " + std::to_string(n.buf) + ": " + nodeName(n) + " says " +
-                                 std::to_string(n.size) + " bytes of " + n.type + " but " +
-                                 nodeName(other) + " says " + std::to_string(b.size) + " bytes of " + b.type,
+                                 std::to_string(n.size) + " bytes of " + n.type + " but " + nodeName(other) + " says " +
+                                 std::to_string(b.size) + " bytes of " + b.type,
                              atBuffer(g, i, n.buf, b.size != n.size ? "Size" : "Type"));
         }
         int& slot = n.isAlloc() ? b.allocNode : b.freeNode;
         if (slot >= 0)
-            throw InputError("buffer " + std::to_string(n.buf) + " has two " + n.op + " nodes: " +
-                                 nodeName(g.nodes[slot]) + " and " + nodeName(n),
+            throw InputError("buffer " + std::to_string(n.buf) + " has two " + n.op +
+                                 " nodes: " + nodeName(g.nodes[slot]) + " and " + nodeName(n),
                              atBuffer(g, i, n.buf, "BufId"));
         slot = i;
     }
@@ -99,13 +98,13 @@ void collectBuffers(Graph& g) {
     for (const auto& [id, slot] : byId) {
         Buffer& b = slots[static_cast<std::size_t>(slot)];
         if (b.allocNode < 0)
-            throw InputError("buffer " + std::to_string(id) + " has a FREE (" + nodeName(g.nodes[b.freeNode]) +
-                                 ") but no ALLOC",
-                             atBuffer(g, b.freeNode, id, "BufId"));
+            throw InputError(
+                "buffer " + std::to_string(id) + " has a FREE (" + nodeName(g.nodes[b.freeNode]) + ") but no ALLOC",
+                atBuffer(g, b.freeNode, id, "BufId"));
         if (b.freeNode < 0)
-            throw InputError("buffer " + std::to_string(id) + " has an ALLOC (" + nodeName(g.nodes[b.allocNode]) +
-                                 ") but no FREE",
-                             atBuffer(g, b.allocNode, id, "BufId"));
+            throw InputError(
+                "buffer " + std::to_string(id) + " has an ALLOC (" + nodeName(g.nodes[b.allocNode]) + ") but no FREE",
+                atBuffer(g, b.allocNode, id, "BufId"));
         g.bufferIndex.emplace(id, static_cast<int>(g.buffers.size()));
         g.buffers.push_back(std::move(b));
     }
@@ -117,9 +116,9 @@ void collectBuffers(Graph& g) {
             const BufferId id = n.bufs[k];
             const int index = g.bufferIndex.find(id);
             if (index == IdTable::kAbsent)
-                throw InputError(nodeName(n) + ": field \"Bufs\" names buffer " + std::to_string(id) +
-                                     ", which has no ALLOC/FREE",
-                                 atBuffer(g, i, id, "Bufs[" + std::to_string(k) + "]"));
+                throw InputError(
+                    nodeName(n) + ": field \"Bufs\" names buffer " + std::to_string(id) + ", which has no ALLOC/FREE",
+                    atBuffer(g, i, id, "Bufs[" + std::to_string(k) + "]"));
             if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
             seen.push_back(id);
             Buffer& b = g.buffers[index];
@@ -313,9 +312,8 @@ void validateCapacities(const Graph& g, const Capacities& caps, const std::strin
         if (b.size > it->second) {
             ErrorPlace where = atBuffer(g, b.allocNode, b.id, "Size");
             where.memory = b.type;
-            throw InputError(nodeName(alloc) + ": buffer " + std::to_string(b.id) + " needs " +
-                                 std::to_string(b.size) + " bytes but " + b.type + " holds only " +
-                                 std::to_string(it->second),
+            throw InputError(nodeName(alloc) + ": buffer " + std::to_string(b.id) + " needs " + std::to_string(b.size) +
+                                 " bytes but " + b.type + " holds only " + std::to_string(it->second),
                              std::move(where));
         }
     }

@@ -66,8 +66,8 @@ void validateOrder(const Graph& g, const Order& order, const std::string& what, 
             where.buffer = b.id;
             throw InputError(what + " frees buffer " + std::to_string(b.id) + " (node " +
                                  std::to_string(g.nodes[b.freeNode].id) + ", position " + std::to_string(free) +
-                                 ") before its ALLOC (node " + std::to_string(g.nodes[b.allocNode].id) +
-                                 ", position " + std::to_string(alloc) + ")",
+                                 ") before its ALLOC (node " + std::to_string(g.nodes[b.allocNode].id) + ", position " +
+                                 std::to_string(alloc) + ")",
                              std::move(where));
         }
         for (int u : b.users)
@@ -88,8 +88,10 @@ template <typename Keep>
 void walkResidency(const Graph& g, const Order& order, Keep&& onChange) {
     for (NodeId id : order) {
         const Node& n = g.node(id);
-        if (n.isAlloc()) onChange(n.type, n.size);
-        else if (n.isFree()) onChange(n.type, -n.size);
+        if (n.isAlloc())
+            onChange(n.type, n.size);
+        else if (n.isFree())
+            onChange(n.type, -n.size);
     }
 }
 }  // namespace

@@ -6,8 +6,7 @@
 
 namespace spillway {
 
-OrderBuilder::OrderBuilder(const Graph& g, const Order& hint, const UnitModel& model)
-    : g_(g), m_(model) {
+OrderBuilder::OrderBuilder(const Graph& g, const Order& hint, const UnitModel& model) : g_(g), m_(model) {
     const int n = static_cast<int>(g.nodes.size());
     std::vector<int> position(n);
     for (int i = 0; i < static_cast<int>(hint.size()); ++i) {
@@ -106,8 +105,10 @@ void OrderBuilder::emit(int v) {
             --remaining_[s];
             if (!g_.nodes[x].isAlloc()) --remainingOps_[s];
             if (done_[s]) continue;
-            if (g_.nodes[s].isFree() && remaining_[s] == 0) freeQueue_.push_back(s);
-            else if (m_.eager[s] && remainingOps_[s] == 0) eagerQueue_.push_back(s);
+            if (g_.nodes[s].isFree() && remaining_[s] == 0)
+                freeQueue_.push_back(s);
+            else if (m_.eager[s] && remainingOps_[s] == 0)
+                eagerQueue_.push_back(s);
         }
     }
 }

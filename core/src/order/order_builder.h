@@ -27,10 +27,10 @@ private:
 
     const Graph& g_;
     const UnitModel& m_;
-    std::vector<int> byHint_;                      // node indices in hint order
-    Adjacency preds_, succs_;                      // including ALLOC -> user -> FREE
+    std::vector<int> byHint_;  // node indices in hint order
+    Adjacency preds_, succs_;  // including ALLOC -> user -> FREE
     std::vector<int> initialRemaining_, initialRemainingOps_;
-    std::vector<int> remaining_, remainingOps_;    // unrun predecessors (all / non-ALLOC)
+    std::vector<int> remaining_, remainingOps_;  // unrun predecessors (all / non-ALLOC)
     std::vector<char> done_;
     std::vector<int> order_;
     std::vector<int> eagerQueue_, freeQueue_;

@@ -72,7 +72,8 @@ Bytes OrderCost::traffic(const std::vector<int>& order) {
             const Capacities one = {{m.type, m.capacity}};
             for (const ResidencyProblem& p : residencyProblemsAt(g_, stepOf_, one)) {
                 // Within the bound's flow budget (on huge graphs: the greedy's choice instead).
-                const ResidencyChoice choice = chooseResidency(p, {}, {m.oneSize, 0, 1, boundFlowWork(p.forced.size())});
+                const ResidencyChoice choice =
+                    chooseResidency(p, {}, {m.oneSize, 0, 1, boundFlowWork(p.forced.size())});
                 total += choice.traffic;
                 work_ += choice.work + static_cast<std::int64_t>(p.gaps.size());
             }

@@ -20,8 +20,8 @@ public:
     Bytes traffic(const std::vector<int>& order);  // node indices in order
 
     struct Peaks {
-        Bytes total = 0;           // of all memories together
-        Bytes sumOfMemories = 0;   // each memory's own peak, summed
+        Bytes total = 0;          // of all memories together
+        Bytes sumOfMemories = 0;  // each memory's own peak, summed
         bool operator<(const Peaks& o) const {
             return total != o.total ? total < o.total : sumOfMemories < o.sumOfMemories;
         }
@@ -35,7 +35,7 @@ private:
     struct Memory {
         std::string type;
         Bytes capacity = 0;
-        bool uniform = true;     // one size and one traffic per buffer
+        bool uniform = true;  // one size and one traffic per buffer
         bool oneSize = true;
         Bytes size = 0, traffic = 0;
         std::vector<int> buffers;
@@ -46,14 +46,14 @@ private:
     const Graph& g_;
     Capacities caps_;
     std::vector<Memory> memories_;
-    std::vector<int> memoryOfBuffer_;           // -1: no capacity given
-    std::vector<std::vector<int>> buffersOf_;   // node index -> buffer indices, without repeats
+    std::vector<int> memoryOfBuffer_;          // -1: no capacity given
+    std::vector<std::vector<int>> buffersOf_;  // node index -> buffer indices, without repeats
     // scratch, per evaluation
     std::vector<int> stepOf_;
-    std::vector<std::vector<int>> uses_;        // per buffer: steps, ascending
-    std::vector<int> nextUse_;                  // per buffer: index into uses_
+    std::vector<std::vector<int>> uses_;  // per buffer: steps, ascending
+    std::vector<int> nextUse_;            // per buffer: index into uses_
     std::vector<char> resident_;
-    std::vector<std::vector<int>> stepsOf_;     // per memory: steps whose node uses it
+    std::vector<std::vector<int>> stepsOf_;  // per memory: steps whose node uses it
     std::vector<Bytes> live_;
     const std::vector<int>* order_ = nullptr;
     std::int64_t work_ = 0;

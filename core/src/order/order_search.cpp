@@ -18,14 +18,16 @@ namespace {
 // Lower is better: the objective, then a tie-breaker that rewards less pressure.
 struct Score {
     Bytes primary = 0, secondary = 0;
-    bool operator<(const Score& o) const { return primary != o.primary ? primary < o.primary : secondary < o.secondary; }
+    bool operator<(const Score& o) const {
+        return primary != o.primary ? primary < o.primary : secondary < o.secondary;
+    }
     bool operator<=(const Score& o) const { return !(o < *this); }
 };
 
-constexpr int kMaxRun = 8;       // slots moved together
-constexpr int kMaxReverse = 32;  // slots reversed together
-constexpr std::int64_t kMinPatience = 50;  // evaluations without progress before giving up
-constexpr size_t kMaxGrids = 2;            // grids swept by the constructions (the largest)
+constexpr int kMaxRun = 8;                         // slots moved together
+constexpr int kMaxReverse = 32;                    // slots reversed together
+constexpr std::int64_t kMinPatience = 50;          // evaluations without progress before giving up
+constexpr size_t kMaxGrids = 2;                    // grids swept by the constructions (the largest)
 constexpr std::int64_t kDefaultWork = 40'000'000;  // operations of scoring the default effort allows
 // Work the constructions may spend, scoring included (each is an order of every node, scored):
 // all of them on the contest cases (under 10^7), fewer where one scoring costs more, in their
@@ -84,7 +86,8 @@ public:
             level_ = byStart[k];
             const std::int64_t left = end - evaluations_;
             const std::int64_t share = k == 0 ? left / 2 : left / static_cast<std::int64_t>(byStart.size() - k);
-            if (!model().units.empty() && levels_[level_].start) improve(share);  // a level may have had no construction left
+            if (!model().units.empty() && levels_[level_].start)
+                improve(share);  // a level may have had no construction left
         }
         report();
         SearchResult r;
@@ -123,7 +126,8 @@ private:
     }
     Score evaluate(const Slots& slots) { return scoreOf(builder().build(slots)); }
     void tick() {
-        if (opts_.progress && evaluations_ % kProgressEvery == 0 && !opts_.progress({evaluations_, budget_ + constructionCount_, best_.primary}))
+        if (opts_.progress && evaluations_ % kProgressEvery == 0 &&
+            !opts_.progress({evaluations_, budget_ + constructionCount_, best_.primary}))
             stopped_ = true;
     }
     void report() {
@@ -162,7 +166,8 @@ private:
         consider("greedy, paired", paired(greedy));
         // The largest grids only: each sweep reorders one grid, and a graph of many copies would
         // otherwise spend its constructions on them.
-        for (size_t i = 0; i < model().grids.size() && i < kMaxGrids; ++i) gridSweeps(model().grids[i], static_cast<int>(i));
+        for (size_t i = 0; i < model().grids.size() && i < kMaxGrids; ++i)
+            gridSweeps(model().grids[i], static_cast<int>(i));
     }
 
     // Units in the order their first operation appears in `nodes`.
@@ -184,8 +189,10 @@ private:
         Slots out;
         for (const auto& slot : slots)
             for (int u : slot) {
-                if (!out.empty() && canShareSlot(model(), out.back(), u)) out.back().push_back(u);
-                else out.push_back({u});
+                if (!out.empty() && canShareSlot(model(), out.back(), u))
+                    out.back().push_back(u);
+                else
+                    out.push_back({u});
             }
         return out;
     }
@@ -204,7 +211,8 @@ private:
             for (int b : inputs[u]) readers[b].push_back(u);
         }
         std::map<std::string, int> memoryIndex;
-        for (size_t i = 0; i < model().memories.size(); ++i) memoryIndex.emplace(model().memories[i], static_cast<int>(i));
+        for (size_t i = 0; i < model().memories.size(); ++i)
+            memoryIndex.emplace(model().memories[i], static_cast<int>(i));
         std::vector<Bytes> score(units, 0), used(model().memories.size(), 0);
         std::vector<std::vector<int>> recent(model().memories.size());  // oldest first
         std::vector<char> placed(units, 0), resident(g_.buffers.size(), 0);
@@ -225,7 +233,8 @@ private:
                 if (it == memoryIndex.end()) continue;
                 auto& lru = recent[it->second];
                 auto pos = std::find(lru.begin(), lru.end(), b);
-                if (pos != lru.end()) lru.erase(pos);
+                if (pos != lru.end())
+                    lru.erase(pos);
                 else {
                     setResident(b, true);
                     used[it->second] += g_.buffers[b].size;
@@ -313,7 +322,8 @@ private:
     // the constructions tell what one evaluation costs on this graph), at most a hundred
     // evaluations per unit to order, and between 50 and 5000.
     std::int64_t defaultEffort() const {
-        const std::int64_t perEvaluation = std::max<std::int64_t>(1, (work_ + cost_.work()) / std::max<std::int64_t>(1, evaluations_));
+        const std::int64_t perEvaluation =
+            std::max<std::int64_t>(1, (work_ + cost_.work()) / std::max<std::int64_t>(1, evaluations_));
         const std::int64_t byUnits = 100 * static_cast<std::int64_t>(units_);
         // At least 50 unless one evaluation alone costs more than kDefaultWork / 50 (huge graphs).
         const std::int64_t floor = std::min<std::int64_t>(50, kDefaultWork / perEvaluation);
@@ -428,8 +438,8 @@ private:
     Order bestOrder_;
     std::string bestStart_;
     std::vector<std::pair<std::string, Order>> runnersUp_;
-    size_t units_ = 0;           // of the largest unit model
-    std::int64_t work_ = 0;      // building orders (scoring counts its own)
+    size_t units_ = 0;       // of the largest unit model
+    std::int64_t work_ = 0;  // building orders (scoring counts its own)
 };
 
 }  // namespace

@@ -19,7 +19,8 @@ MadeOrder bySchedule(const OrderRequest& r) {
 }
 MadeOrder byReuse(const OrderRequest& r) {
     const Graph& g = r.doc.graph;
-    return {r.dependencies ? scheduleForReuse(g, *r.dependencies, r.capacities) : scheduleForReuse(g, orderById(g), r.capacities),
+    return {r.dependencies ? scheduleForReuse(g, *r.dependencies, r.capacities)
+                           : scheduleForReuse(g, orderById(g), r.capacities),
             std::nullopt};
 }
 MadeOrder bySearch(const OrderRequest& r, SearchOptions::Objective objective) {
@@ -46,8 +47,7 @@ struct Source {
 };
 
 const Source kSources[] = {
-    {"graph", "The graph's Order",
-     "The graph's own \"Order\"; a graph without one gets best.", kMeta, nullptr},
+    {"graph", "The graph's Order", "The graph's own \"Order\"; a graph without one gets best.", kMeta, nullptr},
     {"best", "Best of schedule, reuse and search",
      "Plans with schedule, reuse and search and keeps the order whose plan moves the least data "
      "(ties: the first); above 100,000 nodes with schedule and reuse only.",
@@ -71,8 +71,7 @@ const Source kSources[] = {
      "as objective, capacities ignored: sub-problem 1 of the contest.",
      kCompared, byPeakSearch},
     {"id", "Ascending id",
-     "Ascending node id. In the contest's files every FREE comes last: the worst order for memory.",
-     kCompared, byId},
+     "Ascending node id. In the contest's files every FREE comes last: the worst order for memory.", kCompared, byId},
 };
 
 const Source* find(const std::string& name) {

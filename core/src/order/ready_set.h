@@ -165,7 +165,7 @@ private:
     std::vector<Kind> kind_;    // by node, so that the hot loops need not read the Node
     std::vector<char> pulled_;  // by node: an ALLOC pulled by its first user
     std::vector<NodeId> id_;
-    std::vector<int> freed_;    // by node: the buffer index a FREE releases
+    std::vector<int> freed_;  // by node: the buffer index a FREE releases
     Adjacency succ_, pred_, pulls_;
 };
 
@@ -182,8 +182,8 @@ public:
     bool done(int v) const { return done_[v]; }
     int remaining(int v) const { return remaining_[v]; }
     bool finished() const { return static_cast<int>(order_.size()) == n_; }
-    Order takeOrder() { return std::move(order_); }  // once finished
-    IndexRange successors(int v) const { return deps_.successors(v); }    // ascending position
+    Order takeOrder() { return std::move(order_); }                         // once finished
+    IndexRange successors(int v) const { return deps_.successors(v); }      // ascending position
     IndexRange predecessors(int v) const { return deps_.predecessors(v); }  // ascending node index
     // Eligible operations as (position in the hint, node index), earliest first.
     class Eligible {
@@ -267,8 +267,10 @@ private:
         const bool pulledAlloc = isAlloc(v) && pulled(v);
         for (int s : deps_.successors(v)) {
             if (pulledAlloc) --readyAllocPreds_[s];
-            if (--remaining_[s] == 0) becameReady(s);
-            else checkEligible(s);
+            if (--remaining_[s] == 0)
+                becameReady(s);
+            else
+                checkEligible(s);
         }
     }
 
@@ -287,8 +289,8 @@ private:
     std::vector<int> remaining_;        // predecessors not yet run
     std::vector<int> readyAllocPreds_;  // of those, ALLOCs ready to be pulled
     std::vector<char> done_;
-    PositionSet eligible_;              // positions of the eligible operations
-    std::vector<int> pending_;          // FREEs and unused ALLOCs ready to run
+    PositionSet eligible_;      // positions of the eligible operations
+    std::vector<int> pending_;  // FREEs and unused ALLOCs ready to run
     Order order_;
 };
 

@@ -31,12 +31,12 @@
 namespace spillway {
 namespace {
 
-constexpr int kEligibleSeeds = 24;   // first eligible operations (hint order) seeding targets
-constexpr int kResidentSeeds = 48;   // resident buffers whose next users seed targets
-constexpr int kFanout = 3;           // successors followed per level
-constexpr int kMaxClosure = 12;      // operations in one closure
+constexpr int kEligibleSeeds = 24;  // first eligible operations (hint order) seeding targets
+constexpr int kResidentSeeds = 48;  // resident buffers whose next users seed targets
+constexpr int kFanout = 3;          // successors followed per level
+constexpr int kMaxClosure = 12;     // operations in one closure
 constexpr int kMaxDepth = 3;
-constexpr int kClosureSlotBits = 14; // closures remembered across steps, by target (16,384 slots)
+constexpr int kClosureSlotBits = 14;  // closures remembered across steps, by target (16,384 slots)
 
 enum class State : char { Fresh, Resident, Evicted, Freed };
 
@@ -192,7 +192,7 @@ private:
         std::vector<int> ops;  // topological (post-order), target last
         double cost = 0;       // per operation
         int minPos = 0;
-        bool fallback = false; // an operation run alone though it feeds others
+        bool fallback = false;  // an operation run alone though it feeds others
         bool valid = false;
     };
 
@@ -263,8 +263,9 @@ private:
             throw InternalError("reuse scheduler: a remembered closure differs from the one found afresh");
     }
     static bool sameRises(const std::vector<Rise>& a, const std::vector<Rise>& b) {
-        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                          [](const Rise& x, const Rise& y) { return x.mem == y.mem && x.now == y.now && x.peak == y.peak; });
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Rise& x, const Rise& y) {
+            return x.mem == y.mem && x.now == y.now && x.peak == y.peak;
+        });
     }
     size_t slotOf(int target) const {
         return (static_cast<std::uint32_t>(target) * 0x9E3779B1u) >> (32 - kClosureSlotBits);
@@ -424,8 +425,8 @@ private:
         const int minPos = c.minPos;
         if (!best.valid || fallback < best.fallback ||
             (fallback == best.fallback &&
-             (cost < best.cost ||
-              (cost == best.cost && (minPos < best.minPos || (minPos == best.minPos && ops.size() > best.ops.size())))))) {
+             (cost < best.cost || (cost == best.cost && (minPos < best.minPos ||
+                                                         (minPos == best.minPos && ops.size() > best.ops.size())))))) {
             best.ops.assign(ops.begin(), ops.end());
             best.fallback = fallback;
             best.cost = cost;
@@ -509,9 +510,9 @@ private:
 
     std::vector<State> state_;
     std::vector<int> memOf_, unrun_, next_, slot_;
-    std::vector<Bytes> size_;   // by buffer, so that the hot loops need not read the Buffer
+    std::vector<Bytes> size_;  // by buffer, so that the hot loops need not read the Buffer
     std::vector<char> copyIn_;
-    Adjacency users_;   // each buffer's users, ascending position
+    Adjacency users_;  // each buffer's users, ascending position
     std::vector<Bytes> capacity_, used_;
     std::vector<std::vector<int>> resident_;
     std::vector<double> factor_;

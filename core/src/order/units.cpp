@@ -93,11 +93,12 @@ void findGrids(const Graph& g, const Chains& chains, UnitModel& m, int memory) {
             for (int u : grid.columns[c]) complete &= std::exchange(columnOf[u], static_cast<int>(c)) < 0;
         std::vector<std::vector<char>> meet(grid.rows.size(), std::vector<char>(grid.columns.size(), 0));
         for (size_t u = 0; u < m.units.size(); ++u) {
-            if ((rowOf[u] < 0) != (columnOf[u] < 0)) complete = false;
-            else if (rowOf[u] >= 0) meet[rowOf[u]][columnOf[u]] = 1;
+            if ((rowOf[u] < 0) != (columnOf[u] < 0))
+                complete = false;
+            else if (rowOf[u] >= 0)
+                meet[rowOf[u]][columnOf[u]] = 1;
         }
-        for (const auto& row : meet)
-            complete &= std::all_of(row.begin(), row.end(), [](char x) { return x; });
+        for (const auto& row : meet) complete &= std::all_of(row.begin(), row.end(), [](char x) { return x; });
         if (complete) m.grids.push_back(std::move(grid));
     }
 }
@@ -185,7 +186,8 @@ UnitModel findUnits(const Graph& g, const Order& hint, const Capacities& caps, B
         for (const auto& row : grid.rows) n += row.size();
         return n;
     };
-    std::stable_sort(m.grids.begin(), m.grids.end(), [&](const Grid& a, const Grid& b) { return unitsOf(a) > unitsOf(b); });
+    std::stable_sort(m.grids.begin(), m.grids.end(),
+                     [&](const Grid& a, const Grid& b) { return unitsOf(a) > unitsOf(b); });
     return m;
 }
 

@@ -23,9 +23,9 @@
 namespace spillway {
 
 struct Unit {
-    std::vector<int> ops;     // node indices, in hint order
-    std::vector<int> beats;   // index into ops one past the end of each beat
-    int spineMemory = -1;     // memory index of the spine buffer (-1: no chain)
+    std::vector<int> ops;    // node indices, in hint order
+    std::vector<int> beats;  // index into ops one past the end of each beat
+    int spineMemory = -1;    // memory index of the spine buffer (-1: no chain)
     Bytes spineBytes = 0;
 };
 
@@ -35,12 +35,12 @@ struct Grid {
 };
 
 struct UnitModel {
-    std::vector<Unit> units;          // the ordered ones, by first operation in hint order
-    std::vector<int> unitOf;          // node index -> unit, or -1
-    std::vector<char> eager;          // node index -> a sink operation run as soon as ready
+    std::vector<Unit> units;  // the ordered ones, by first operation in hint order
+    std::vector<int> unitOf;  // node index -> unit, or -1
+    std::vector<char> eager;  // node index -> a sink operation run as soon as ready
     std::vector<std::string> memories;
-    std::vector<Bytes> capacity;      // per memory index
-    std::vector<Grid> grids;          // zero, one or more grids, largest first
+    std::vector<Bytes> capacity;  // per memory index
+    std::vector<Grid> grids;      // zero, one or more grids, largest first
 };
 
 // linkDivisor > 0: a buffer smaller than its memory's capacity / linkDivisor links nothing (a

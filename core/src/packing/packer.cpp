@@ -28,7 +28,8 @@ namespace spillway::packing {
 const std::vector<TechniqueInfo>& techniques() {
     static const std::vector<TechniqueInfo> all = {
         {Technique::CanonicalOnly, "canonical", "place blocks in non-decreasing offset order only"},
-        {Technique::SectionInference, "section-inference", "prune when a section's floor + unplaced sizes exceed capacity"},
+        {Technique::SectionInference, "section-inference",
+         "prune when a section's floor + unplaced sizes exceed capacity"},
         {Technique::DynamicOrdering, "dynamic-ordering", "try the block with the lowest possible offset first"},
         {Technique::Dominance, "dominance", "never leave room below a block where another fits whole"},
         {Technique::UnallocatedFloor, "unallocated-floor", "a section's floor is its unplaced blocks' lowest offset"},
@@ -65,7 +66,8 @@ std::vector<std::string> splitList(const std::string& text) {
 std::vector<Technique> parseTechniques(const std::string& commaList) {
     std::vector<Technique> out;
     for (const std::string& name : splitList(commaList)) {
-        auto it = std::find_if(techniques().begin(), techniques().end(), [&](const TechniqueInfo& t) { return name == t.name; });
+        auto it = std::find_if(techniques().begin(), techniques().end(),
+                               [&](const TechniqueInfo& t) { return name == t.name; });
         if (it == techniques().end()) {
             std::string known;
             for (const TechniqueInfo& t : techniques()) known += std::string(known.empty() ? "" : ", ") + t.name;
@@ -82,7 +84,8 @@ std::vector<std::string> parsePreorders(const std::string& commaList) {
     for (const std::string& p : out)
         for (char c : p)
             if (std::string(kPreorderKeys).find(c) == std::string::npos)
-                throw InputError("preorder \"" + p + "\": unknown key '" + std::string(1, c) + "' (keys: " + kPreorderKeys + ")");
+                throw InputError("preorder \"" + p + "\": unknown key '" + std::string(1, c) +
+                                 "' (keys: " + kPreorderKeys + ")");
     return out;
 }
 
@@ -97,19 +100,23 @@ const char* verdictName(Verdict v) {
 
 std::string blockError(const Block& b) {
     auto outside = [](std::int64_t v, std::int64_t lo, std::int64_t hi) { return v < lo || v > hi; };
-    auto range = [](std::int64_t hi, std::int64_t v) { return " and " + std::to_string(hi) + ", got " + std::to_string(v); };
+    auto range = [](std::int64_t hi, std::int64_t v) {
+        return " and " + std::to_string(hi) + ", got " + std::to_string(v);
+    };
     if (outside(b.lower, 0, kMaxTime)) return "field \"lower\" must be between 0" + range(kMaxTime, b.lower);
     if (outside(b.upper, b.lower, kMaxTime))
         return "field \"upper\" must be between lower (" + std::to_string(b.lower) + ")" + range(kMaxTime, b.upper);
     if (outside(b.size, 0, kMaxSize)) return "field \"size\" must be between 0" + range(kMaxSize, b.size);
-    if (outside(b.alignment, 1, kMaxSize)) return "field \"alignment\" must be between 1" + range(kMaxSize, b.alignment);
+    if (outside(b.alignment, 1, kMaxSize))
+        return "field \"alignment\" must be between 1" + range(kMaxSize, b.alignment);
     Time at = b.lower;
     for (size_t i = 0; i < b.gaps.size(); ++i) {
         const Gap& g = b.gaps[i];
-        const std::string where = "field \"gaps\", gap " + std::to_string(i + 1) + " (" + std::to_string(g.lower) + "-" + std::to_string(g.upper) + "): ";
+        const std::string where = "field \"gaps\", gap " + std::to_string(i + 1) + " (" + std::to_string(g.lower) +
+                                  "-" + std::to_string(g.upper) + "): ";
         if (g.lower < at || g.upper < g.lower || g.upper > b.upper)
-            return where + "gaps must lie in the lifetime [" + std::to_string(b.lower) + ", " + std::to_string(b.upper) +
-                   ") in time order without overlapping";
+            return where + "gaps must lie in the lifetime [" + std::to_string(b.lower) + ", " +
+                   std::to_string(b.upper) + ") in time order without overlapping";
         if (g.window && (g.window->lower < 0 || g.window->upper < g.window->lower || g.window->upper > b.size))
             return where + "its window " + std::to_string(g.window->lower) + ":" + std::to_string(g.window->upper) +
                    " must lie within the size (0:" + std::to_string(b.size) + ")";
@@ -145,17 +152,19 @@ std::optional<Bytes> distanceAbove(const std::vector<Piece>& below, const std::v
     for (size_t i = 0, j = 0; i < below.size() && j < above.size();) {
         if (below[i].from < above[j].to && above[j].from < below[i].to)
             d = std::max(d.value_or(below[i].upper - above[j].lower), below[i].upper - above[j].lower);
-        if (below[i].to < above[j].to) ++i;
-        else ++j;
+        if (below[i].to < above[j].to)
+            ++i;
+        else
+            ++j;
     }
     return d;
 }
 
 // A block's part in a run of consecutive sections.
 struct Span {
-    int from, to;   // sections [from, to)
-    Bytes top;      // window upper: the block's top in these sections, from its offset
-    Bytes height;   // window size
+    int from, to;  // sections [from, to)
+    Bytes top;     // window upper: the block's top in these sections, from its offset
+    Bytes height;  // window size
 };
 
 struct Overlap {
@@ -326,8 +335,14 @@ public:
     // `lowest`: when given, each block's lowest offset (a region probe's blocks above those
     // already placed around them); otherwise 0.
     Search(const Problem& p, const Sweep& sweep, const Options& o, const std::vector<Bytes>* lowest = nullptr)
-        : p_(p), sw_(sweep), o_(o), offset_(p.blocks.size(), -1), minOffset_(lowest ? *lowest : std::vector<Bytes>(p.blocks.size(), 0)),
-          solution_(p.blocks.size(), 0), floor_(sweep.from.size(), 0), total_(sweep.load),
+        : p_(p),
+          sw_(sweep),
+          o_(o),
+          offset_(p.blocks.size(), -1),
+          minOffset_(lowest ? *lowest : std::vector<Bytes>(p.blocks.size(), 0)),
+          solution_(p.blocks.size(), 0),
+          floor_(sweep.from.size(), 0),
+          total_(sweep.load),
           cut_(sweep.from.size(), 0) {
         unplaced_.resize(sweep.members.size());
         where_.resize(sweep.members.size());
@@ -356,7 +371,8 @@ public:
             return finish(r);
         }
         std::vector<bool> solved(parts.size(), false);
-        const std::vector<std::string> preorders = o_.enabled(Technique::StaticPreordering) ? o_.preorders : std::vector<std::string>{""};
+        const std::vector<std::string> preorders =
+            o_.enabled(Technique::StaticPreordering) ? o_.preorders : std::vector<std::string>{""};
         // minimalloc's round robin: every preorder with a small node limit, then doubled, so
         // that whichever suits the problem finishes early.
         std::int64_t limit = std::max<std::int64_t>(2, static_cast<std::int64_t>(p_.blocks.size()));
@@ -375,8 +391,10 @@ public:
                     const std::int64_t before = nodesLeft_;
                     st = solve(parts[i], preorder);
                     nodes_ += before - nodesLeft_;
-                    if (st == Status::Found) solved[i] = true;
-                    else failedPart = i;
+                    if (st == Status::Found)
+                        solved[i] = true;
+                    else
+                        failedPart = i;
                 }
                 if (st == Status::Found) {
                     r.verdict = Verdict::Fits;
@@ -387,8 +405,10 @@ public:
                 if (st == Status::NotFound && exhaustive_) {
                     r.verdict = Verdict::DoesNotFit;
                     r.failing = regionOf(parts[failedPart]);
-                    r.reason = "no placement exists: the search tried every canonical placement of the blocks live between times " +
-                               std::to_string(r.failing->from) + " and " + std::to_string(r.failing->to);
+                    r.reason =
+                        "no placement exists: the search tried every canonical placement of the blocks live between "
+                        "times " +
+                        std::to_string(r.failing->from) + " and " + std::to_string(r.failing->to);
                     return finish(r);
                 }
                 ended += st == Status::NotFound;
@@ -397,10 +417,13 @@ public:
         }
         r.verdict = Verdict::Unknown;
         r.failing = regionOf(parts[failedPart]);
-        const std::string where = " the blocks live between times " + std::to_string(r.failing->from) + " and " + std::to_string(r.failing->to);
-        r.reason = searchEnded ? "the search found no placement of" + where +
-                                     ", but with gap windows that do not start at the block's offset or hold no bytes it does not try them all"
-                               : "the budget of " + std::to_string(o_.budget) + " search nodes ran out while placing" + where;
+        const std::string where = " the blocks live between times " + std::to_string(r.failing->from) + " and " +
+                                  std::to_string(r.failing->to);
+        r.reason = searchEnded
+                       ? "the search found no placement of" + where +
+                             ", but with gap windows that do not start at the block's offset or hold no bytes it does "
+                             "not try them all"
+                       : "the budget of " + std::to_string(o_.budget) + " search nodes ran out while placing" + where;
         return finish(r);
     }
 
@@ -483,20 +506,39 @@ private:
             for (const Span& sp : sw_.spans[b])
                 for (int s = sp.from; s < sp.to; ++s) total = std::max(total, total_[s]);
             keys.push_back({static_cast<Area>(x.size) * (x.upper - x.lower), sw_.end[b] - sw_.first[b], x.lower,
-                            static_cast<std::int64_t>(sw_.overlaps[b].size()), total, x.upper, x.upper - x.lower, x.size, Rng(static_cast<std::uint64_t>(b) ^ (draw_ << 32)).next(), b});
+                            static_cast<std::int64_t>(sw_.overlaps[b].size()), total, x.upper, x.upper - x.lower,
+                            x.size, Rng(static_cast<std::uint64_t>(b) ^ (draw_ << 32)).next(), b});
         }
         auto before = [&](const Key& a, const Key& b) {
             for (char c : preorder) {
                 switch (c) {
-                    case 'A': if (a.area != b.area) return a.area > b.area; break;
-                    case 'C': if (a.sections != b.sections) return a.sections > b.sections; break;
-                    case 'L': if (a.lower != b.lower) return a.lower > b.lower; break;
-                    case 'O': if (a.overlaps != b.overlaps) return a.overlaps > b.overlaps; break;
-                    case 'T': if (a.total != b.total) return a.total > b.total; break;
-                    case 'U': if (a.upper != b.upper) return a.upper > b.upper; break;
-                    case 'W': if (a.width != b.width) return a.width > b.width; break;
-                    case 'Z': if (a.size != b.size) return a.size > b.size; break;
-                    case 'R': if (a.shuffle != b.shuffle) return a.shuffle > b.shuffle; break;
+                    case 'A':
+                        if (a.area != b.area) return a.area > b.area;
+                        break;
+                    case 'C':
+                        if (a.sections != b.sections) return a.sections > b.sections;
+                        break;
+                    case 'L':
+                        if (a.lower != b.lower) return a.lower > b.lower;
+                        break;
+                    case 'O':
+                        if (a.overlaps != b.overlaps) return a.overlaps > b.overlaps;
+                        break;
+                    case 'T':
+                        if (a.total != b.total) return a.total > b.total;
+                        break;
+                    case 'U':
+                        if (a.upper != b.upper) return a.upper > b.upper;
+                        break;
+                    case 'W':
+                        if (a.width != b.width) return a.width > b.width;
+                        break;
+                    case 'Z':
+                        if (a.size != b.size) return a.size > b.size;
+                        break;
+                    case 'R':
+                        if (a.shuffle != b.shuffle) return a.shuffle > b.shuffle;
+                        break;
                 }
             }
             return a.block < b.block;
@@ -536,7 +578,8 @@ private:
             unplace(f);
             if (result != Status::NotFound) return false;
             if (hatless) dropAfterHatless(f, f.candidates[f.next - 1]);
-            if (f.childStart - nodesLeft_ >= o_.probeAfter && regionImpossible(f, f.childStart - nodesLeft_)) return backtrack(result);
+            if (f.childStart - nodesLeft_ >= o_.probeAfter && regionImpossible(f, f.childStart - nodesLeft_))
+                return backtrack(result);
         } else if (!f.entered) {
             f.entered = true;
             if (nodesLeft_ <= 0) {
@@ -575,7 +618,9 @@ private:
         if (!o_.enabled(Technique::HatlessPruning)) return;
         // Without canonical order any completion can place it first: nothing else is worth trying.
         const bool canonical = o_.enabled(Technique::CanonicalOnly);
-        auto later = [&](const Candidate& y) { return !canonical || (y.offset != x.offset ? y.offset > x.offset : y.rank > x.rank); };
+        auto later = [&](const Candidate& y) {
+            return !canonical || (y.offset != x.offset ? y.offset > x.offset : y.rank > x.rank);
+        };
         f.candidates.erase(std::remove_if(f.candidates.begin() + static_cast<long>(f.next), f.candidates.end(), later),
                            f.candidates.end());
     }
@@ -602,7 +647,8 @@ private:
             if (offset_[b] >= 0) continue;
             const Bytes at = minOffset_[b];
             const int rk = static_cast<int>(r);
-            if (o_.enabled(Technique::CanonicalOnly) && (at < f.lastOffset || (at == f.lastOffset && rk < f.lastRank))) continue;
+            if (o_.enabled(Technique::CanonicalOnly) && (at < f.lastOffset || (at == f.lastOffset && rk < f.lastRank)))
+                continue;
             // Placing a block at or above where another could end leaves room for that one
             // below it: such layouts are dominated by the one with the other block down there.
             if (o_.enabled(Technique::Dominance) && at >= minHeight) continue;
@@ -663,7 +709,9 @@ private:
     // region comes back under every arrangement of an independent part of the problem, which
     // is what makes a plain depth-first search stall (docs/packing.md).
     bool regionImpossible(const Frame& f, std::int64_t spent) {
-        if (!o_.enabled(Technique::RegionProbe) || !exhaustive_ || failSection_ < f.part->from || failSection_ >= f.part->to) return false;
+        if (!o_.enabled(Technique::RegionProbe) || !exhaustive_ || failSection_ < f.part->from ||
+            failSection_ >= f.part->to)
+            return false;
         int from = f.part->to, to = f.part->from;
         for (int b : sw_.members[failSection_])
             if (offset_[b] < 0) {
@@ -674,7 +722,8 @@ private:
         // long block suffices), and so does its probe. The blocks near the failure alone are
         // a weaker relaxation but a far smaller search, which often proves it in a few nodes.
         if (o_.enabled(Technique::ProbeWindow)) {
-            const int nearFrom = std::max(from, failSection_ - kProbeWindow), nearTo = std::min(to, failSection_ + kProbeWindow + 1);
+            const int nearFrom = std::max(from, failSection_ - kProbeWindow),
+                      nearTo = std::min(to, failSection_ + kProbeWindow + 1);
             if ((nearFrom > from || nearTo < to) && probeImpossible(f, nearFrom, nearTo, spent)) return true;
         }
         return probeImpossible(f, from, to, spent);
@@ -747,11 +796,14 @@ private:
         for (const Candidate& c : f.candidates) highest = std::max(highest, c.offset);
         for (int s = f.part->from; s < f.part->to; ++s)
             if (highest + total_[s] > p_.capacity) f.heavy.push_back(s);
-        std::sort(f.heavy.begin(), f.heavy.end(), [&](int a, int b) { return total_[a] != total_[b] ? total_[a] > total_[b] : a < b; });
+        std::sort(f.heavy.begin(), f.heavy.end(),
+                  [&](int a, int b) { return total_[a] != total_[b] ? total_[a] > total_[b] : a < b; });
     }
 
     // Unplaced blocks lie above the current offset only when blocks are placed in offset order.
-    bool monotonicFloor() const { return o_.enabled(Technique::MonotonicFloor) && o_.enabled(Technique::CanonicalOnly); }
+    bool monotonicFloor() const {
+        return o_.enabled(Technique::MonotonicFloor) && o_.enabled(Technique::CanonicalOnly);
+    }
 
     // True when no unplaced block overlaps b: placing it constrains nothing else.
     bool hatlessAt(int b) const {
@@ -770,7 +822,8 @@ private:
             if (top > p_.capacity) return failedAt(s);
             // No unplaced block of the section can start below the lowest offset any of them can
             // take: with the floor raised to it, does the section still hold its blocks?
-            if (unallocated && total_[s] > 0 && allStartAbove(s, p_.capacity - (inference ? total_[s] : 0))) return failedAt(s);
+            if (unallocated && total_[s] > 0 && allStartAbove(s, p_.capacity - (inference ? total_[s] : 0)))
+                return failedAt(s);
         }
         return true;
     }
@@ -868,7 +921,8 @@ private:
     // A split frame without subparts passes its search child's status through; otherwise it
     // solves its subparts in turn (each with its own ranking) and fails as soon as one does.
     bool stepSplit(Frame& f, Status& result) {
-        const bool done = f.subparts.empty() || (f.nextSub > 0 && result != Status::Found) || f.nextSub == f.subparts.size();
+        const bool done =
+            f.subparts.empty() || (f.nextSub > 0 && result != Status::Found) || f.nextSub == f.subparts.size();
         if (done) {
             for (int s = sw_.first[f.cutBlock]; s + 1 < sw_.end[f.cutBlock]; ++s) ++cut_[s];
             return false;
@@ -886,8 +940,8 @@ private:
     std::vector<int> cut_;
     std::vector<std::vector<int>> unplaced_, where_;  // per section: unplaced members; a member's place in it
     std::vector<std::pair<int, Bytes>> offsetLog_, floorLog_;
-    bool exhaustive_ = true;   // a search that ends without a packing proves there is none
-    int failSection_ = -1;     // where the search last found no room
+    bool exhaustive_ = true;  // a search that ends without a packing proves there is none
+    int failSection_ = -1;    // where the search last found no room
     std::shared_ptr<RegionMemo> memo_ = std::make_shared<RegionMemo>();
     std::int64_t probes_ = 0, probesImpossible_ = 0;
     std::deque<Frame> stack_;  // references to frames stay valid while others are pushed
@@ -928,12 +982,15 @@ Region peakLoad(const Problem& problem) {
 
 Result pack(const Problem& problem, const Options& options) {
     if (problem.capacity < 1 || problem.capacity > kMaxSize)
-        throw InputError("capacity must be between 1 and " + std::to_string(kMaxSize) + ", got " + std::to_string(problem.capacity));
+        throw InputError("capacity must be between 1 and " + std::to_string(kMaxSize) + ", got " +
+                         std::to_string(problem.capacity));
     if (problem.blocks.size() > kMaxBlocks)
-        throw InputError("at most " + std::to_string(kMaxBlocks) + " blocks, got " + std::to_string(problem.blocks.size()));
+        throw InputError("at most " + std::to_string(kMaxBlocks) + " blocks, got " +
+                         std::to_string(problem.blocks.size()));
     if (options.budget < 0) throw InputError("budget must be at least 0, got " + std::to_string(options.budget));
     for (size_t i = 0; i < problem.blocks.size(); ++i)
-        if (std::string e = blockError(problem.blocks[i]); !e.empty()) throw InputError("block " + std::to_string(i) + ": " + e);
+        if (std::string e = blockError(problem.blocks[i]); !e.empty())
+            throw InputError("block " + std::to_string(i) + ": " + e);
     for (const std::string& p : options.preorders) parsePreorders(p);
 
     const Region peak = peakLoad(problem);
@@ -942,15 +999,16 @@ Result pack(const Problem& problem, const Options& options) {
         const Block& b = problem.blocks[i];
         if (b.size > problem.capacity)
             r = fromBound(Verdict::DoesNotFit,
-                          "block " + std::to_string(i) + " needs " + std::to_string(b.size) + " bytes, more than the capacity " +
-                              std::to_string(problem.capacity),
+                          "block " + std::to_string(i) + " needs " + std::to_string(b.size) +
+                              " bytes, more than the capacity " + std::to_string(problem.capacity),
                           Region{b.lower, b.upper, b.size});
         if (r.failing) break;
     }
     if (!r.failing && peak.load > problem.capacity)
         r = fromBound(Verdict::DoesNotFit,
-                      "from time " + std::to_string(peak.from) + " to " + std::to_string(peak.to) + " the live blocks need " +
-                          std::to_string(peak.load) + " bytes, more than the capacity " + std::to_string(problem.capacity),
+                      "from time " + std::to_string(peak.from) + " to " + std::to_string(peak.to) +
+                          " the live blocks need " + std::to_string(peak.load) + " bytes, more than the capacity " +
+                          std::to_string(problem.capacity),
                       peak);
     if (!r.failing) {
         const Sweep sweep(problem);

@@ -25,7 +25,8 @@ std::vector<Occupied> occupiedBy(const Block& b, Bytes offset) {
         t = gap.upper;
     }
     held.push_back({t, b.upper, offset, offset + b.size});
-    held.erase(std::remove_if(held.begin(), held.end(), [](const Occupied& o) { return o.begin >= o.end; }), held.end());
+    held.erase(std::remove_if(held.begin(), held.end(), [](const Occupied& o) { return o.begin >= o.end; }),
+               held.end());
     return held;
 }
 
@@ -50,17 +51,20 @@ std::vector<PackingViolation> validatePacking(const Problem& problem, const std:
     };
     const size_t n = problem.blocks.size();
     if (offsets.size() != n) {
-        report(PackingViolationKind::Count, std::to_string(offsets.size()) + " offsets for " + std::to_string(n) + " blocks");
+        report(PackingViolationKind::Count,
+               std::to_string(offsets.size()) + " offsets for " + std::to_string(n) + " blocks");
         return out;
     }
     for (size_t i = 0; i < n; ++i) {
         const Block& b = problem.blocks[i];
         if (offsets[i] < 0 || offsets[i] > problem.capacity - b.size)
-            report(PackingViolationKind::Bounds, name(i) + " at offset " + std::to_string(offsets[i]) + " with size " + std::to_string(b.size) +
-                                 " leaves the memory [0, " + std::to_string(problem.capacity) + ")");
+            report(PackingViolationKind::Bounds, name(i) + " at offset " + std::to_string(offsets[i]) + " with size " +
+                                                     std::to_string(b.size) + " leaves the memory [0, " +
+                                                     std::to_string(problem.capacity) + ")");
         if (b.alignment < 1 || offsets[i] % b.alignment != 0)
-            report(PackingViolationKind::Alignment, name(i) + " at offset " + std::to_string(offsets[i]) + " is not a multiple of its alignment " +
-                                    std::to_string(b.alignment));
+            report(PackingViolationKind::Alignment, name(i) + " at offset " + std::to_string(offsets[i]) +
+                                                        " is not a multiple of its alignment " +
+                                                        std::to_string(b.alignment));
     }
     std::vector<std::vector<Occupied>> held(n);
     std::vector<size_t> byStart(n);
@@ -69,7 +73,8 @@ std::vector<PackingViolation> validatePacking(const Problem& problem, const std:
         byStart[i] = i;
     }
     std::sort(byStart.begin(), byStart.end(), [&](size_t a, size_t b) {
-        return problem.blocks[a].lower != problem.blocks[b].lower ? problem.blocks[a].lower < problem.blocks[b].lower : a < b;
+        return problem.blocks[a].lower != problem.blocks[b].lower ? problem.blocks[a].lower < problem.blocks[b].lower
+                                                                  : a < b;
     });
     for (size_t x = 0; x < n; ++x) {
         const size_t i = byStart[x];
@@ -85,8 +90,10 @@ std::vector<PackingViolation> validatePacking(const Problem& problem, const std:
                     jBelow = jBelow && c.high <= a.low;
                 }
             if (shared && !iBelow && !jBelow)
-                report(PackingViolationKind::Overlap, name(std::min(i, j)) + " and " + name(std::max(i, j)) + " share bytes while both are live (offsets " +
-                                      std::to_string(offsets[std::min(i, j)]) + " and " + std::to_string(offsets[std::max(i, j)]) + ")");
+                report(PackingViolationKind::Overlap, name(std::min(i, j)) + " and " + name(std::max(i, j)) +
+                                                          " share bytes while both are live (offsets " +
+                                                          std::to_string(offsets[std::min(i, j)]) + " and " +
+                                                          std::to_string(offsets[std::max(i, j)]) + ")");
         }
     }
     return out;

@@ -86,10 +86,10 @@ constexpr const char* kExactPacking = "exact packing";
 
 struct MemoryPlan {
     std::vector<Stretch> stretches;
-    std::vector<std::vector<Hole>> gaps;  // per stretch: the gaps its packing weighed
-    const char* packOrder = "";           // the packing order that succeeded, or kExactPacking
+    std::vector<std::vector<Hole>> gaps;               // per stretch: the gaps its packing weighed
+    const char* packOrder = "";                        // the packing order that succeeded, or kExactPacking
     std::map<int, std::vector<Eviction>> evictionsAt;  // step -> in order
-    std::int64_t relaxationWork = 0;  // policy residency: the work its choice spent (a count)
+    std::int64_t relaxationWork = 0;                   // policy residency: the work its choice spent (a count)
 
     int spills() const {
         size_t n = 0;
@@ -191,10 +191,10 @@ private:
         // a random graph of 10^5 nodes failed all 33 tries and fell back to seed anyway, 3.6 of
         // its 6 CPU seconds of planning; the matmuls pack within 2 (docs/benchmarks.md).
         const bool optimal = rule_ == ResidencyRule::Optimal;
-        const int evenRetries = optimal                         ? std::numeric_limits<int>::max()
-                                : builder_.steps() < 20000      ? 64
+        const int evenRetries = optimal                        ? std::numeric_limits<int>::max()
+                                : builder_.steps() < 20000     ? 64
                                 : isHugeGraph(g_.nodes.size()) ? 2
-                                                                : 8;
+                                                               : 8;
         const int retries = optimal ? std::numeric_limits<int>::max() : 4 * evenRetries;
         const Bytes shrink = std::max(capacity / 64, smallest);
         std::vector<Bytes> budget(builder_.steps(), capacity);
@@ -213,8 +213,9 @@ private:
             unplaced.clear();
             // The gaps each stretch weighed are for the decisions' reasons: a huge graph, whose
             // decisions are brief, does not pack a second time to note them.
-            std::optional<Stretch> failed = packStretches(p.stretches, capacity, builder_.keepsReasonsFor(p.spills()) ? &notes : nullptr,
-                                                          countUnplaced ? &unplaced : nullptr);
+            std::optional<Stretch> failed =
+                packStretches(p.stretches, capacity, builder_.keepsReasonsFor(p.spills()) ? &notes : nullptr,
+                              countUnplaced ? &unplaced : nullptr);
             if (!failed) {
                 p.gaps = std::move(notes.gaps);
                 p.packOrder = notes.order;
@@ -242,7 +243,8 @@ private:
             // order's first packing left 38 of L0A's 1,239 stretches out, its 24 retries still 31 to
             // 38 each, and it fell back to seed (docs/benchmarks.md). After its exact packing failed,
             // so the plan is the one the last try would have made.
-            if (optimal && attempt == 0 && !noSpill && unplaced.size() > affordableRetries(relaxationWork, p.relaxationWork, retryWork))
+            if (optimal && attempt == 0 && !noSpill &&
+                unplaced.size() > affordableRetries(relaxationWork, p.relaxationWork, retryWork))
                 return std::nullopt;
             // Tighten the failed stretch's steps; where they have nothing left to give, widen.
             bool tightened = false;
@@ -311,7 +313,8 @@ private:
         for (int b : buffersOfMemory(problem.type)) {
             const Bytes size = g_.buffers[b].size;
             Time from = nodeTime(stepOf(g_.buffers[b].allocNode));
-            std::sort(outGaps[b].begin(), outGaps[b].end(), [](const Gap* x, const Gap* y) { return x->from < y->from; });
+            std::sort(outGaps[b].begin(), outGaps[b].end(),
+                      [](const Gap* x, const Gap* y) { return x->from < y->from; });
             for (const Gap* gap : outGaps[b]) {
                 plan.stretches.push_back({b, from, outTime(gap->from + 1), size});
                 written.push_back(gap);
@@ -320,9 +323,11 @@ private:
             plan.stretches.push_back({b, from, freeTime(stepOf(g_.buffers[b].freeNode)), size});
         }
         std::vector<Eviction> explained = explainOptimal(problem, budget, keep, load, written);
-        for (size_t i = 0; i < written.size(); ++i) plan.evictionsAt[written[i]->from + 1].push_back(std::move(explained[i]));
+        for (size_t i = 0; i < written.size(); ++i)
+            plan.evictionsAt[written[i]->from + 1].push_back(std::move(explained[i]));
         for (auto& [step, evictions] : plan.evictionsAt)
-            std::sort(evictions.begin(), evictions.end(), [](const Eviction& x, const Eviction& y) { return x.buf < y.buf; });
+            std::sort(evictions.begin(), evictions.end(),
+                      [](const Eviction& x, const Eviction& y) { return x.buf < y.buf; });
         plan.relaxationWork = choice.work;
         return plan;
     }
@@ -338,7 +343,8 @@ private:
         std::vector<size_t> out;
         for (size_t i = 0; i < problem.gaps.size(); ++i)
             if (!keep[i]) out.push_back(i);
-        std::stable_sort(out.begin(), out.end(), [&](size_t x, size_t y) { return problem.gaps[x].traffic > problem.gaps[y].traffic; });
+        std::stable_sort(out.begin(), out.end(),
+                         [&](size_t x, size_t y) { return problem.gaps[x].traffic > problem.gaps[y].traffic; });
         for (size_t i : out) {
             const Gap& gap = problem.gaps[i];
             bool fits = true;
@@ -365,14 +371,23 @@ private:
             int peak = gap->from + 1;
             for (int t = gap->from + 1; t < gap->to; ++t)
                 if (load[t] - budget[t] > load[peak] - budget[peak]) peak = t;
-            out.push_back({gap->buf, {}, 0, {}, problem.forced[peak], load[peak] + gap->size - budget[peak], budget[peak], true, peak});
+            out.push_back({gap->buf,
+                           {},
+                           0,
+                           {},
+                           problem.forced[peak],
+                           load[peak] + gap->size - budget[peak],
+                           budget[peak],
+                           true,
+                           peak});
             byPeak.emplace_back(peak, byPeak.size());
         }
         if (!builder_.keepsReasonsFor(static_cast<int>(written.size()))) return out;
         std::sort(byPeak.begin(), byPeak.end());
         std::vector<int> byStart(problem.gaps.size());
         std::iota(byStart.begin(), byStart.end(), 0);
-        std::stable_sort(byStart.begin(), byStart.end(), [&](int x, int y) { return problem.gaps[x].from < problem.gaps[y].from; });
+        std::stable_sort(byStart.begin(), byStart.end(),
+                         [&](int x, int y) { return problem.gaps[x].from < problem.gaps[y].from; });
         std::vector<int> idle;  // gaps started before the sweep's step, pruned of those ended
         std::vector<int> rankOf(g_.buffers.size(), -1);
         std::vector<Scored> ranked;
@@ -381,8 +396,10 @@ private:
             const int peak = byPeak[k].first;
             if (k == 0 || peak != byPeak[k - 1].first) {
                 for (const Scored& c : ranked) rankOf[c.buf] = -1;
-                for (; started < byStart.size() && problem.gaps[byStart[started]].from < peak; ++started) idle.push_back(byStart[started]);
-                idle.erase(std::remove_if(idle.begin(), idle.end(), [&](int i) { return problem.gaps[i].to <= peak; }), idle.end());
+                for (; started < byStart.size() && problem.gaps[byStart[started]].from < peak; ++started)
+                    idle.push_back(byStart[started]);
+                idle.erase(std::remove_if(idle.begin(), idle.end(), [&](int i) { return problem.gaps[i].to <= peak; }),
+                           idle.end());
                 ranked = rankIdle(problem, keep, idle);
                 for (size_t r = 0; r < ranked.size(); ++r) rankOf[ranked[r].buf] = static_cast<int>(r);
             }
@@ -398,7 +415,8 @@ private:
 
     // The gaps `idle` (all over one step) ranked for the decision log: written-out ones first,
     // then by score (bytes x steps held idle, per byte writing out would move), then by index.
-    static std::vector<Scored> rankIdle(const ResidencyProblem& problem, const std::vector<char>& keep, std::vector<int> idle) {
+    static std::vector<Scored> rankIdle(const ResidencyProblem& problem, const std::vector<char>& keep,
+                                        std::vector<int> idle) {
         auto score = [&](int i) {
             const Gap& o = problem.gaps[i];
             // steps times bytes per byte moved (1 or 1/2, exact): bytes times steps passes the
@@ -435,10 +453,10 @@ private:
     // Phase 1 for one memory under a byte budget per step.
     MemoryPlan chooseResidency(const std::string& type, const std::vector<Bytes>& budget) {
         MemoryPlan plan;
-        std::vector<int> open(g_.buffers.size(), -1);   // index of the buffer's open stretch
+        std::vector<int> open(g_.buffers.size(), -1);      // index of the buffer's open stretch
         std::vector<size_t> cursor(g_.buffers.size(), 0);  // uses already run
-        std::vector<int> resident;                       // ascending buffer index
-        std::vector<int> incoming;                       // of the step's buffers, those not resident
+        std::vector<int> resident;                         // ascending buffer index
+        std::vector<int> incoming;                         // of the step's buffers, those not resident
         Bytes used = 0;
         auto nextUse = [&](int b) { return builder_.uses(b)[cursor[b]]; };
         auto close = [&](int b, Time t) {
@@ -482,8 +500,8 @@ private:
     // Furthest next use first (COPY_IN buffers at double distance); then, least valuable victim
     // first, keep back those the room did not need.
     template <typename NextUse>
-    std::vector<Eviction> chooseVictims(const std::vector<int>& resident, IndexRange needed, int step,
-                                        Bytes excess, NextUse&& nextUse) {
+    std::vector<Eviction> chooseVictims(const std::vector<int>& resident, IndexRange needed, int step, Bytes excess,
+                                        NextUse&& nextUse) {
         struct Scored {
             int buf;
             std::int64_t key;
@@ -567,8 +585,10 @@ private:
             const bool exact = p->packOrder == kExactPacking;
             if (!builder_.keepsReasons()) return builder_.place(b, p->stretches[i].offset, {});
             builder_.place(b, p->stretches[i].offset,
-                           what + (exact ? ": exact packing, a search over the placements of every resident stretch (the greedy orders found none)"
-                                         : ": offline packing (" + std::string(p->packOrder) + "), the smallest gap free over its whole stretch"),
+                           what + (exact ? ": exact packing, a search over the placements of every resident stretch "
+                                           "(the greedy orders found none)"
+                                         : ": offline packing (" + std::string(p->packOrder) +
+                                               "), the smallest gap free over its whole stretch"),
                            std::move(p->gaps[i]));
         };
         builder_.expectSpills(spills);
@@ -586,8 +606,10 @@ private:
             }
             const Node& node = builder_.nodeAt(s);
             for (int b : builder_.buffersAt(s)) {
-                if (node.isAlloc()) placeStretch(b, nodeTime(s), "ALLOC");
-                else if (builder_.residency(b) == Residency::Spilled) placeStretch(b, inTime(s), "SPILL_IN just before its next use");
+                if (node.isAlloc())
+                    placeStretch(b, nodeTime(s), "ALLOC");
+                else if (builder_.residency(b) == Residency::Spilled)
+                    placeStretch(b, inTime(s), "SPILL_IN just before its next use");
             }
             builder_.runNode();
         }
@@ -604,17 +626,20 @@ private:
         why.weighed = e.weighed;
         if (e.optimal) {
             const Node& at = g_.node(order_[e.peakStep]);
-            why.reason = std::string(kOptimalReason) + ": kept, it would leave " + std::to_string(e.missing) + " bytes too many at step " +
-                         std::to_string(e.peakStep) + " (node " + std::to_string(at.id) + ")" +
-                         (why.forBufs.empty() ? ", written out to keep the bytes resident within " + std::to_string(e.budget) + " there" : "");
+            why.reason = std::string(kOptimalReason) + ": kept, it would leave " + std::to_string(e.missing) +
+                         " bytes too many at step " + std::to_string(e.peakStep) + " (node " + std::to_string(at.id) +
+                         ")" +
+                         (why.forBufs.empty()
+                              ? ", written out to keep the bytes resident within " + std::to_string(e.budget) + " there"
+                              : "");
             why.formula = kOptimalFormula;
             return why;
         }
         why.reason = "its next use is the furthest (COPY_IN buffers count double): written out";
         const Bytes capacity = opts_.capacities.at(type);
         if (e.budget < capacity)
-            why.reason += std::string(why.forBufs.empty() ? " to keep the bytes resident" : " to make room") + " within " +
-                          std::to_string(e.budget) + " of the " + std::to_string(capacity) +
+            why.reason += std::string(why.forBufs.empty() ? " to keep the bytes resident" : " to make room") +
+                          " within " + std::to_string(e.budget) + " of the " + std::to_string(capacity) +
                           " bytes, the rest kept free here because packing found no gap with all of them";
         else
             why.reason += " to make room";
@@ -629,8 +654,8 @@ private:
     ResidencyRule rule_;
     std::int64_t relaxationWork_ = 0;  // policy residency: its relaxations' work over every memory so far
     std::int64_t exactPackWorkLeft_ = kExactPackWork;  // of the exact packer, over every memory
-    std::vector<int> stepOf_;                 // node index -> step
-    std::optional<std::string> neededType_;   // the memory buffersIn() has indexed, if any
+    std::vector<int> stepOf_;                          // node index -> step
+    std::optional<std::string> neededType_;            // the memory buffersIn() has indexed, if any
     // Its buffers per step: those of step s are neededAt_[firstNeededAt_[s] .. firstNeededAt_[s + 1]).
     std::vector<int> firstNeededAt_, neededAt_;
 };

@@ -119,8 +119,9 @@ private:
         const bool reload = builder_.residency(b) == Residency::Spilled;
         builder_.place(b, *offset,
                        !builder_.keepsReasons() ? std::string()
-                       : reload                 ? "SPILL_IN just before its next use, best fit"
-                                                : "ALLOC: best fit, the smallest hole that holds " + std::to_string(buf.size) + " bytes");
+                       : reload
+                           ? "SPILL_IN just before its next use, best fit"
+                           : "ALLOC: best fit, the smallest hole that holds " + std::to_string(buf.size) + " bytes");
         return true;
     }
 
@@ -132,24 +133,36 @@ private:
     bool spillBestWindow(int forBuffer) {
         MemoryState& mem = memoryOf(forBuffer);
         const Bytes need = g_.buffers[forBuffer].size;
-        struct Segment { Bytes start, end; int buf; };  // buf < 0: a hole
+        struct Segment {
+            Bytes start, end;
+            int buf;
+        };  // buf < 0: a hole
         std::vector<Segment> segs;
         for (const Hole& h : mem.freeList.holes()) segs.push_back({h.start, h.end, -1});
         for (int b : mem.resident) segs.push_back({builder_.offset(b), builder_.offset(b) + g_.buffers[b].size, b});
         std::sort(segs.begin(), segs.end(), [](const Segment& x, const Segment& y) { return x.start < y.start; });
         double bestCost = -1;
         size_t bestFrom = 0, bestTo = 0;
-        struct Weighed { size_t from, to; double cost; };
+        struct Weighed {
+            size_t from, to;
+            double cost;
+        };
         std::vector<Weighed> weighed;
         for (size_t i = 0; i < segs.size(); ++i) {
             double cost = 0;
             size_t j = i;
             bool valid = true;
             for (; j < segs.size() && segs[j].start - segs[i].start < need; ++j) {
-                if (j > i && segs[j].start != segs[j - 1].end) { valid = false; break; }
+                if (j > i && segs[j].start != segs[j - 1].end) {
+                    valid = false;
+                    break;
+                }
                 const int b = segs[j].buf;
                 if (b < 0) continue;
-                if (protected_[b]) { valid = false; break; }
+                if (protected_[b]) {
+                    valid = false;
+                    break;
+                }
                 const int distance = std::max(builder_.nextUse(b) - builder_.step(), 1);
                 const Bytes traffic = spillTrafficBytes(g_.buffers[b]);
                 cost += static_cast<double>(traffic) / distance;
@@ -188,7 +201,8 @@ private:
         int depth = 0;
         for (size_t k = 0; k < segs.size(); ++k)
             if ((depth += inWindows[k]) > 0 && segs[k].buf >= 0) ++why.weighed;
-        std::stable_sort(weighed.begin(), weighed.end(), [](const Weighed& x, const Weighed& y) { return x.cost < y.cost; });
+        std::stable_sort(weighed.begin(), weighed.end(),
+                         [](const Weighed& x, const Weighed& y) { return x.cost < y.cost; });
         std::set<int> listed;
         for (size_t n = 0; n < weighed.size() && n < static_cast<size_t>(kShownChoices); ++n) {
             const Weighed& w = weighed[n];
@@ -237,7 +251,8 @@ private:
         if (victim < 0) return false;
         if (builder_.keepsReasons()) {
             // highest score first; ties in ascending buffer id, as the victim was chosen
-            std::stable_sort(why.ranked.begin(), why.ranked.end(), [](const Scored& x, const Scored& y) { return x.score > y.score; });
+            std::stable_sort(why.ranked.begin(), why.ranked.end(),
+                             [](const Scored& x, const Scored& y) { return x.score > y.score; });
             why.reason = "no hole holds buffer " + std::to_string(g_.buffers[forBuffer].id) + " (" +
                          std::to_string(g_.buffers[forBuffer].size) + " bytes): spill the highest score";
         }

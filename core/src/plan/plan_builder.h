@@ -36,13 +36,13 @@ struct WeighedWindow {
 
 // What a policy says about one spill (see Decision in plan.h).
 struct SpillWhy {
-    std::string reason;          // one sentence a student can read
-    std::string formula;         // how the candidates are scored and the victim chosen
-    std::vector<int> forBufs;    // buffer indices that needed the room
-    Bytes need = 0;              // bytes they need
-    Bytes shortfall = 0;         // bytes missing, by the policy's own measure
-    std::vector<Scored> ranked;  // the candidates weighed, the policy's preferred victim first
-    int weighed = -1;            // how many were weighed, when `ranked` is a shortlist already
+    std::string reason;                  // one sentence a student can read
+    std::string formula;                 // how the candidates are scored and the victim chosen
+    std::vector<int> forBufs;            // buffer indices that needed the room
+    Bytes need = 0;                      // bytes they need
+    Bytes shortfall = 0;                 // bytes missing, by the policy's own measure
+    std::vector<Scored> ranked;          // the candidates weighed, the policy's preferred victim first
+    int weighed = -1;                    // how many were weighed, when `ranked` is a shortlist already
     std::vector<WeighedWindow> windows;  // windows weighed, cheapest first (window policy)
     int windowsWeighed = -1;             // how many, when `windows` is a shortlist already
 };
@@ -77,7 +77,9 @@ public:
     bool keepsReasons() const { return !brief_; }
     // Whether they would still keep them with `spills` spills in the plan: a policy that knows its
     // spills before recording them (lifetime, residency) explains none of a spill-heavy plan's.
-    bool keepsReasonsFor(int spills) const { return !brief_ && !isSpillHeavy(static_cast<size_t>(spills), g_.nodes.size()); }
+    bool keepsReasonsFor(int spills) const {
+        return !brief_ && !isSpillHeavy(static_cast<size_t>(spills), g_.nodes.size());
+    }
 
     // A policy that knows how many spills its plan makes (lifetime, before replaying them) says so,
     // so that the plan's arrays are allocated once at their final size: grown by doubling, a
@@ -102,9 +104,9 @@ private:
         Bytes offset = 0;
         std::vector<int> uses;
         size_t nextUse = 0;
-        int pendingSpill = -1;   // index into plan_.spills awaiting its SPILL_IN
+        int pendingSpill = -1;  // index into plan_.spills awaiting its SPILL_IN
         NodeId lastSpillIn = -1;
-        size_t reloadedAt = 0;   // uses run when it was last reloaded (0: since its ALLOC)
+        size_t reloadedAt = 0;  // uses run when it was last reloaded (0: since its ALLOC)
     };
     void addSpillEdges(int b, NodeId out, NodeId in);
     void edge(NodeId from, NodeId to) { plan_.addedEdges.emplace_back(from, to); }

@@ -68,7 +68,8 @@ void forEachGap(const std::vector<std::pair<Bytes, Bytes>>& busy, Bytes capacity
 // and collects every such stretch; the first is the one returned.
 template <typename Before>
 std::optional<Stretch> packInOrder(std::vector<Stretch>& stretches, Bytes capacity, Before before,
-                                   std::vector<std::vector<Hole>>* gaps = nullptr, std::vector<Stretch>* unplaced = nullptr) {
+                                   std::vector<std::vector<Hole>>* gaps = nullptr,
+                                   std::vector<Stretch>* unplaced = nullptr) {
     std::vector<int> byPriority(stretches.size());
     for (size_t i = 0; i < stretches.size(); ++i) byPriority[i] = static_cast<int>(i);
     std::stable_sort(byPriority.begin(), byPriority.end(),
@@ -107,15 +108,19 @@ struct PackOrder {
     Before before;
 };
 constexpr PackOrder kPackOrders[] = {
-    {"largest stretch first", [](const Stretch& x, const Stretch& y) { return x.size != y.size ? x.size > y.size : x.from < y.from; }},
+    {"largest stretch first",
+     [](const Stretch& x, const Stretch& y) { return x.size != y.size ? x.size > y.size : x.from < y.from; }},
     {"longest stretch first",
-     [](const Stretch& x, const Stretch& y) { return x.to - x.from != y.to - y.from ? x.to - x.from > y.to - y.from : x.size > y.size; }},
+     [](const Stretch& x, const Stretch& y) {
+         return x.to - x.from != y.to - y.from ? x.to - x.from > y.to - y.from : x.size > y.size;
+     }},
     {"largest area first",
      [](const Stretch& x, const Stretch& y) {
          const auto ax = x.size * (x.to - x.from), ay = y.size * (y.to - y.from);
          return ax != ay ? ax > ay : x.from < y.from;
      }},
-    {"earliest first", [](const Stretch& x, const Stretch& y) { return x.from != y.from ? x.from < y.from : x.size > y.size; }},
+    {"earliest first",
+     [](const Stretch& x, const Stretch& y) { return x.from != y.from ? x.from < y.from : x.size > y.size; }},
 };
 
 }  // namespace

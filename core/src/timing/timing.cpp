@@ -139,7 +139,8 @@ void PlanNodes::numberBuffers(const Graph& g) {
 
 int PlanNodes::bufferFor(const Node& n, BufferId b) const {
     const int index = bufferIndex_.find(b);
-    if (index < 0) throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
+    if (index < 0)
+        throw InternalError("timing: node " + std::to_string(n.id) + " names unknown buffer " + std::to_string(b));
     return index;
 }
 
@@ -175,7 +176,8 @@ void PlanNodes::readFacts(const Source& s) {
         if (!lastPipe || *lastPipe != n.pipe) {
             lastPipe = &n.pipe;
             // A graph has a handful of pipes; Names compare by identity.
-            lastPipeIndex = static_cast<int>(std::find(pipeNames_.begin(), pipeNames_.end(), n.pipe) - pipeNames_.begin());
+            lastPipeIndex =
+                static_cast<int>(std::find(pipeNames_.begin(), pipeNames_.end(), n.pipe) - pipeNames_.begin());
             if (lastPipeIndex == pipes()) pipeNames_.push_back(n.pipe);
         }
         const std::uint8_t kind = s.kindOf(n);
@@ -243,8 +245,11 @@ int PlanNodes::indexOf(NodeId id) const {
 }
 
 PipeModel::PipeModel(const Graph& g, const PlanNodes& nodes, bool mergedLeaves)
-    : nodes_(nodes), ran_(nodes.size()), pipeFree_(nodes.pipes(), {0, -1}),
-      leaves_(nodes.memories(), ByteLeaves(mergedLeaves)), placed_(g.buffers.size()) {}
+    : nodes_(nodes),
+      ran_(nodes.size()),
+      pipeFree_(nodes.pipes(), {0, -1}),
+      leaves_(nodes.memories(), ByteLeaves(mergedLeaves)),
+      placed_(g.buffers.size()) {}
 
 NodeTiming PipeModel::peek(int i, Bytes offset) const { return timingOf(i, offset); }
 
@@ -316,11 +321,12 @@ NodeTiming PipeModel::run(int i, Bytes offset) {
     for (int b : nodes_.uses(i)) used(b);
     if (nodes_.releases(i)) {
         const Placement& at = placed_[moved];
-        if (!at.placed) throw InternalError("timing: node " + std::to_string(nodes_.id(i)) + " releases an unplaced buffer");
+        if (!at.placed)
+            throw InternalError("timing: node " + std::to_string(nodes_.id(i)) + " releases an unplaced buffer");
         const bool last = t.end >= at.lastUseEnd;
-        leaves_[nodes_.memoryOf(moved)].leave(at.offset, at.offset + nodes_.bufferSize(moved),
-                                              {last ? t.end : at.lastUseEnd, step, nodes_.bufferId(moved),
-                                               nodes_.id(last ? i : at.lastUser)});
+        leaves_[nodes_.memoryOf(moved)].leave(
+            at.offset, at.offset + nodes_.bufferSize(moved),
+            {last ? t.end : at.lastUseEnd, step, nodes_.bufferId(moved), nodes_.id(last ? i : at.lastUser)});
     }
     return t;
 }
@@ -345,7 +351,8 @@ Timing simulateTiming(const Graph& g, const Plan& plan) {
                           : nodes.indexOf(id);
         Bytes offset = 0;
         if (nodes.places(i)) offset = nodes.isSpill(i) ? reloadOffset[i] : initialOffset[nodes.moved(i)];
-        if (offset == kUnplaced) throw InternalError("timing: node " + std::to_string(id) + " places a buffer at no offset");
+        if (offset == kUnplaced)
+            throw InternalError("timing: node " + std::to_string(id) + " places a buffer at no offset");
         timing.nodes.push_back(model.run(i, offset));
     }
     timing.total = model.total();

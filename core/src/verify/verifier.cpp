@@ -266,9 +266,9 @@ private:
 
     // Ids to indices in flat tables where the ids are dense (id_table.h): at 10^6 nodes the
     // graph's hash maps made most of this check's time, cache misses growing faster than n.
-    IdTable graphIndex_;    // graph node id -> index in g.nodes
-    IdTable bufferIndex_;   // buffer id -> index in g.buffers
-    IdTable pos_;           // node id -> first position in plan.order
+    IdTable graphIndex_;   // graph node id -> index in g.nodes
+    IdTable bufferIndex_;  // buffer id -> index in g.buffers
+    IdTable pos_;          // node id -> first position in plan.order
     // Graph node index -> first position in plan.order (-1: absent), filled in one pass over the
     // nodes: the edges' checks read it instead of two scattered node records an edge.
     std::vector<int> stepOfGraphNode_;
@@ -276,14 +276,14 @@ private:
     // timing check too: a scattered lookup an end, and the tiled matmul has more added edges
     // than nodes at 10^6.
     std::vector<std::pair<int, int>> addedEdgeSteps_;
-    IdTable addedIndex_;    // added node id -> index in plan.addedNodes
-    IdTable spillOfNode_;   // spill node id (not a graph id) -> spill k
-    std::vector<int> spillBufIndex_;                 // spill k -> buffer index, -1 if unknown
-    std::vector<const Allocation*> allocOf_;         // buffer index -> its allocation
+    IdTable addedIndex_;                      // added node id -> index in plan.addedNodes
+    IdTable spillOfNode_;                     // spill node id (not a graph id) -> spill k
+    std::vector<int> spillBufIndex_;          // spill k -> buffer index, -1 if unknown
+    std::vector<const Allocation*> allocOf_;  // buffer index -> its allocation
     // The memories the buffers name, by name, and each buffer's as an index among them: a map
     // from names a step was string compares growing with the steps.
     std::vector<std::string> memoryNames_;
-    std::vector<int> memoryOf_;                      // buffer index -> memory index
+    std::vector<int> memoryOf_;  // buffer index -> memory index
 
     // Each step of the plan's order as the passes after checkOrder read it, gathered once in
     // checkOrder's walk (the spill of an added id after checkSpillIds): on a random graph the
@@ -298,11 +298,11 @@ private:
         // walk reads these and no node record.
         Cycles cycles = 0;
         int pipe = -1;
-        int buf = -1;                // buffer index an ALLOC/FREE or spill moves (-1: none, unknown)
-        int spill = -1;              // a non-graph id's spill (spillOfNode_), -1: none
+        int buf = -1;    // buffer index an ALLOC/FREE or spill moves (-1: none, unknown)
+        int spill = -1;  // a non-graph id's spill (spillOfNode_), -1: none
         Op op = Op::Other;
-        bool graph = false;          // a graph node
-        bool first = false;          // the id's first step (later ones are reported by checkOrder)
+        bool graph = false;  // a graph node
+        bool first = false;  // the id's first step (later ones are reported by checkOrder)
     };
     std::vector<Step> steps_;
     // The pipes the steps run on, numbered as they first appear among the node records (their
@@ -319,7 +319,11 @@ private:
     const Name allocOp_{kAlloc}, freeOp_{kFree}, spillOutOp_{kSpillOut}, spillInOp_{kSpillIn};
     const Name spillOutPipe_{kSpillOutPipe}, spillInPipe_{kSpillInPipe};
     Op opOf(const Node& n) const {
-        return n.op == allocOp_ ? Op::Alloc : n.op == freeOp_ ? Op::Free : n.op == spillOutOp_ ? Op::SpillOut : n.op == spillInOp_ ? Op::SpillIn : Op::Other;
+        return n.op == allocOp_      ? Op::Alloc
+               : n.op == freeOp_     ? Op::Free
+               : n.op == spillOutOp_ ? Op::SpillOut
+               : n.op == spillInOp_  ? Op::SpillIn
+                                     : Op::Other;
     }
 
     bool isGraphNode(NodeId id) const { return graphIndex_.contains(id); }
@@ -347,8 +351,8 @@ private:
         }
         if (const int k = spillOfNode_.find(id); k >= 0) {
             const Spill& sp = plan_.spills[k];
-            return cat("node ", id, " (", sp.outNode == id ? kSpillOut : kSpillIn, " of spill ", k,
-                       ", buffer ", sp.buf, ")");
+            return cat("node ", id, " (", sp.outNode == id ? kSpillOut : kSpillIn, " of spill ", k, ", buffer ", sp.buf,
+                       ")");
         }
         return cat("node ", id);
     }
@@ -398,7 +402,9 @@ private:
             }
         }
         for (std::size_t gi = 0; gi < g_.nodes.size(); ++gi)
-            if (stepOfGraphNode_[gi] < 0) report_.add(Kind::Order, cat(nodeName(g_.nodes[gi].id), " is missing from the order"), atNode(g_.nodes[gi].id));
+            if (stepOfGraphNode_[gi] < 0)
+                report_.add(Kind::Order, cat(nodeName(g_.nodes[gi].id), " is missing from the order"),
+                            atNode(g_.nodes[gi].id));
         for (const Node& n : plan_.addedNodes)
             if (!pos_.contains(n.id))
                 report_.add(Kind::Order, cat("added node ", n.id, " (", n.op, ") is missing from the order"),
@@ -431,8 +437,10 @@ private:
             forEachAddedStep(f);
             for (std::size_t i : repeats) {
                 const NodeId id = plan_.order[i];
-                if (const int gi = graphIndex_.find(id); gi >= 0) f(i, g_.nodes[static_cast<std::size_t>(gi)], true);
-                else if (const Node* added = addedNode(id)) f(i, *added, false);
+                if (const int gi = graphIndex_.find(id); gi >= 0)
+                    f(i, g_.nodes[static_cast<std::size_t>(gi)], true);
+                else if (const Node* added = addedNode(id))
+                    f(i, *added, false);
             }
         };
         stepBufStart_.assign(L + 1, 0);
@@ -448,7 +456,8 @@ private:
             if (!n.pipe.empty()) {
                 if (&n.pipe.str() != lastPipe) {
                     lastPipe = &n.pipe.str();
-                    lastPipeIndex = static_cast<int>(std::find(pipeNames_.begin(), pipeNames_.end(), lastPipe) - pipeNames_.begin());
+                    lastPipeIndex = static_cast<int>(std::find(pipeNames_.begin(), pipeNames_.end(), lastPipe) -
+                                                     pipeNames_.begin());
                     if (lastPipeIndex == static_cast<int>(pipeNames_.size())) pipeNames_.push_back(lastPipe);
                 }
                 s.pipe = lastPipeIndex;
@@ -488,19 +497,18 @@ private:
             const std::int64_t wantOut = base + 2 * static_cast<std::int64_t>(k);
             const std::int64_t wantIn = wantOut + 1;
             if (s.outNode != wantOut || s.inNode != wantIn) {
-                report_.add(Kind::SpillIds,
-                            cat("spill ", k, " (buffer ", s.buf, ") has SPILL_OUT ", s.outNode, " / SPILL_IN ",
-                                s.inNode, ", expected ", wantOut, " / ", wantIn, " (base ", base,
-                                " = largest node id + 1)"),
-                            atSpill(k));
+                report_.add(
+                    Kind::SpillIds,
+                    cat("spill ", k, " (buffer ", s.buf, ") has SPILL_OUT ", s.outNode, " / SPILL_IN ", s.inNode,
+                        ", expected ", wantOut, " / ", wantIn, " (base ", base, " = largest node id + 1)"),
+                    atSpill(k));
             }
             for (NodeId id : {s.outNode, s.inNode}) {
                 if (isGraphNode(id)) {
                     report_.add(Kind::SpillIds, cat("spill ", k, ": node ", id, " is already a graph node"),
                                 atSpill(k));
                 } else if (const int first = spillOfNode_.find(id); first >= 0) {
-                    report_.add(Kind::SpillIds,
-                                cat("spill ", k, ": node ", id, " is already used by spill ", first),
+                    report_.add(Kind::SpillIds, cat("spill ", k, ": node ", id, " is already used by spill ", first),
                                 atSpill(k));
                 } else {
                     spillOfNode_.emplace(id, static_cast<int>(k));
@@ -521,8 +529,8 @@ private:
             const int po = posOf(s.outNode), pi = posOf(s.inNode);
             if (po >= 0 && s.outStep != po) {
                 report_.add(Kind::SpillIds,
-                            cat("spill ", k, " (buffer ", s.buf, "): outStep ", s.outStep, " but SPILL_OUT ",
-                                s.outNode, " is at step ", po),
+                            cat("spill ", k, " (buffer ", s.buf, "): outStep ", s.outStep, " but SPILL_OUT ", s.outNode,
+                                " is at step ", po),
                             atSpill(k));
             }
             if (pi >= 0 && s.inStep != pi) {
@@ -553,7 +561,8 @@ private:
         }
         for (const Node& n : added)
             if (!spillOfNode_.contains(n.id))
-                report_.add(Kind::SpillIds, cat("added node ", n.id, " (", n.op, ") belongs to no spill"), atNode(n.id));
+                report_.add(Kind::SpillIds, cat("added node ", n.id, " (", n.op, ") belongs to no spill"),
+                            atNode(n.id));
         for (std::size_t k = 0; k < spills.size(); ++k) {
             const Spill& s = spills[k];
             checkAddedNode(k, s.outNode, spillOutOp_, spillOutPipe_, s.buf);
@@ -595,8 +604,9 @@ private:
         return addSat(mulSat(2, b.size), 150);
     }
     void checkSpillCycles() {
-        const char* model = cost_.kind == CostModel::Kind::Seed ? "seed (fixed latency + cycles per byte * Size)"
-                                                                : "contest (2 * Size + 150; a COPY_IN buffer's SPILL_OUT 0)";
+        const char* model = cost_.kind == CostModel::Kind::Seed
+                                ? "seed (fixed latency + cycles per byte * Size)"
+                                : "contest (2 * Size + 150; a COPY_IN buffer's SPILL_OUT 0)";
         for (std::size_t k = 0; k < plan_.spills.size(); ++k) {
             if (spillBufIndex_[k] < 0) continue;
             const Buffer& b = g_.buffers[spillBufIndex_[k]];
@@ -671,8 +681,8 @@ private:
                 At at;
                 at.field = cat("addedEdges[", i, "]");
                 report_.add(Kind::Edges,
-                            cat("addedEdges not sorted or duplicated: ", added[i - 1].first, " -> ", added[i - 1].second,
-                                " before ", added[i].first, " -> ", added[i].second),
+                            cat("addedEdges not sorted or duplicated: ", added[i - 1].first, " -> ",
+                                added[i - 1].second, " before ", added[i].first, " -> ", added[i].second),
                             at);
             }
         }
@@ -686,8 +696,8 @@ private:
         // order, so placing them in index order sorts them; a run is sorted here only when a
         // hand-made plan numbers them otherwise.
         struct SpillOfBuffer {
-            int k = 0;                 // the spill
-            int out = -1, in = -1;     // its SPILL_OUT's and SPILL_IN's steps (-1: absent)
+            int k = 0;              // the spill
+            int out = -1, in = -1;  // its SPILL_OUT's and SPILL_IN's steps (-1: absent)
             NodeId outNode = 0, inNode = 0;
         };
         const std::size_t B = g_.buffers.size();
@@ -699,8 +709,8 @@ private:
         for (std::size_t k = plan_.spills.size(); k-- > 0;)  // from the end down: each run ascending
             if (const int bi = spillBufIndex_[k]; bi >= 0) {
                 const Spill& s = plan_.spills[k];
-                spillsOf[static_cast<std::size_t>(--spillStart[static_cast<std::size_t>(bi)])] =
-                    {static_cast<int>(k), posOf(s.outNode), posOf(s.inNode), s.outNode, s.inNode};
+                spillsOf[static_cast<std::size_t>(--spillStart[static_cast<std::size_t>(bi)])] = {
+                    static_cast<int>(k), posOf(s.outNode), posOf(s.inNode), s.outNode, s.inNode};
             }
         auto byOutStep = [](const SpillOfBuffer& x, const SpillOfBuffer& y) { return x.out < y.out; };
         for (std::size_t bi = 0; bi < B; ++bi) {
@@ -720,7 +730,8 @@ private:
                 // A user's first step, and its id from the order there: no node record read.
                 users.clear();
                 for (int ui : buf.users)
-                    if (const int p = stepOfGraphNode_[static_cast<std::size_t>(ui)]; p >= 0) users.emplace_back(p, plan_.order[static_cast<std::size_t>(p)]);
+                    if (const int p = stepOfGraphNode_[static_cast<std::size_t>(ui)]; p >= 0)
+                        users.emplace_back(p, plan_.order[static_cast<std::size_t>(p)]);
                 if (!std::is_sorted(users.begin(), users.end())) std::sort(users.begin(), users.end());
                 auto u = users.begin();
                 for (std::size_t j = 0; j < m; ++j) {
@@ -729,13 +740,17 @@ private:
                     require(std::make_pair(allocId, s.outNode), k, "ALLOC -> SPILL_OUT");
                     require(std::make_pair(s.outNode, s.inNode), k, "SPILL_OUT -> SPILL_IN");
                     require(std::make_pair(s.inNode, freeId), k, "SPILL_IN -> FREE");
-                    if (j > 0) require(std::make_pair(ks[j - 1].inNode, s.outNode), k, "previous SPILL_IN -> SPILL_OUT");
+                    if (j > 0)
+                        require(std::make_pair(ks[j - 1].inNode, s.outNode), k, "previous SPILL_IN -> SPILL_OUT");
                     for (; u != users.end() && s.out >= 0 && u->first < s.out; ++u)
-                        require(std::make_pair(u->second, s.outNode), k, "a user since the buffer's last reload -> SPILL_OUT");
-                    while (u != users.end() && s.in >= 0 && u->first < s.in) ++u;  // between OUT and IN: a residency fault
+                        require(std::make_pair(u->second, s.outNode), k,
+                                "a user since the buffer's last reload -> SPILL_OUT");
+                    while (u != users.end() && s.in >= 0 && u->first < s.in)
+                        ++u;  // between OUT and IN: a residency fault
                     const int nextOut = j + 1 < m ? ks[j + 1].out : -1;
                     for (auto w = u; w != users.end() && (nextOut < 0 || w->first < nextOut); ++w)
-                        require(std::make_pair(s.inNode, w->second), k, "SPILL_IN -> a user before the buffer's next SPILL_OUT");
+                        require(std::make_pair(s.inNode, w->second), k,
+                                "SPILL_IN -> a user before the buffer's next SPILL_OUT");
                 }
             }
         };
@@ -754,12 +769,13 @@ private:
     // in its source's run of `edges` instead of sorting the required edges (n log n: the sort was
     // most of this check at 10^6 nodes).
     template <typename ForEachRequired>
-    static bool holdsExactlyRequired(const std::vector<std::pair<NodeId, NodeId>>& edges, ForEachRequired&& forEachRequired) {
+    static bool holdsExactlyRequired(const std::vector<std::pair<NodeId, NodeId>>& edges,
+                                     ForEachRequired&& forEachRequired) {
         std::vector<NodeId> sources;
         sources.reserve(edges.size());
         for (const auto& e : edges) sources.push_back(e.first);
         const IdTable firstOf = IdTable::positions(sources);  // a source's first edge
-        std::vector<bool> required(edges.size(), false);  // a bit an edge: the marks stay in cache
+        std::vector<bool> required(edges.size(), false);      // a bit an edge: the marks stay in cache
         std::size_t distinct = 0;
         bool all = true;
         forEachRequired([&](std::pair<NodeId, NodeId> edge, std::size_t, const char*) {
@@ -775,8 +791,9 @@ private:
                 hi += step;
                 step *= 2;
             }
-            const auto it = std::lower_bound(edges.begin() + static_cast<std::ptrdiff_t>(lo),
-                                             edges.begin() + static_cast<std::ptrdiff_t>(std::min(hi + 1, edges.size())), edge);
+            const auto it =
+                std::lower_bound(edges.begin() + static_cast<std::ptrdiff_t>(lo),
+                                 edges.begin() + static_cast<std::ptrdiff_t>(std::min(hi + 1, edges.size())), edge);
             if (it == edges.end() || *it != edge) {
                 all = false;
                 return;
@@ -799,11 +816,15 @@ private:
             const char* why;
         };
         std::vector<Required> rule;
-        forEachRequired([&](std::pair<NodeId, NodeId> edge, std::size_t k, const char* why) { rule.push_back({edge, k, why}); });
+        forEachRequired([&](std::pair<NodeId, NodeId> edge, std::size_t k, const char* why) {
+            rule.push_back({edge, k, why});
+        });
         // Stable: of a required edge listed more than once (a hand-made plan's repeated spill
         // ids), the first in the rule's order (buffers ascending, their spills by SPILL_OUT) is named.
-        std::stable_sort(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge < b.edge; });
-        rule.erase(std::unique(rule.begin(), rule.end(), [](const Required& a, const Required& b) { return a.edge == b.edge; }),
+        std::stable_sort(rule.begin(), rule.end(),
+                         [](const Required& a, const Required& b) { return a.edge < b.edge; });
+        rule.erase(std::unique(rule.begin(), rule.end(),
+                               [](const Required& a, const Required& b) { return a.edge == b.edge; }),
                    rule.end());
 
         // Missing: in the rule, not in the plan; extra: in the plan, not in the rule.
@@ -831,9 +852,12 @@ private:
         const auto [a, b] = e;
         At at = atNode(b);
         std::string why;
-        if (!known(a) || !known(b)) why = cat("names unknown node ", known(a) ? b : a);
-        else if (isGraphNode(a) && isGraphNode(b)) why = "joins two graph nodes (it must touch an added node)";
-        else why = "is not an edge of the rule";
+        if (!known(a) || !known(b))
+            why = cat("names unknown node ", known(a) ? b : a);
+        else if (isGraphNode(a) && isGraphNode(b))
+            why = "joins two graph nodes (it must touch an added node)";
+        else
+            why = "is not an edge of the rule";
         report_.add(Kind::Edges, cat("added edge ", a, " -> ", b, " ", why), at);
     }
 
@@ -841,7 +865,8 @@ private:
     void checkTopological() {
         auto broken = [](int pa, int pb) { return pa >= 0 && pb >= 0 && pa >= pb; };
         auto report = [&](NodeId a, NodeId b, int pa, int pb, const char* what) {
-            report_.add(Kind::Order, cat(what, " edge ", a, " -> ", b, " is broken: ", a, " at step ", pa, ", ", b, " at step ", pb),
+            report_.add(Kind::Order,
+                        cat(what, " edge ", a, " -> ", b, " is broken: ", a, " at step ", pa, ", ", b, " at step ", pb),
                         atNode(b));
         };
         for (const auto& [a, b] : g_.edges) {
@@ -867,10 +892,10 @@ private:
         Occupancy* occ = nullptr;
         const Bytes* cap = nullptr;  // null: the memory has no capacity
         BufferId id = 0;
-        bool allocated = false;      // it has an allocation (else reported by checkAllocations)
+        bool allocated = false;  // it has an allocation (else reported by checkAllocations)
     };
-    std::vector<Resident> resident_;     // buffer index -> its state in the replay
-    std::vector<Occupancy> occupancy_;   // memory index -> its resident buffers in the replay
+    std::vector<Resident> resident_;    // buffer index -> its state in the replay
+    std::vector<Occupancy> occupancy_;  // memory index -> its resident buffers in the replay
 
     // 6. Replays the order: residency, bounds and overlap at every step.
     void replay() {
@@ -878,10 +903,14 @@ private:
         for (std::size_t i = 0; i < plan_.order.size(); ++i) {
             const Step& fact = steps_[i];
             if (!fact.first) continue;  // a duplicate: reported by checkOrder
-            if (!fact.graph) replaySpillNode(i);
-            else if (fact.op == Op::Alloc) replayAlloc(i);
-            else if (fact.op == Op::Free) replayFree(i);
-            else checkUsesResident(i);
+            if (!fact.graph)
+                replaySpillNode(i);
+            else if (fact.op == Op::Alloc)
+                replayAlloc(i);
+            else if (fact.op == Op::Free)
+                replayFree(i);
+            else
+                checkUsesResident(i);
         }
         checkEveryBufferFreed();
     }
@@ -974,10 +1003,11 @@ private:
         const Node& n = *steps_[i].node;
         BufState& s = resident_[bi].st;
         if (s.state != State::Resident) {
-            report_.add(Kind::Residency,
-                        cat("step ", i, ", ", nodeName(id), ": buffer ", n.buf, " is ", stateName(s.state),
-                            s.state == State::Spilled ? " (a SPILL_IN must reload it before its FREE)" : ", not resident"),
-                        atNode(id, n.buf));
+            report_.add(
+                Kind::Residency,
+                cat("step ", i, ", ", nodeName(id), ": buffer ", n.buf, " is ", stateName(s.state),
+                    s.state == State::Spilled ? " (a SPILL_IN must reload it before its FREE)" : ", not resident"),
+                atNode(id, n.buf));
         }
         unplace(bi);
         if (s.state != State::Unallocated) s.state = State::Freed;
@@ -994,19 +1024,22 @@ private:
             const BufState& s = resident_[bi].st;
             if (s.state != State::Resident) {
                 const BufferId buffer = g_.buffers[bi].id;
-                report_.add(Kind::Residency,
-                            cat("step ", i, ", ", nodeName(id), " uses buffer ", buffer, " while it is ", stateName(s.state)),
-                            atNode(id, buffer));
+                report_.add(
+                    Kind::Residency,
+                    cat("step ", i, ", ", nodeName(id), " uses buffer ", buffer, " while it is ", stateName(s.state)),
+                    atNode(id, buffer));
             }
         }
     }
 
     void replaySpillNode(std::size_t i) {
         const int k = steps_[i].spill;
-        if (k < 0) return;  // unknown: reported by checkOrder
+        if (k < 0) return;              // unknown: reported by checkOrder
         if (steps_[i].buf < 0) return;  // unknown buffer: reported by checkSpillIds
-        if (plan_.order[i] == plan_.spills[k].outNode) replaySpillOut(i, k);
-        else replaySpillIn(i, k);
+        if (plan_.order[i] == plan_.spills[k].outNode)
+            replaySpillOut(i, k);
+        else
+            replaySpillIn(i, k);
     }
 
     // Writes out a resident buffer from the offset the spill names.
@@ -1019,7 +1052,8 @@ private:
         at.spill = k;
         if (s.state != State::Resident) {
             report_.add(Kind::SpillPair,
-                        cat("step ", i, ", ", nodeName(id), ": writes out buffer ", sp.buf, " while it is ", stateName(s.state)),
+                        cat("step ", i, ", ", nodeName(id), ": writes out buffer ", sp.buf, " while it is ",
+                            stateName(s.state)),
                         at);
             if (s.state == State::Spilled) s.spilledBy = k;
             return;
@@ -1042,14 +1076,15 @@ private:
         const int bi = steps_[i].buf;
         BufState& s = resident_[bi].st;
         if (s.state != State::Spilled || s.spilledBy != k) {
-            std::string why = s.state == State::Spilled
-                                  ? cat("it was written out by spill ", s.spilledBy, ", not by this spill's SPILL_OUT ", sp.outNode)
+            std::string why = s.state == State::Spilled ? cat("it was written out by spill ", s.spilledBy,
+                                                              ", not by this spill's SPILL_OUT ", sp.outNode)
                               : s.state == State::Freed
                                   ? std::string("it is already freed")
                                   : cat("it is ", stateName(s.state), " (its SPILL_OUT ", sp.outNode, " has not run)");
             At at = atNode(id, sp.buf);
             at.spill = k;
-            report_.add(Kind::SpillPair, cat("step ", i, ", ", nodeName(id), ": reloads buffer ", sp.buf, " but ", why), at);
+            report_.add(Kind::SpillPair, cat("step ", i, ", ", nodeName(id), ": reloads buffer ", sp.buf, " but ", why),
+                        at);
             if (s.state != State::Spilled) return;
         }
         place(bi, sp.newOffset, static_cast<int>(i), id, "SPILL_IN");
@@ -1063,7 +1098,8 @@ private:
                 At at;
                 at.buffer = g_.buffers[bi].id;
                 report_.add(Kind::Residency,
-                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ", stateName(resident_[bi].st.state), ")"),
+                            cat("buffer ", g_.buffers[bi].id, " is never freed (it ends ",
+                                stateName(resident_[bi].st.state), ")"),
                             at);
             }
         }
@@ -1147,7 +1183,8 @@ private:
             // The input order is the plan's graph steps (checkInputOrder): read from the steps'
             // table in sequence instead of each id's node record, scattered over the graph.
             for (const Step& fact : steps_)
-                if (fact.graph && (fact.op == Op::Alloc || fact.op == Op::Free)) demandOf(fact.op == Op::Alloc, fact.buf);
+                if (fact.graph && (fact.op == Op::Alloc || fact.op == Op::Free))
+                    demandOf(fact.op == Op::Alloc, fact.buf);
         } else {
             for (NodeId id : claims_->inputOrder) {
                 const Node* graphed = graphNode(id);
@@ -1203,15 +1240,18 @@ private:
         for (const auto& [memory, bytes] : claimed) {
             const auto checked = caps_.find(memory);
             if (bytes < 1 || bytes > limits::kMaxBytes)
-                add(memory, cat("capacities.", memory, " says ", bytes, ": a capacity is between 1 and ", limits::kMaxBytes));
+                add(memory,
+                    cat("capacities.", memory, " says ", bytes, ": a capacity is between 1 and ", limits::kMaxBytes));
             else if (checked == caps_.end())
                 add(memory, cat("capacities names ", memory, ", which the plan is not checked against"));
             else if (checked->second != bytes)
-                add(memory, cat("capacities.", memory, " says ", bytes, " but the plan is checked against ", checked->second));
+                add(memory,
+                    cat("capacities.", memory, " says ", bytes, " but the plan is checked against ", checked->second));
         }
         for (const auto& [memory, bytes] : caps_)
             if (!claimed.count(memory))
-                add(memory, cat("capacities has no entry for ", memory, ", which the plan is checked against with ", bytes));
+                add(memory,
+                    cat("capacities has no entry for ", memory, ", which the plan is checked against with ", bytes));
         for (const std::string& memory : memoryNames_)
             if (!claimed.count(memory) && !caps_.count(memory))
                 add(memory, cat("capacities has no entry for ", memory, ", which buffers use"));
@@ -1228,7 +1268,8 @@ private:
         if (!claims_->bound && !claims_->cyclesBound) return;
         std::optional<LowerBounds> recomputed;
         if (recompute_ && inputIsOrder_ && claims_->foreignEdges.empty() &&
-            !report_.any({Kind::Order, Kind::SpillIds, Kind::SpillPair, Kind::Edges, Kind::Allocation, Kind::Residency}))
+            !report_.any(
+                {Kind::Order, Kind::SpillIds, Kind::SpillPair, Kind::Edges, Kind::Allocation, Kind::Residency}))
             recomputed = recompute_();
         if (claims_->bound) checkTrafficBound(*claims_->bound, recomputed ? &recomputed->bytes : nullptr);
         if (!claims_->cyclesBound) return;
@@ -1251,10 +1292,13 @@ private:
         if (!problem.empty())
             report_.add(Kind::Metrics, cat(field, " says ", shown(claimed), ": ", problem), at);
         else if (recomputed && *recomputed != claimed)
-            report_.add(Kind::Metrics, cat(field, " says ", shown(claimed), " but recomputed it is ", shown(*recomputed)), at);
+            report_.add(Kind::Metrics,
+                        cat(field, " says ", shown(claimed), " but recomputed it is ", shown(*recomputed)), at);
     }
     template <typename T>
-    static const T& shown(const T& figure) { return figure; }
+    static const T& shown(const T& figure) {
+        return figure;
+    }
     static const char* shown(bool flag) { return flag ? "true" : "false"; }
     void unknownEntry(const std::string& field, const std::string& what) {
         At at;
@@ -1287,15 +1331,16 @@ private:
                 if (const auto r = again->byType.find(memory); r != again->byType.end()) same = &r->second;
             boundFigure(field + ".byType." + memory, bytes,
                         bytes < 0 ? std::string("a bound is never negative")
-                        : bytes > planMoves ? cat("the plan moves ", planMoves, " bytes of ", memory, ", below its lower bound")
-                                            : std::string(),
+                        : bytes > planMoves
+                            ? cat("the plan moves ", planMoves, " bytes of ", memory, ", below its lower bound")
+                            : std::string(),
                         same);
         }
         for (const std::string& memory : memoryNames_)
             if (!b.byType.count(memory) && caps_.count(memory)) missingEntry(field + ".byType", memory);
         boundFigure(field + ".total", b.total,
-                    b.total < 0      ? std::string("a bound is never negative")
-                    : b.total != sum ? cat("its byType entries add up to ", sum)
+                    b.total < 0       ? std::string("a bound is never negative")
+                    : b.total != sum  ? cat("its byType entries add up to ", sum)
                     : b.total > extra ? cat("the plan moves ", extra, " bytes (extraBytes), below its lower bound")
                                       : std::string(),
                     again ? &again->total : nullptr);
@@ -1326,7 +1371,7 @@ private:
             const CyclesBound::Pipe* same = r == recomputedPipes.end() ? nullptr : r->second;
             if (again && !same) unknownEntry(at, cat("pipe ", p.name, ", which has no work in the recomputed bound"));
             boundFigure(at + ".busy", p.busy,
-                        p.busy < 0        ? std::string("busy cycles are never negative")
+                        p.busy < 0         ? std::string("busy cycles are never negative")
                         : p.busy > p.bound ? cat("above its bound ", p.bound, " (busy cycles with a head and a tail)")
                                            : std::string(),
                         same ? &same->busy : nullptr);
@@ -1340,14 +1385,15 @@ private:
                     b.criticalPath < 0 ? std::string("a bound is never negative") : std::string(),
                     again ? &again->criticalPath : nullptr);
         boundFigure(field + ".total", b.total,
-                    b.total < 0        ? std::string("a bound is never negative")
+                    b.total < 0          ? std::string("a bound is never negative")
                     : b.total != largest ? cat("the largest of its terms is ", largest, " (", largestTerm, ")")
-                    : b.total > timed ? cat("the plan takes ", timed, " cycles (totalCycles), fewer than its lower bound")
-                                      : std::string(),
+                    : b.total > timed
+                        ? cat("the plan takes ", timed, " cycles (totalCycles), fewer than its lower bound")
+                        : std::string(),
                     again ? &again->total : nullptr);
         const auto named = claimedPipes.find(b.limit);
         const bool gives = b.limit == kCriticalPathLimit ? b.criticalPath == b.total
-                                                          : named != claimedPipes.end() && named->second == b.total;
+                                                         : named != claimedPipes.end() && named->second == b.total;
         boundFigure(field + ".limit", b.limit,
                     gives ? std::string() : cat("no term of that name gives the total ", b.total),
                     again ? &again->limit : nullptr);
@@ -1382,8 +1428,8 @@ private:
         // Per leave (a FREE's or SPILL_OUT's), numbered in the order's sequence: what it left. (One
         // a step was 22 MB at 10^6 nodes, most of it never written but cleared.)
         std::vector<Left> leftBy;
-        std::vector<int> pipeLast;       // pipe index -> step of its last node
-        std::vector<Cycles> end;         // step -> its end
+        std::vector<int> pipeLast;  // pipe index -> step of its last node
+        std::vector<Cycles> end;    // step -> its end
         // The steps whose claimed wait differs, with the actual one (every step's would be 88
         // bytes a step, a hundred megabytes at 10^6 nodes).
         std::vector<std::pair<std::size_t, Wait>> wrongWaits;
@@ -1446,7 +1492,9 @@ private:
             });
             for (std::size_t i = 0; i < L; ++i) predStart[i + 1] += predStart[i];
             t.predStep.resize(count);
-            forEachArc([&](int to, int from) { t.predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from; });
+            forEachArc([&](int to, int from) {
+                t.predStep[static_cast<std::size_t>(--predStart[static_cast<std::size_t>(to)])] = from;
+            });
         }
         std::vector<std::pair<int, int>>().swap(addedEdgeSteps_);
         std::vector<int>().swap(stepOfGraphNode_);
@@ -1511,7 +1559,8 @@ private:
         t.total = std::max(t.total, t.end[i]);
         if (i < claimed) {
             const ResultClaims::NodeTime c = claims_->steps ? claims_->steps->time(i) : claims_->timing[i];
-            if (c.id != plan_.order[i] || c.start != addSat(t.end[i], -fact.cycles) || c.end != t.end[i]) t.wrongTimes.push_back(i);
+            if (c.id != plan_.order[i] || c.start != addSat(t.end[i], -fact.cycles) || c.end != t.end[i])
+                t.wrongTimes.push_back(i);
         }
         if (pipeOf >= 0) t.pipeLast[pipeOf] = static_cast<int>(i);
         recordUsesAndLeave(t, i);
@@ -1547,8 +1596,9 @@ private:
         if (placedBuf >= 0 && (fact.op == Op::Free || fact.op == Op::SpillOut)) {
             const Here& h = t.here[placedBuf];
             const bool last = end >= h.lastUse;
-            t.leaves[static_cast<std::size_t>(h.memory)].leave(h.offset, endOf(h.offset, h.size),
-                                                               {last ? end : h.lastUse, static_cast<std::int64_t>(t.leftBy.size())});
+            t.leaves[static_cast<std::size_t>(h.memory)].leave(
+                h.offset, endOf(h.offset, h.size),
+                {last ? end : h.lastUse, static_cast<std::int64_t>(t.leftBy.size())});
             t.leftBy.push_back({h.id, plan_.order[last ? i : static_cast<std::size_t>(h.lastUser)]});
         }
     }
