@@ -12,7 +12,7 @@ for_tests=false
 [ "${1:-}" = "--test" ] && for_tests=true
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev doctest-dev emscripten)
-$for_tests && packages+=(chromium clang libfuzzer-14-dev coinor-cbc)  # coinor-cbc: the exact solver the residency tests check against
+$for_tests && packages+=(chromium clang clang-format clang-tidy libfuzzer-14-dev coinor-cbc)  # coinor-cbc: the exact solver the residency tests check against; clang-format, clang-tidy: npm run lint
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

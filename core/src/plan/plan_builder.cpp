@@ -20,8 +20,13 @@ Node spillNode(NodeId id, const char* op, const char* pipe, Cycles cycles, Buffe
 }  // namespace
 
 PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& cost, const Capacities& capacities)
-    : g_(g), order_(order), cost_(cost), brief_(isHugeGraph(g.nodes.size())), states_(g.buffers.size()),
-      memoryOf_(g.buffers.size()), spillBase_(g.maxNodeId() + 1) {
+    : g_(g),
+      order_(order),
+      cost_(cost),
+      brief_(isHugeGraph(g.nodes.size())),
+      states_(g.buffers.size()),
+      memoryOf_(g.buffers.size()),
+      spillBase_(g.maxNodeId() + 1) {
     for (const auto& [type, cap] : capacities) memories_.emplace(type, FreeList(cap));
     for (size_t b = 0; b < g.buffers.size(); ++b) memoryOf_[b] = &memories_.at(g.buffers[b].type);
     // A placement and a FREE each, spills on top.
@@ -46,7 +51,8 @@ PlanBuilder::PlanBuilder(const Graph& g, const Order& order, const CostModel& co
                 bufferIndicesAt_.push_back(b);
         };
         const Node& node = g.nodes[v];  // its buffers as Graph::buffersOf lists them, without a copy
-        if (node.isBufferNode()) add(node.buf);
+        if (node.isBufferNode())
+            add(node.buf);
         else
             for (BufferId id : node.bufs) add(id);
     }
@@ -85,7 +91,12 @@ void PlanBuilder::place(int b, Bytes offset, std::string reason, std::optional<s
     BufferState& st = states_[b];
     const bool reload = st.residency == Residency::Spilled;
     std::vector<Hole> holes;
-    if (!brief_) holes = considered ? std::move(*considered) : memoryOf_[b]->holes();
+    if (!brief_) {
+        if (considered)
+            holes = std::move(*considered);
+        else
+            holes = memoryOf_[b]->holes();
+    }
     memoryOf_[b]->take(offset, buf.size);
     st.residency = Residency::Resident;
     st.offset = offset;
@@ -130,8 +141,8 @@ void PlanBuilder::spill(int b, SpillWhy why) {
         limits::exceeded("the plan needs more than " + std::to_string(limits::kMaxSpills) + " spills", "spills",
                          limits::kMaxSpills, "");
     const NodeId out = spillBase_ + 2 * k, in = out + 1;
-    plan_.spills.push_back({buf.id, buf.type, buf.size, st.offset, -1, out, in,
-                            static_cast<int>(plan_.order.size()), -1});
+    plan_.spills.push_back(
+        {buf.id, buf.type, buf.size, st.offset, -1, out, in, static_cast<int>(plan_.order.size()), -1});
     plan_.addedNodes.push_back(spillNode(out, kSpillOut, kSpillOutPipe, cost_.spillOutCycles(buf), buf.id));
     plan_.addedNodes.push_back(spillNode(in, kSpillIn, kSpillInPipe, cost_.spillInCycles(buf), buf.id));
     plan_.order.push_back(out);
