@@ -1,4 +1,4 @@
-// The playground's own time on a graph (issue 11: the pipe timeline of Matmul_Case0 on screen
+// The playground's own time on a graph (target: the pipe timeline of Matmul_Case0 on screen
 // within a second of the result): Run -> result painted, timeline last, in Debian's Chromium
 // (headless) at desktop and phone sizes. Wall times are medians of --repeat runs in one page, the
 // comparison of the graph ended before each (so the engine's worker has the cores); beside them

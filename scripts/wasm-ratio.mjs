@@ -1,4 +1,4 @@
-// WebAssembly against native on the same graphs (issue 12: within 1.6x): the default plan of
+// WebAssembly against native on the same graphs (target: within 1.6x): the default plan of
 // generated graphs, CPU seconds of the native CLI's `spillway plan GRAPH -o OUT` (user + system,
 // from /usr/bin/time, peak memory beside) and of the bindings' plan() (the CPU time of the thread
 // that runs it, from /proc: V8's background compiles on other threads are not counted; wall time

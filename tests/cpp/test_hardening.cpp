@@ -1,4 +1,4 @@
-// Regression tests for the classes of hostile input found by attacking the engine (issue 7):
+// Regression tests for the classes of hostile input found by attacking the engine:
 // memory safety, recursion, valid graphs the schedulers rejected, arithmetic overflow, the spill
 // storm, errors that were not errors, and the stated limits. Every plan here is verified.
 #include <nlohmann/json.hpp>

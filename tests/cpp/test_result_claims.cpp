@@ -136,7 +136,7 @@ TEST_CASE("verify reads the spill ids of a graph whose largest id is kMaxNodeId,
           std::string::npos);
 }
 
-TEST_CASE("verify rejects false bounds and capacities: the repros of issue 32") {
+TEST_CASE("verify rejects false bounds and capacities: the repros of an attack") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul"));
     const Result r = test::planVerified(doc);
     REQUIRE(r.metrics.extraBytes > 0);

@@ -1,4 +1,4 @@
-// Error places (issue 9, item 9): the page locates them from the engine's structured `where`
+// Error places: the page locates them from the engine's structured `where`
 // (docs/result-format.md, "Errors"), never from the message's words, and a memory without a
 // capacity is added in the page's terms.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// A graph of about half a million nodes in the page (issue 12): the run shows its progress, Cancel
+// A graph of about half a million nodes in the page: the run shows its progress, Cancel
 // stops it at once and keeps the graph, and a whole run ends with the new order on screen
 // without a main-thread task that computes for long (before: a 2.3 s copy of the worker's reply
 // and 25 s per plot drawing 150,000 spill marks). The main thread's CPU time per task comes from a

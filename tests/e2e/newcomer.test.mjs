@@ -1,4 +1,4 @@
-// What a new user tripped over (issue 9), each at desktop size and on a phone (390×844, touch):
+// What a new user tripped over, each at desktop size and on a phone (390×844, touch):
 // layout, a pasted graph's Capacities, the caption, stale results, invalid capacity fields, and
 // the polish items. Values are checked against the CLI where it is built.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Teaching with a plan (issue 10): the step cursor and the memories at it, every decision with
+// Teaching with a plan: the step cursor and the memories at it, every decision with
 // what it chose among, predict mode, two plans side by side, and a link that keeps the step, the
 // spill and the lesson. The memories at a step are recomputed here from the result JSON and the
 // graph alone (nothing of the page's code), and compared with what the page shows.

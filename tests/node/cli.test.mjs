@@ -156,7 +156,7 @@ for (const [what, args, message] of badInputs) {
   });
 }
 
-// ---- Hostile input and outputs (issue 7): exit 2 with one line, never 0, 3, a signal or a hang ----
+// ---- Hostile input and outputs: exit 2 with one line, never 0, 3, a signal or a hang ----
 
 const oneLine = (r) => {
   const lines = r.stderr.split('\n').filter(Boolean);
@@ -271,7 +271,7 @@ test('docs/policies.md tables the order sources of `spillway orders`, in its ord
   assert.deepEqual(table, registry);
 });
 
-// ---- Names and outputs (issue 32) ----
+// ---- Names and outputs ----
 
 test('control bytes in names never reach the terminal: plan summary, compare table, the --caps hint', () => {
   const esc = 'L\u001b[31m\u0007';
