@@ -201,15 +201,16 @@ CyclesBound boundOf(const Chains& chains, const std::map<std::string, Cycles>& e
 // cycles per byte moved, rounded down. `cyclesOf` gives a spill's cycles on one pipe.
 template <typename CyclesOf>
 Cycles cheapestWork(const std::vector<const Buffer*>& of, Bytes bytes, CyclesOf cyclesOf) {
+    __extension__ using Wide = __int128;  // products of cycles and bytes
     const Buffer* cheapest = nullptr;
     for (const Buffer* b : of) {
         // cycles(b) / traffic(b) < cycles(c) / traffic(c), without division.
-        if (!cheapest || static_cast<__int128>(cyclesOf(*b)) * spillTrafficBytes(*cheapest) <
-                             static_cast<__int128>(cyclesOf(*cheapest)) * spillTrafficBytes(*b))
+        if (!cheapest || static_cast<Wide>(cyclesOf(*b)) * spillTrafficBytes(*cheapest) <
+                             static_cast<Wide>(cyclesOf(*cheapest)) * spillTrafficBytes(*b))
             cheapest = b;
     }
     if (!cheapest || bytes <= 0) return 0;
-    return static_cast<Cycles>(static_cast<__int128>(bytes) * cyclesOf(*cheapest) / spillTrafficBytes(*cheapest));
+    return static_cast<Cycles>(static_cast<Wide>(bytes) * cyclesOf(*cheapest) / spillTrafficBytes(*cheapest));
 }
 
 }  // namespace
