@@ -348,14 +348,12 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         p.search = summaryOf(made.search);
         return p;
     }
-    // Plan each candidate's order and keep the one moving the least data (ties: the first), with
-    // its plan so that run() need not plan it again. On a huge graph the search is left out: its
-    // constructions cost seconds each there (docs/policies.md, "The default on huge graphs").
+    // The order moving the least data (ties: the first), with its plan so that run() need not
+    // plan it again. The cycles objective's technique orders starts from the other candidates'
+    // plans and the search's runners-up too, so it plans every one (below); otherwise only those
+    // that may win are planned. On a huge graph the search is left out: its constructions cost
+    // seconds each there (docs/policies.md, "The default on huge graphs").
     const bool huge = isHugeGraph(doc.graph.nodes.size());
-    Bytes bestBytes = 0;
-    OrderRequest withKnown = request;  // the search scores the candidates made before it
-    // The cycles objective's technique orders starts from the other candidates' plans and the
-    // search's runners-up too, so it plans every one; otherwise only those that may win are.
     const bool keepOthers = opts.objective == Objective::Cycles && opts.cycles.enabled(CyclesTechnique::Orders);
     if (huge && !keepOthers && opts.policy == "best") {
         prepareHugeDefault(doc, opts, request, p);
@@ -365,6 +363,8 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         prepareLeastMovingOrder(doc, opts, request, p);
         return p;
     }
+    Bytes bestBytes = 0;
+    OrderRequest withKnown = request;  // the search scores the candidates made before it
     // The cycles objective's technique orders: every candidate's plan is a start, and the search's
     // runners-up too.
     withKnown.runnersUp = kSearchRunnersUp;
