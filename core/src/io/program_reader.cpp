@@ -108,7 +108,8 @@ private:
         s.line = lineNo;
         s.column = tokens[0].column;
         s.text = std::move(text);
-        if (first == "use" || first == "store")
+        const bool assignment = tokens.size() > 1 && (tokens[1].text == "=" || tokens[1].text == ":");
+        if (!assignment && (first == "use" || first == "store"))
             readAccess(tokens, s);
         else
             readDefinition(tokens, s);
