@@ -15,7 +15,7 @@ before(() => writeFileSync(join(work, 'frag.json'), execFileSync(cli, ['example'
 test('version and policies match the native build', () => {
   const native = execFileSync(cli, ['--version'], { encoding: 'utf8' }).trim();
   assert.equal(engine.version(), native);
-  assert.deepEqual(JSON.parse(engine.policies()), ['best', 'lifetime', 'residency', 'seed', 'window']);
+  assert.deepEqual(JSON.parse(engine.policies()), ['best', 'lifetime', 'residency', 'seed', 'window', 'belady', 'lru', 'fifo']);
 });
 
 test('orders() lists the order sources of `spillway orders`, with titles and descriptions', () => {
@@ -183,8 +183,8 @@ test('compare() gives the rows of `spillway compare --json -`, minus wall time',
   }).toString() || '[]');
   assert.deepEqual(strip(wasm), strip(native));
   // graph (the lesson pins its Order), schedule, reuse, search, min-peak, id × best, lifetime,
-  // residency, seed, window
-  assert.equal(wasm.length, 30);
+  // residency, seed, window, belady, lru, fifo
+  assert.equal(wasm.length, 48);
   const best = wasm.find((r) => r.policy === 'best' && r.order === 'schedule');
   assert.equal(best.planPolicy, 'lifetime');
   assert.equal(best.spills, 0);

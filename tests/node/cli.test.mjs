@@ -132,10 +132,10 @@ const badInputs = [
   ['an order file with junk', ['plan', small, '--order', file('o1.txt', '0\n1\ntwo\n')], 'o1.txt: order file, line 3: expected one node id (0..1073741823), got "two"'],
   ['an order breaking an edge, at its line', ['plan', small, '--order', file('o2.txt', '# comment\n0\n\n2\n1\n')], 'o2.txt: line 4: the given order breaks edge 1 -> 2: node 2 at position 1 comes before node 1 at position 2'],
   ['an unknown cost model', ['plan', small, '--cost', 'cheap'], 'unknown cost model "cheap": expected seed or contest'],
-  ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, residency, seed, window$/],
+  ['an unknown policy', ['plan', small, '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, residency, seed, window, belady, lru, fifo$/],
   // Every option is checked when it is read, before the graph or an order file is: a search never starts.
-  ['an unknown policy after --order search, with no graph read', ['plan', '/nonexistent/g.json', '--order', 'search', '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, residency, seed, window$/],
-  ['an unknown policy before an order file is read', ['plan', small, '--order', file('o4.txt', 'junk\n'), '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, residency, seed, window$/],
+  ['an unknown policy after --order search, with no graph read', ['plan', '/nonexistent/g.json', '--order', 'search', '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, residency, seed, window, belady, lru, fifo$/],
+  ['an unknown policy before an order file is read', ['plan', small, '--order', file('o4.txt', 'junk\n'), '--policy', 'magic'], /^unknown policy "magic": expected one of best, lifetime, residency, seed, window, belady, lru, fifo$/],
   ['an unknown order source, with the sources listed', ['plan', small, '--order', 'nosuch'], 'unknown order source "nosuch": expected graph, best, schedule, reuse, search, min-peak, id or an order file (no file nosuch)'],
   ['an unknown objective, with no graph read', ['plan', '/nonexistent/g.json', '--objective', 'speed'], /^unknown objective "speed": expected bytes or cycles$/],
   ['an unknown command', ['plan2'], 'unknown command "plan2" (see spillway --help)'],

@@ -418,10 +418,10 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     };
     const bool replan = !isHugeGraph(g.nodes.size());
     if (replan && opts.enabled(CyclesTechnique::Policies))
-        for (const std::string& policy : policyNames())
-            if (policy != "best" && policy != plan.policy)
-                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, policy, {}}), inputOrder,
-                         "policy " + policy);
+        for (const PolicyInfo& p : policyList())  // the textbook rules are for teaching, not starts
+            if (p.name != "best" && p.name != plan.policy && !p.textbook)
+                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, p.name, {}}), inputOrder,
+                         "policy " + p.name);
     if (opts.enabled(CyclesTechnique::Orders))
         for (const OrderStart& other : others) tryStart(other.plan, other.order, "order " + other.label, other.source);
     if (replan && opts.enabled(CyclesTechnique::Reserve)) {
