@@ -11,6 +11,10 @@ export const POLICY_TEXT: Record<string, string> = {
     'Online like seed, but aware of fragmentation: when no hole is large enough, it looks at every contiguous stretch of memory long enough for the new buffer (holes and buffers the current node does not use) and writes out the one whose buffers cost least, each counted as the bytes its spill moves divided by how far away its next use is.',
   residency:
     'Knows the whole order in advance and first finds the residency that moves the least data for it: which buffers stay in each memory between their uses, under every memory\u2019s capacity at every step (exactly on small problems; otherwise greedy choices improved by swaps). A buffer it does not keep is written out right after a use and read back just before the next. Then it packs the kept stretches like lifetime; when packing fails, it solves again with a little less room only where the packing failed.',
+  lru: 'The textbook rule, on the order as given: a value\u2019s place is free right after its last use; a value used while not resident is read back just before that use; when room is needed and none is free, it writes out the value least recently loaded, used or read back. Then the resident stretches are packed like lifetime.',
+  fifo: 'The textbook rule, on the order as given: like lru, but when room is needed it writes out the value that was placed (loaded or read back) earliest, however recently it was used. More room can mean more reloads (Belady\u2019s anomaly).',
+  belady:
+    'The textbook optimum in hindsight: when room is needed it writes out the value whose next use is furthest away. With values of one size and no cost to compare it moves the least; with sizes, or with dirty values that cost a write, it need not. Then packed like lifetime.',
   seed: 'The design document\u2019s online allocator, fixed: walks the order once, places each buffer by best fit when it is allocated, and when no hole is large enough spills the live buffer with the highest size \u00d7 distance-to-next-use \u00f7 cost (cost = size for a COPY_IN buffer, 2 \u00d7 size otherwise), reloading it just before its next use.',
 };
 
