@@ -6,8 +6,11 @@ import { store, setFieldError, notify, type GraphInfo, type Source } from '../st
 import { copyCapacities, DEFAULT_CAPACITIES } from '../lib/settings';
 import { createEditor, type ChangeKind, type GraphEditor } from '../components/editor';
 import type { TextClient } from '../text/client';
+import type { EngineClient } from '../engine/client';
+import { WorkerError } from '../lib/worker-rpc';
+import { isProgram } from '../lib/program';
 import { storage, KEY_GRAPH } from './storage';
-import { fmtBytes } from '../lib/format';
+import { fmtBytes, fmtInt } from '../lib/format';
 
 /** Above this size the graph is not written to localStorage (a synchronous write that would
  * hold the page; browsers allow ~5 M characters per site anyway). */
@@ -41,7 +44,30 @@ export interface GraphDocument {
 
 const capsText = (caps: [string, number][]) => caps.map(([t, v]) => `${t} ${fmtBytes(v)}`).join(', ');
 
-export function createDocument(host: HTMLElement, text: TextClient, onRun: () => void): GraphDocument {
+/** What a text holds: a graph as the text worker reads it; a program as the text worker reads
+ * the engine's translation of it (a program the engine cannot read holds nothing usable: the run
+ * reports its error, with its line and column). */
+async function inspectText(text: TextClient, engine: EngineClient, t: string, version: number): Promise<GraphInfo> {
+  if (!isProgram(t)) return text.inspect(t, version);
+  const nothing: GraphInfo = { version, json: false, program: true, capacities: null, hasOrder: false, memories: {} };
+  let graph: string;
+  try {
+    graph = await engine.translate(t);
+  } catch (e) {
+    // a run stopped just now restarted the engine's worker: ask the new one
+    if (!(e instanceof WorkerError && e.kind === 'cancelled')) return nothing;
+    graph = await engine.translate(t).catch(() => '');
+    if (!graph) return nothing;
+  }
+  return { ...(await text.inspect(graph, version)), program: true };
+}
+
+export function createDocument(
+  host: HTMLElement,
+  text: TextClient,
+  engine: EngineClient,
+  onRun: () => void,
+): GraphDocument {
   let saveTimer = 0;
   let warned = false;
   let inspectTimer = 0;
@@ -98,7 +124,7 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     if (pending?.version !== version) {
       pending = {
         version,
-        promise: text.inspect(textNow(), version).then((i) => {
+        promise: inspectText(text, engine, textNow(), version).then((i) => {
           adopt(i);
           return i;
         }),
@@ -129,9 +155,11 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     const src = store.get().source;
     if (src?.example && !src.edited) return; // an example's capacities are part of its lesson
     notify(
-      info.capacities
-        ? `The graph's Capacities are now the capacity settings: ${capsText(next)}. Change a field to override one.`
-        : `This graph names no Capacities: the default capacities apply (${capsText(next)}).`,
+      info.program
+        ? `The program's memory line sets the capacity: ${next.map(([t, v]) => `${t} ${fmtInt(v)}`).join(', ')}. Change the field to try another.`
+        : info.capacities
+          ? `The graph's Capacities are now the capacity settings: ${capsText(next)}. Change a field to override one.`
+          : `This graph names no Capacities: the default capacities apply (${capsText(next)}).`,
       'info',
     );
   }

@@ -1,5 +1,5 @@
-// The engine's worker: loads the WebAssembly module once, answers init/example/plan/planAnytime/
-// compare, and turns a result into the view data (node table, buffers, chart stretches, spill
+// The engine's worker: loads the WebAssembly module once, answers init/example/translate/plan/
+// planAnytime/compare, and turns a result into the view data (node table, buffers, chart stretches, spill
 // decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
 // is made (lib/anytime.ts), so that Cancel keeps the best plan so far.
 import createSpillway from './generated/spillway.mjs';
@@ -9,6 +9,7 @@ import type { CompareRow, GraphNode, PlanProgress, PlanResult, PlanView, Request
 import { buildView, transferables } from '../lib/layout';
 import { planAnytime } from '../lib/anytime';
 import { ReportedFailure, serve } from '../lib/worker-rpc';
+import { isProgram } from '../lib/program';
 import type { ErrorWhere } from '../store';
 
 let module: Promise<SpillwayModule> | null = null;
@@ -45,12 +46,19 @@ function utf8(text: string): Uint8Array {
   return encoder.encodeInto(text, bytes).read === text.length ? bytes : encoder.encode(text);
 }
 
+/** The graph JSON of a program text (the engine's translation), or its error as a failure. */
+function translate(m: SpillwayModule, program: string): string {
+  const text = (m as SpillwayModule & { translate(program: string): string }).translate(program);
+  parseEngine(text);
+  return text;
+}
+
 /** The view data of a result text (the engine took `engineMs` to make it). */
-function viewOf(graph: string, resultText: string, engineMs: number): PlanView {
+function viewOf(m: SpillwayModule, graph: string, resultText: string, engineMs: number): PlanView {
   const t1 = performance.now();
   const result = parseEngine(resultText) as PlanResult;
   if (graph !== lastGraphText) {
-    const g = JSON.parse(graph) as { Nodes?: GraphNode[]; Order?: unknown };
+    const g = JSON.parse(isProgram(graph) ? translate(m, graph) : graph) as { Nodes?: GraphNode[]; Order?: unknown };
     lastGraphNodes = Array.isArray(g.Nodes) ? g.Nodes : [];
     lastGraphHasOrder = Array.isArray(g.Order);
     lastGraphText = graph;
@@ -78,13 +86,15 @@ serve<Request>(
         parseEngine(text);
         return text;
       }
+      case 'translate':
+        return translate(m, req.program);
       case 'plan': {
         report({ kind: 'phase', phase: 'planning' });
         const t0 = performance.now();
         const resultText = m.plan(req.graph, JSON.stringify(req.options));
         const engineMs = performance.now() - t0;
         report({ kind: 'phase', phase: 'preparing view' });
-        return viewOf(req.graph, resultText, engineMs);
+        return viewOf(m, req.graph, resultText, engineMs);
       }
       case 'planAnytime': {
         report({ kind: 'phase', phase: 'planning' });
@@ -98,14 +108,14 @@ serve<Request>(
             report({ kind: 'search', progress: p, effort });
           },
           plan(text, effort) {
-            const view = viewOf(req.graph, text, performance.now() - t0);
+            const view = viewOf(m, req.graph, text, performance.now() - t0);
             report({ kind: 'plan', view, effort }, transferables(view));
             t0 = performance.now();
           },
         });
         const engineMs = performance.now() - t0;
         report({ kind: 'phase', phase: 'preparing view' });
-        return viewOf(req.graph, resultText, engineMs);
+        return viewOf(m, req.graph, resultText, engineMs);
       }
       case 'compare':
         return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];
