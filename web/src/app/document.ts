@@ -62,6 +62,15 @@ async function inspectText(text: TextClient, engine: EngineClient, t: string, ve
   return { ...(await text.inspect(graph, version)), program: true };
 }
 
+/** What the page says when a text's capacities became the settings. */
+function adoptedText(info: GraphInfo, next: [string, number][]): string {
+  if (info.program)
+    return `The program's memory line sets the capacity: ${next.map(([t, v]) => `${t} ${fmtInt(v)}`).join(', ')}. Change the field to try another.`;
+  return info.capacities
+    ? `The graph's Capacities are now the capacity settings: ${capsText(next)}. Change a field to override one.`
+    : `This graph names no Capacities: the default capacities apply (${capsText(next)}).`;
+}
+
 export function createDocument(
   host: HTMLElement,
   text: TextClient,
@@ -82,12 +91,15 @@ export function createDocument(
   };
 
   const editor = createEditor(host, { onRun, onChange });
+  /** The text's start, enough to tell a program from a graph without the whole text as a string. */
+  const textHead = () => editor.view.state.doc.sliceString(0, 65536);
 
   function onChange(kind: ChangeKind, whole?: string) {
     const s = store.get();
     const patch: Partial<typeof s> = { docVersion: s.docVersion + 1 };
     if (whole !== undefined) cached = { version: patch.docVersion!, text: whole };
-    if (kind === 'paste-all') patch.source = { title: 'Pasted graph', edited: false };
+    if (kind === 'paste-all')
+      patch.source = { title: isProgram(whole ?? textHead()) ? 'Pasted program' : 'Pasted graph', edited: false };
     else if (kind === 'edit' && s.source && !s.source.edited) patch.source = { ...s.source, edited: true };
     store.set(patch);
     clearTimeout(saveTimer);
@@ -154,14 +166,7 @@ export function createDocument(
     store.setSettings({ capacities: next });
     const src = store.get().source;
     if (src?.example && !src.edited) return; // an example's capacities are part of its lesson
-    notify(
-      info.program
-        ? `The program's memory line sets the capacity: ${next.map(([t, v]) => `${t} ${fmtInt(v)}`).join(', ')}. Change the field to try another.`
-        : info.capacities
-          ? `The graph's Capacities are now the capacity settings: ${capsText(next)}. Change a field to override one.`
-          : `This graph names no Capacities: the default capacities apply (${capsText(next)}).`,
-      'info',
-    );
+    notify(adoptedText(info, next), 'info');
   }
 
   watchMissingMemories();
