@@ -120,6 +120,8 @@ export interface WhatIfState {
   status: 'running' | 'done' | 'error' | 'refused';
   message?: string; // the error, or why the spill cannot be forced
   policyView: PlanView;
+  /** predict mode's answers on the policy's plan, kept for the way back */
+  picks: PredictState['picks'];
   forced: PlanView | null;
   /** the least data any plan of this order moves: residency's plan, else the lower bound */
   optimum: { bytes: number; source: 'residency' | 'bound' } | null;

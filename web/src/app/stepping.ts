@@ -24,6 +24,7 @@ export interface Stepper {
 /** The spill whose question is open at the cursor (predict mode, not answered yet), or -1. */
 export function openQuestion(s: State): number {
   if (!s.predict.on || !s.view || s.view.decisionsBrief) return -1; // brief decisions: nothing to compare with
+  if (s.view === s.whatIf?.forced) return -1; // the learner's own choice: nothing to predict
   const k = spillAtStep(s.view, s.cursor);
   return k >= 0 && s.predict.picks[k] === undefined ? k : -1;
 }

@@ -1,7 +1,7 @@
 // What if: "take my choice instead" at a spill decision plans the same graph and order again with
 // the learner's buffer forced out there (the policy plans the rest), in a worker of its own, and
 // sets its data moved beside the policy's and the optimum's (residency on the same order). The
-// forced plan becomes the view on screen; back() restores the policy's.
+// forced plan becomes the view on screen; back() restores the policy's (and predict mode's answers).
 import { store, resultStale, runKey, type WhatIfState } from '../store';
 import { EngineClient } from '../engine/client';
 import type { PlanView } from '../engine/types';
@@ -15,8 +15,6 @@ export interface WhatIf {
   take(d: DecisionView, buffer: number): void;
   /** Shows the policy's plan again (and ends the what if). */
   back(): void;
-  /** Shows the forced plan again, while the what if is on record. */
-  show(): void;
 }
 
 /** The cursor at the forced spill: the forced buffer's SPILL_OUT last before the input step. */
@@ -84,6 +82,7 @@ export function createWhatIf(graphText: () => string): WhatIf {
         status: 'policy' in chosen ? 'running' : 'refused',
         message: 'why' in chosen ? chosen.why : undefined,
         policyView: v,
+        picks: s.whatIf?.picks ?? s.predict.picks,
         forced: null,
         optimum: null,
       };
@@ -96,13 +95,7 @@ export function createWhatIf(graphText: () => string): WhatIf {
       if (!w) return;
       token++;
       store.set({ view: w.policyView, whatIf: null });
-      store.set({ cursor: w.step });
-    },
-    show() {
-      const w = store.get().whatIf;
-      if (!w?.forced) return;
-      store.set({ view: w.forced });
-      store.set({ cursor: forcedStep(w.forced, w) });
+      store.set({ cursor: w.step, predict: { ...store.get().predict, picks: w.picks } });
     },
   };
 }

@@ -1,6 +1,6 @@
 // What if's panel under the decision: the learner's choice at a spill, the plan made with it
-// forced, and its data moved beside the policy's plan and the optimum for the same order; buttons
-// to switch between the two plans and to go back to the policy's.
+// forced (on screen), its data moved beside the policy's plan and the optimum for the same order,
+// and the way back to the policy's plan.
 import type { Store, WhatIfState } from '../store';
 import type { WhatIf } from '../app/whatif';
 import { costWords } from '../lib/whatif';
@@ -36,18 +36,18 @@ function figures(w: WhatIfState): HTMLElement {
   );
 }
 
-function body(store: Store, w: WhatIfState, whatIf: WhatIf): (Node | string)[] {
+function body(w: WhatIfState, whatIf: WhatIf): (Node | string)[] {
   const title = h(
     'p',
     {},
     h('strong', {}, 'What if '),
     `buffer ${w.buffer} were written out here instead of buffer ${w.policyBuffer}?`,
   );
-  const back = button('what-if-back', 'Back to the policy’s plan', () => whatIf.back());
+  const back = button('what-if-back', w.status === 'done' ? 'Back to the policy’s plan' : 'Close', () => whatIf.back());
   if (w.status === 'refused' || w.status === 'error')
     return [title, h('p', { class: 'predict-note', 'data-testid': 'what-if-message' }, w.message ?? ''), back];
-  if (w.status === 'running') return [title, h('p', { class: 'muted' }, `Planning with your choice (${w.policy})…`)];
-  const onForced = store.get().view === w.forced;
+  if (w.status === 'running')
+    return [title, h('p', { class: 'muted' }, `Planning with your choice (${w.policy})…`), back];
   return [
     title,
     w.note ? h('p', { class: 'muted small' }, w.note) : '',
@@ -65,15 +65,9 @@ function body(store: Store, w: WhatIfState, whatIf: WhatIf): (Node | string)[] {
     h(
       'p',
       { class: 'muted small' },
-      onForced
-        ? 'The plan on screen is the one with your choice: step through it to see what it costs later.'
-        : 'The plan on screen is the policy’s.',
+      'The plan on screen is the one with your choice: step through it to see what it costs later.',
     ),
-    h(
-      'div',
-      { class: 'choices' },
-      onForced ? back : button('what-if-show', 'Show my choice’s plan', () => whatIf.show()),
-    ),
+    h('div', { class: 'choices' }, back),
   ];
 }
 
@@ -84,10 +78,10 @@ export function mountWhatIf(root: HTMLElement, store: Store, whatIf: WhatIf) {
     const w = s.whatIf;
     root.hidden = !w;
     root.dataset.status = w?.status ?? '';
-    root.replaceChildren(...(w ? body(store, w, whatIf) : []));
+    root.replaceChildren(...(w ? body(w, whatIf) : []));
   };
   store.subscribe((s, p) => {
-    if (s.whatIf !== p.whatIf || s.view !== p.view) render();
+    if (s.whatIf !== p.whatIf) render();
   });
   render();
 }
