@@ -84,6 +84,11 @@ test('the rewritten program: its reload lines are the plan\'s reloads, the curso
   // the cursor on a reload's step marks that line
   await slideTo(page, reloads[0].step);
   assert.equal(await view.locator('.pl.cursor').getAttribute('data-step'), String(reloads[0].step));
+  // ↓ on the list moves the cursor to the next line's step
+  const next = lines.slice(lines.indexOf(reloads[0]) + 1).find((l) => l.step >= 0);
+  await view.locator('ol').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s), next.step);
   // a click on a line moves the cursor to its step
   const last = lines.filter((l) => l.step >= 0).at(-1);
   await view.locator(`[data-testid=program-line][data-step="${last.step}"]`).click();

@@ -47,7 +47,18 @@ export function mountProgramView(card: HTMLElement, root: HTMLElement, store: St
   root.dataset.testid = 'program-view';
   let items: HTMLElement[] = [];
   let current = -1;
-  const list = h('ol', { class: 'program-lines', tabindex: 0, 'aria-label': 'The rewritten program' });
+  const list = h('ol', {
+    class: 'program-lines',
+    tabindex: 0,
+    'aria-label': 'The rewritten program: ↑/↓ move the step cursor to the previous or next line',
+  });
+  list.addEventListener('keydown', (e) => {
+    const lines = store.get().view?.program?.lines ?? [];
+    const by = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
+    if (!by) return;
+    e.preventDefault();
+    for (let i = current + by; i >= 0 && i < lines.length; i += by) if (lines[i].step >= 0) return goTo(lines[i].step);
+  });
 
   const follow = () => {
     const s = store.get();
