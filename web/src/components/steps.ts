@@ -4,7 +4,7 @@
 import { resultStale, type Store, type State } from '../store';
 import type { WhatIf } from '../app/whatif';
 import type { PlanView } from '../engine/types';
-import { SPEEDS, answerPending, openQuestion, questionAt, type Stepper } from '../app/stepping';
+import { SPEEDS, answerPending, openQuestion, questionAt, spillChoices, type Stepper } from '../app/stepping';
 import {
   decisionAtStep,
   describeStep,
@@ -596,6 +596,21 @@ function explainSpill(v: PlanView, d: DecisionView, parts: DecisionParts, spille
           `…and ${fmtInt(d.candidatesTotal - d.candidates.length)} more candidates weighed (in result.json: the strongest, the victim and the furthest next use are shown)`,
         )
       : null,
+    whatIfChoices(v, d, parts.take),
+  );
+}
+
+/** What if: a button for each other buffer the decision could have written out. */
+function whatIfChoices(v: PlanView, d: DecisionView, take: Take): HTMLElement | null {
+  const buttons = spillChoices(v, d)
+    .map((b) => take(d, b.buf, `Buffer ${b.buf}`))
+    .filter((b): b is HTMLElement => !!b);
+  if (!buttons.length) return null;
+  return h(
+    'p',
+    { class: 'choices', 'data-testid': 'what-if-choices' },
+    h('span', { class: 'muted small' }, 'What if you wrote out another buffer here? '),
+    ...buttons,
   );
 }
 
@@ -632,7 +647,6 @@ function candidatesTable(v: PlanView, d: DecisionView, parts: DecisionParts): HT
           ? h('span', { class: 'mark far', title: 'the furthest next use: Belady’s choice' }, 'furthest')
           : null,
       ),
-      h('td', {}, parts.take(d, c.buf, 'Take instead')),
     );
   });
   return h(
@@ -651,7 +665,6 @@ function candidatesTable(v: PlanView, d: DecisionView, parts: DecisionParts): HT
         h('th', { class: 'r' }, 'Score'),
         h('th', {}, ''),
         h('th', {}, ''),
-        h('th', { title: 'What if: plan again with this buffer written out here instead' }, 'What if'),
       ),
     ),
     h('tbody', {}, ...rows),

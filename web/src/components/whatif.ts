@@ -41,7 +41,7 @@ function body(w: WhatIfState, whatIf: WhatIf): (Node | string)[] {
     'p',
     {},
     h('strong', {}, 'What if '),
-    `buffer ${w.buffer} were written out here instead of buffer ${w.policyBuffer}?`,
+    `buffer ${w.buffer} were written out instead of buffer ${w.policyBuffer} (step ${w.step} of the policy’s plan)?`,
   );
   const back = button('what-if-back', w.status === 'done' ? 'Back to the policy’s plan' : 'Close', () => whatIf.back());
   if (w.status === 'refused' || w.status === 'error')
