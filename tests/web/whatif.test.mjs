@@ -4,16 +4,18 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { costWords, forcePolicy, forcedOptions, optimumOptions } from '../../build/web-lib/whatif.js';
 
+const FORCEABLE = ['lifetime', 'residency', 'belady', 'lru', 'fifo'];
+
 test('the policy in the settings is forced when it can be, else the one that made the plan', () => {
-  assert.deepEqual(forcePolicy('lru', 'lru', 'best'), { policy: 'lru', note: null });
-  assert.deepEqual(forcePolicy('', 'residency', 'residency'), { policy: 'residency', note: null }, 'the default');
-  const best = forcePolicy('', 'lifetime', 'best');
+  assert.deepEqual(forcePolicy('lru', 'lru', 'best', FORCEABLE), { policy: 'lru', note: null });
+  assert.deepEqual(forcePolicy('', 'residency', 'residency', FORCEABLE), { policy: 'residency', note: null }, 'the default');
+  const best = forcePolicy('', 'lifetime', 'best', FORCEABLE);
   assert.equal(best.policy, 'lifetime', 'best names its winner');
   assert.match(best.note, /best cannot take a forced spill; lifetime, which made this plan, does/);
-  const seed = forcePolicy('seed', 'seed', 'best');
+  const seed = forcePolicy('seed', 'seed', 'best', FORCEABLE);
   assert.ok(!('policy' in seed));
   assert.match(seed.why, /^seed decides each spill as it goes .* Choose lifetime, residency, belady, lru, fifo/);
-  assert.ok('why' in forcePolicy('', 'window', 'best'), 'best won by window');
+  assert.ok('why' in forcePolicy('', 'window', 'best', FORCEABLE), 'best won by window');
 });
 
 test("the forced plan keeps the run's options on the plan's own input order, without a search", () => {

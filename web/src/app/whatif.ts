@@ -70,7 +70,10 @@ export function createWhatIf(graphText: () => string): WhatIf {
       const s = store.get();
       const v = s.whatIf?.policyView ?? s.view;
       if (!v || resultStale(s)) return;
-      const chosen = forcePolicy(s.settings.policy, v.meta.planPolicy, s.engine?.policies[0] ?? '');
+      const chosen =
+        s.settings.objective === 'bytes'
+          ? forcePolicy(s.settings.policy, v.meta.planPolicy, s.engine?.policies[0] ?? '', s.engine?.forceable ?? [])
+          : { why: 'What if sets data moved against data moved: choose the objective bytes to try your choice.' };
       const w: WhatIfState = {
         key: runKey(s),
         inputStep: d.inputStep,

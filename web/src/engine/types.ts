@@ -5,16 +5,22 @@ import type {
   NodeWait,
   ObjectiveReport,
   OrderSourceInfo,
-  RunOptions as EngineRunOptions,
+  PolicyInfo,
+  RunOptions,
   SearchProgress,
 } from '../../../wasm/spillway';
 import type { ProgramInfo } from '../lib/program';
 
-export type { CompareRow, ExampleInfo, NodeWait, ObjectiveReport, OrderSourceInfo, SearchProgress };
-
-/** The engine's options, with What if's forced spill: buffer `buffer` written out just before
- * input step `step` (docs/result-format.md). */
-export type RunOptions = EngineRunOptions & { force?: { step: number; buffer: number } };
+export type {
+  CompareRow,
+  ExampleInfo,
+  NodeWait,
+  ObjectiveReport,
+  OrderSourceInfo,
+  PolicyInfo,
+  RunOptions,
+  SearchProgress,
+};
 
 export interface Allocation {
   buf: number;
@@ -279,6 +285,8 @@ export interface PlanView {
 export interface EngineInfo {
   version: string;
   policies: string[];
+  /** The policies that take a forced spill (What if), from the registry's policyList(). */
+  forceable: string[];
   /** The order sources, default first (the engine's registry). */
   orders: OrderSourceInfo[];
   examples: ExampleInfo[];

@@ -5,7 +5,7 @@
 import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
 import type { SpillwayModule } from '../../../wasm/spillway';
-import type { CompareRow, GraphNode, PlanProgress, PlanResult, PlanView, Request } from './types';
+import type { CompareRow, GraphNode, PlanProgress, PlanResult, PlanView, PolicyInfo, Request } from './types';
 import { buildView, transferables } from '../lib/layout';
 import { planAnytime } from '../lib/anytime';
 import { ReportedFailure, serve } from '../lib/worker-rpc';
@@ -48,7 +48,7 @@ function utf8(text: string): Uint8Array {
 
 /** The graph JSON of a program text (the engine's translation), or its error as a failure. */
 function translate(m: SpillwayModule, program: string): string {
-  const text = (m as SpillwayModule & { translate(program: string): string }).translate(program);
+  const text = m.translate(program);
   parseEngine(text);
   return text;
 }
@@ -78,6 +78,7 @@ serve<Request>(
         return {
           version: m.version(),
           policies: JSON.parse(m.policies()),
+          forceable: (JSON.parse(m.policyList()) as PolicyInfo[]).filter((p) => p.forceable).map((p) => p.name),
           orders: JSON.parse(m.orders()),
           examples: JSON.parse(m.examples()),
         };

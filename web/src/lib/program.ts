@@ -1,6 +1,7 @@
-// The program form of a graph: a text whose first non-blank character is not `{` is a program
-// (`registers 3`, `a = load`, `c = mul a b`, ...), which the engine translates to a graph. A result of a program carries the rewritten program (`program.lines`, each with its
-// step in the plan's new order); these are the page's reading of both. Pure functions.
+// The program form of a graph (docs/programs.md): a text whose first non-blank character is not
+// `{` is a program (`registers 3`, `a = load`, `c = mul a b`, ...), which the engine translates
+// to a graph. A program's result carries the rewritten program (`program.lines`, each with its
+// step in the plan's new order). The page's reading of both; pure functions.
 
 /** One line of the rewritten program: its text and its step in the new order (-1: the memory
  * line, which is not a step). */

@@ -1,35 +1,32 @@
 // What if: at a spill decision the learner writes out another buffer than the policy did, and the
 // engine plans again with that one spill forced (options `force: {step, buffer}`, the policy
-// planning everything else). Which policy can take the forced spill, the options of the forced
-// plan, and its cost beside the policy's and the optimum, in words. Pure functions.
+// planning everything else). Which policy takes the forced spill, the options of the forced plan,
+// and its cost beside the policy's and the optimum, in words. Pure functions.
 import type { RunOptions } from '../engine/types';
 import { fmtBytes } from './format';
 
-/** The policies the engine can force a spill on (the others decide online, by windows, or pick
- * among policies, and refuse the option). */
-export const FORCEABLE = ['lifetime', 'residency', 'belady', 'lru', 'fifo'] as const;
 /** The policy whose plan for the same order is the optimum the forced plan is set against. */
 export const OPTIMUM_POLICY = 'residency';
 
-const forceable = (p: string) => (FORCEABLE as readonly string[]).includes(p);
-
 /** The policy that re-plans with the forced spill: the one chosen in the settings (`chosen`, ''
- * for the engine's default `defaultPolicy`) if it can be forced, else the one that made the plan
- * on screen (`planPolicy`: best names its winner) if that can; else why neither can. */
+ * for the engine's default `defaultPolicy`) if it can be forced (`forceable`: the registry's
+ * policies that take a forced spill), else the one that made the plan on screen (`planPolicy`:
+ * best names its winner) if that can; else why neither can. */
 export function forcePolicy(
   chosen: string,
   planPolicy: string,
   defaultPolicy: string,
+  forceable: readonly string[],
 ): { policy: string; note: string | null } | { why: string } {
   const asked = chosen || defaultPolicy;
-  if (forceable(asked)) return { policy: asked, note: null };
-  if (forceable(planPolicy))
+  if (forceable.includes(asked)) return { policy: asked, note: null };
+  if (forceable.includes(planPolicy))
     return {
       policy: planPolicy,
       note: `${asked} cannot take a forced spill; ${planPolicy}, which made this plan, does.`,
     };
   return {
-    why: `${planPolicy} decides each spill as it goes and cannot take a forced one. Choose ${FORCEABLE.join(', ')} as the policy to try your choice.`,
+    why: `${planPolicy} decides each spill as it goes and cannot take a forced one. Choose ${forceable.join(', ')} as the policy to try your choice.`,
   };
 }
 
