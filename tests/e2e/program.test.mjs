@@ -102,7 +102,7 @@ test('the rewritten program: its reload lines are the plan\'s reloads, the curso
 const figures = (page) => page.evaluate(() => Object.fromEntries(['forced', 'policy', 'optimum'].map((k) =>
   [k, Number(document.querySelector(`[data-testid=what-if-${k}]`)?.dataset.bytes ?? NaN)])));
 
-test('What if: another candidate taken at a spill, its data moved beside the policy\'s and the optimum, then back', async () => {
+test('What if: another buffer written out at a spill, its data moved beside the policy\'s and the optimum, then back', async () => {
   const { page, context } = await openProgram();
   await page.locator('[data-testid=policy]').selectOption('lru');
   await waitForFresh(page);
@@ -112,20 +112,29 @@ test('What if: another candidate taken at a spill, its data moved beside the pol
   const spill = policyResult.spills[0];
   await slideTo(page, spill.outStep);
   const decision = policyResult.decisions.find((d) => d.kind === 'spill' && d.orderStep === spill.outStep);
-  const take = page.locator('[data-testid=step-decision] [data-testid=what-if-take]').first();
-  const buffer = Number(await take.getAttribute('data-buf'));
-  assert.notEqual(buffer, spill.buf, 'the policy\'s own choice has no button');
-  await take.click();
-  await page.waitForFunction(() => document.querySelector('[data-testid=what-if]').dataset.status === 'done');
+  // the choices: every buffer of REG resident there but the policy's, none used by the node served
+  const buttons = page.locator('[data-testid=step-decision] [data-testid=what-if-take]');
+  const choices = (await buttons.evaluateAll((bs) => bs.map((b) => Number(b.dataset.buf)))).sort((a, b) => a - b);
+  const resident = decision.candidates.map((c) => c.buf).filter((b) => b !== spill.buf).sort((a, b) => a - b);
+  assert.deepEqual(choices, resident, 'the other candidates (every resident value is one here)');
+  // the dearest choice (a dirty value: writing it out moves it), as the engine plans it forced
   const options = { capacities: { REG: 3 }, cost: { model: 'contest' }, order: policyResult.inputOrder };
-  const forced = await enginePlan(program, { ...options, policy: 'lru', force: { step: decision.step, buffer } });
+  const forcedBy = new Map();
+  for (const b of choices) forcedBy.set(b, await enginePlan(program, { ...options, policy: 'lru', force: { step: decision.step, buffer: b } }));
+  const buffer = choices.reduce((a, b) => (forcedBy.get(b).metrics.extraBytes > forcedBy.get(a).metrics.extraBytes ? b : a));
+  const forced = forcedBy.get(buffer);
+  assert.ok(forced.metrics.extraBytes > policyResult.metrics.extraBytes, 'a choice that costs more than lru\'s');
+  await page.locator(`[data-testid=step-decision] [data-testid=what-if-take][data-buf="${buffer}"]`).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=what-if]').dataset.status === 'done');
   const optimum = await enginePlan(program, { ...options, policy: 'residency' });
   assert.deepEqual(await figures(page), {
     forced: forced.metrics.extraBytes,
     policy: policyResult.metrics.extraBytes,
     optimum: optimum.metrics.extraBytes,
   });
-  assert.match(await text(page, 'what-if-words'), /^Your choice moves [\d,]+ B in all/);
+  const more = forced.metrics.extraBytes - policyResult.metrics.extraBytes;
+  assert.equal(await text(page, 'what-if-words'),
+    `Your choice moves ${forced.metrics.extraBytes} B in all: ${more} B more than lru's ${policyResult.metrics.extraBytes} B; the optimum for this order moves ${optimum.metrics.extraBytes} B.`);
   // the forced plan is on screen, its program view with it
   const shown = JSON.parse(await resultText(page));
   assert.equal(shown.metrics.extraBytes, forced.metrics.extraBytes);
