@@ -110,7 +110,6 @@ export interface EarlyPlan {
 /** What if: one spill of the policy's plan taken differently (app/whatif.ts). The forced plan,
  * once made, is the view on screen until the learner goes back to the policy's. */
 export interface WhatIfState {
-  key: string; // runKey() of the policy's plan
   inputStep: number; // the input step before which the forced buffer is written out
   step: number; // the decision's step in the policy's plan
   buffer: number; // the learner's choice

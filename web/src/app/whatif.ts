@@ -1,8 +1,8 @@
-// What if: "take my choice instead" at a spill decision plans the same graph and order again with
+// What if: another buffer written out at a spill decision plans the same graph and order again with
 // the learner's buffer forced out there (the policy plans the rest), in a worker of its own, and
 // sets its data moved beside the policy's and the optimum's (residency on the same order). The
 // forced plan becomes the view on screen; back() restores the policy's (and predict mode's answers).
-import { store, resultStale, runKey, type WhatIfState } from '../store';
+import { store, resultStale, type WhatIfState } from '../store';
 import { EngineClient } from '../engine/client';
 import type { PlanView } from '../engine/types';
 import { runOptions } from '../lib/settings';
@@ -75,7 +75,6 @@ export function createWhatIf(graphText: () => string): WhatIf {
           ? forcePolicy(s.settings.policy, v.meta.planPolicy, s.engine?.policies[0] ?? '', s.engine?.forceable ?? [])
           : { why: 'What if sets data moved against data moved: choose the objective bytes to try your choice.' };
       const w: WhatIfState = {
-        key: runKey(s),
         inputStep: d.inputStep,
         step: d.step,
         buffer,
