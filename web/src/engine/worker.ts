@@ -1,6 +1,6 @@
 // The engine's worker: loads the WebAssembly module once, answers init/example/translate/plan/
-// planAnytime/compare, and turns a result into the view data (node table, buffers, chart stretches, spill
-// decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
+// planAnytime/compare, and turns a result into the view data (node table, buffers, chart
+// stretches, spill decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
 // is made (lib/anytime.ts), so that Cancel keeps the best plan so far.
 import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
