@@ -8,7 +8,11 @@ const FORCEABLE = ['lifetime', 'residency', 'belady', 'lru', 'fifo'];
 
 test('the policy in the settings is forced when it can be, else the one that made the plan', () => {
   assert.deepEqual(forcePolicy('lru', 'lru', 'best', FORCEABLE), { policy: 'lru', note: null });
-  assert.deepEqual(forcePolicy('', 'residency', 'residency', FORCEABLE), { policy: 'residency', note: null }, 'the default');
+  assert.deepEqual(
+    forcePolicy('', 'residency', 'residency', FORCEABLE),
+    { policy: 'residency', note: null },
+    'the default',
+  );
   const best = forcePolicy('', 'lifetime', 'best', FORCEABLE);
   assert.equal(best.policy, 'lifetime', 'best names its winner');
   assert.match(best.note, /best cannot take a forced spill; lifetime, which made this plan, does/);
