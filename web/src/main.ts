@@ -20,9 +20,13 @@ import { mountGlossary } from './components/glossary';
 import { mountDiff } from './components/diff';
 import { LESSONS, LESSON_ID, type Lesson } from './lib/lessons';
 import { compactJson, layoutJson } from './lib/json-text';
+import { SAMPLE_PROGRAM } from './lib/program';
 import { DEFAULT_CAPACITIES, copyCapacities, defaultSettings } from './lib/settings';
 import { mountChart } from './components/chart';
 import { mountTimeline } from './components/timeline';
+import { mountProgramView } from './components/program';
+import { mountWhatIf } from './components/whatif';
+import { createWhatIf } from './app/whatif';
 import { mountCompare } from './components/compare';
 import { mountShare } from './components/share';
 import { mountSource } from './components/source';
@@ -75,7 +79,7 @@ store.subscribe((s, p) => {
 // ---- workers, document, runner -----------------------------------------------------------------
 const engine = new EngineClient();
 const text = new TextClient();
-const doc = createDocument($('editor'), text, () => void runner.run());
+const doc = createDocument($('editor'), text, engine, () => void runner.run());
 const runner = createRunner(engine, doc, {
   show(t) {
     $('progress').hidden = t === null;
@@ -89,6 +93,7 @@ store.subscribe((s, p) => {
     applyTheme();
     doc.editor.setDark(s.theme === 'dark');
   }
+  if (s.graphInfo !== p.graphInfo && s.graphInfo) doc.editor.setProgram(s.graphInfo.program);
   // a "cannot run yet" error goes once every field is usable again
   if (s.error?.kind === 'settings' && !s.fieldErrors.length && p.fieldErrors.length) store.set({ error: null });
 });
@@ -104,7 +109,7 @@ document.addEventListener('keydown', (e) => {
 // ---- components ------------------------------------------------------------------------------
 const exampleSelect = $('example-select') as HTMLSelectElement;
 mountSettings($('settings'), store, (m, l) => notify(m, l));
-mountSource($('graph-source'), exampleSelect, store);
+mountSource($('graph-source'), exampleSelect, $('editor-kind'), store);
 mountErrorPanel($('error'), store, {
   editor: doc.editor,
   locate: (where) => text.locate(doc.text(), where),
@@ -129,13 +134,16 @@ mountChart($('chart'), store, {
   pick: (buf) => stepper.pick(buf),
   veiled: answerPending,
 });
+mountProgramView($('program-card'), $('program-view'), store, (step) => stepper.goTo(step));
 mountTimeline($('timeline'), store, { goTo: (step) => stepper.goTo(step), veiled: answerPending });
 mountStepControls($('step-controls'), store, stepper);
 mountStepState($('step-state'), store, {
   pick: (buf) => stepper.pick(buf),
   select: (buf) => store.set({ selectedBuf: buf, selectedSpill: null }),
 });
-mountStepDecision($('step-decision'), store, stepper);
+const whatIf = createWhatIf(() => doc.text());
+mountStepDecision($('step-decision'), store, stepper, whatIf);
+mountWhatIf($('what-if'), store, whatIf);
 mountDiff($('diff-card'), $('diff'), $('diff-status'), store);
 mountGlossary($('glossary'));
 mountCompare($('compare'), $('compare-status'), store, {
@@ -148,7 +156,9 @@ mountSpillTable($('spills'), store, selectSpill);
 mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text(), caseView);
 mountStale(
   $('stale-bar'),
-  ['summary-card', 'chart-card', 'timeline-card', 'step-card', 'order-card', 'spills-card'].map((id) => $(id)),
+  ['summary-card', 'chart-card', 'program-card', 'timeline-card', 'step-card', 'order-card', 'spills-card'].map((id) =>
+    $(id),
+  ),
   $('compare-card'),
   $('editor-status'),
   store,
@@ -335,6 +345,20 @@ async function loadExample(name: string) {
 exampleSelect.addEventListener('change', () => {
   if (exampleSelect.value) void loadExample(exampleSelect.value);
 });
+
+/** Starts from a program (the sample in lib/program.ts), planned like any graph. */
+async function loadProgram() {
+  runner.interrupt();
+  store.set({ lesson: null });
+  await doc.load(SAMPLE_PROGRAM, {
+    title: 'Program: a sample',
+    description:
+      'Three registers, four values live at once: one is written out and read back. Edit the program and Run; the rewritten program shows the spills and reloads.',
+    edited: false,
+  });
+  await runner.run();
+}
+$('program').addEventListener('click', () => void loadProgram());
 
 /** Opens a "#case=" fragment once it passed every check; true if it opened a case. */
 async function openLink(hash: string): Promise<boolean> {

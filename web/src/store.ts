@@ -31,7 +31,9 @@ export interface Notice {
 /** What the editor's text holds, as the text worker read it (for one docVersion). */
 export interface GraphInfo {
   version: number;
-  json: boolean; // the text is valid JSON
+  json: boolean; // the text is valid JSON (a program: the engine translated it)
+  /** The text is a program (lib/program.ts); the rest is read from the engine's translation. */
+  program: boolean;
   /** The graph's "Capacities" (null: it names none), when usable. */
   capacities: [string, number][] | null;
   /** Why the graph's "Capacities" cannot be used (too many rows, a bad value). */
@@ -105,6 +107,25 @@ export interface EarlyPlan {
   stopped: boolean;
 }
 
+/** What if: one spill of the policy's plan taken differently (app/whatif.ts). The forced plan,
+ * once made, is the view on screen until the learner goes back to the policy's. */
+export interface WhatIfState {
+  inputStep: number; // the input step before which the forced buffer is written out
+  step: number; // the decision's step in the policy's plan
+  buffer: number; // the learner's choice
+  policyBuffer: number; // the policy's choice there
+  policy: string; // the policy that planned around the forced spill
+  note: string | null; // why that policy and not the one in the settings
+  status: 'running' | 'done' | 'error' | 'refused';
+  message?: string; // the error, or why the spill cannot be forced
+  policyView: PlanView;
+  /** predict mode's answers on the policy's plan, kept for the way back */
+  picks: PredictState['picks'];
+  forced: PlanView | null;
+  /** the least data any plan of this order moves: residency's plan, else the lower bound */
+  optimum: { bytes: number; source: 'residency' | 'bound' } | null;
+}
+
 export interface State {
   engine: EngineInfo | null;
   engineFailed: string | null;
@@ -133,6 +154,7 @@ export interface State {
   /** rows of the compare table picked for the diff ("policy|order"), at most two */
   diffPicks: string[];
   diff: DiffState | null;
+  whatIf: WhatIfState | null;
   notice: Notice | null;
   theme: 'light' | 'dark';
   compare: CompareState | null;
@@ -208,6 +230,7 @@ export const store = createStore({
   lessonsDone: [],
   diffPicks: [],
   diff: null,
+  whatIf: null,
   notice: null,
   theme: prefersDark ? 'dark' : 'light',
   compare: null,

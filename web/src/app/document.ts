@@ -6,8 +6,11 @@ import { store, setFieldError, notify, type GraphInfo, type Source } from '../st
 import { copyCapacities, DEFAULT_CAPACITIES } from '../lib/settings';
 import { createEditor, type ChangeKind, type GraphEditor } from '../components/editor';
 import type { TextClient } from '../text/client';
+import type { EngineClient } from '../engine/client';
+import { WorkerError } from '../lib/worker-rpc';
+import { isProgram } from '../lib/program';
 import { storage, KEY_GRAPH } from './storage';
-import { fmtBytes } from '../lib/format';
+import { fmtBytes, fmtInt } from '../lib/format';
 
 /** Above this size the graph is not written to localStorage (a synchronous write that would
  * hold the page; browsers allow ~5 M characters per site anyway). */
@@ -41,7 +44,39 @@ export interface GraphDocument {
 
 const capsText = (caps: [string, number][]) => caps.map(([t, v]) => `${t} ${fmtBytes(v)}`).join(', ');
 
-export function createDocument(host: HTMLElement, text: TextClient, onRun: () => void): GraphDocument {
+/** What a text holds: a graph as the text worker reads it; a program as the text worker reads
+ * the engine's translation of it (a program the engine cannot read holds nothing usable: the run
+ * reports its error, with its line and column). */
+async function inspectText(text: TextClient, engine: EngineClient, t: string, version: number): Promise<GraphInfo> {
+  if (!isProgram(t)) return text.inspect(t, version);
+  const nothing: GraphInfo = { version, json: false, program: true, capacities: null, hasOrder: false, memories: {} };
+  let graph: string;
+  try {
+    graph = await engine.translate(t);
+  } catch (e) {
+    // a run stopped just now restarted the engine's worker: ask the new one
+    if (!(e instanceof WorkerError && e.kind === 'cancelled')) return nothing;
+    graph = await engine.translate(t).catch(() => '');
+    if (!graph) return nothing;
+  }
+  return { ...(await text.inspect(graph, version)), program: true };
+}
+
+/** What the page says when a text's capacities became the settings. */
+function adoptedText(info: GraphInfo, next: [string, number][]): string {
+  if (info.program)
+    return `The program's memory line sets the capacity: ${next.map(([t, v]) => `${t} ${fmtInt(v)}`).join(', ')}. Change the field to try another.`;
+  return info.capacities
+    ? `The graph's Capacities are now the capacity settings: ${capsText(next)}. Change a field to override one.`
+    : `This graph names no Capacities: the default capacities apply (${capsText(next)}).`;
+}
+
+export function createDocument(
+  host: HTMLElement,
+  text: TextClient,
+  engine: EngineClient,
+  onRun: () => void,
+): GraphDocument {
   let saveTimer = 0;
   let warned = false;
   let inspectTimer = 0;
@@ -56,12 +91,15 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
   };
 
   const editor = createEditor(host, { onRun, onChange });
+  /** The text's start, enough to tell a program from a graph without the whole text as a string. */
+  const textHead = () => editor.view.state.doc.sliceString(0, 65536);
 
   function onChange(kind: ChangeKind, whole?: string) {
     const s = store.get();
     const patch: Partial<typeof s> = { docVersion: s.docVersion + 1 };
     if (whole !== undefined) cached = { version: patch.docVersion!, text: whole };
-    if (kind === 'paste-all') patch.source = { title: 'Pasted graph', edited: false };
+    if (kind === 'paste-all')
+      patch.source = { title: isProgram(whole ?? textHead()) ? 'Pasted program' : 'Pasted graph', edited: false };
     else if (kind === 'edit' && s.source && !s.source.edited) patch.source = { ...s.source, edited: true };
     store.set(patch);
     clearTimeout(saveTimer);
@@ -98,7 +136,7 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     if (pending?.version !== version) {
       pending = {
         version,
-        promise: text.inspect(textNow(), version).then((i) => {
+        promise: inspectText(text, engine, textNow(), version).then((i) => {
           adopt(i);
           return i;
         }),
@@ -128,12 +166,7 @@ export function createDocument(host: HTMLElement, text: TextClient, onRun: () =>
     store.setSettings({ capacities: next });
     const src = store.get().source;
     if (src?.example && !src.edited) return; // an example's capacities are part of its lesson
-    notify(
-      info.capacities
-        ? `The graph's Capacities are now the capacity settings: ${capsText(next)}. Change a field to override one.`
-        : `This graph names no Capacities: the default capacities apply (${capsText(next)}).`,
-      'info',
-    );
+    notify(adoptedText(info, next), 'info');
   }
 
   watchMissingMemories();

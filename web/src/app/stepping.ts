@@ -2,6 +2,7 @@
 // stops at each spill and waits until the learner picks the buffer to write out, or skips).
 // All of it lives in the store (cursor, playing, predict); this module only changes it.
 import { store, runKey, type State } from '../store';
+import type { PlanView } from '../engine/types';
 import { decisionAtStep, spillAtStep, stateAt, type DecisionView, type LiveBuffer } from '../lib/steps';
 import { lessonById } from '../lib/lessons';
 
@@ -24,6 +25,7 @@ export interface Stepper {
 /** The spill whose question is open at the cursor (predict mode, not answered yet), or -1. */
 export function openQuestion(s: State): number {
   if (!s.predict.on || !s.view || s.view.decisionsBrief) return -1; // brief decisions: nothing to compare with
+  if (s.view === s.whatIf?.forced) return -1; // the learner's own choice: nothing to predict
   const k = spillAtStep(s.view, s.cursor);
   return k >= 0 && s.predict.picks[k] === undefined ? k : -1;
 }
@@ -45,12 +47,17 @@ export function questionAt(s: State): { spill: number; decision: DecisionView; c
   const k = openQuestion(s);
   const d = k >= 0 ? decisionAtStep(s.view!, s.cursor) : null;
   if (d?.kind !== 'spill') return null;
-  const n = s.view!.nodes;
+  return { spill: k, decision: d, choices: spillChoices(s.view!, d) };
+}
+
+/** The buffers a spill decision could have written out: those of its memory resident at its step
+ * that the node it serves does not use (the policy's choice among them). */
+export function spillChoices(view: PlanView, d: DecisionView): LiveBuffer[] {
+  const n = view.nodes;
   const id = d.node;
   const used = new Set(Array.from(n.bufList.subarray(n.bufStart[id], n.bufStart[id + 1])));
   if (n.bufId[id] >= 0) used.add(n.bufId[id]);
-  const mem = stateAt(s.view!, s.cursor, [d.type])[0];
-  return { spill: k, decision: d, choices: mem.live.filter((b) => !used.has(b.buf)) };
+  return stateAt(view, d.step, [d.type])[0].live.filter((b) => !used.has(b.buf));
 }
 
 const lastStep = (s: State) => Math.max(0, (s.view?.order.length ?? 1) - 1);

@@ -26,11 +26,20 @@ export interface GraphEditor {
   getText(): string;
   /** Replaces the whole text; resolves once all of it is in (a large text takes several tasks). */
   setText(text: string): Promise<void>;
+  /** A program is no JSON: no JSON highlighting, and the editor is labelled as a program. */
+  setProgram(program: boolean): void;
   /** Marks [from, to) as the error (null clears it). */
   showError(range: { from: number; to: number; message: string } | null): void;
   reveal(from: number, to: number): void;
   setDark(dark: boolean): void;
 }
+
+const label = (program = false) =>
+  EditorView.contentAttributes.of({
+    'aria-label': program
+      ? 'Program: a memory line (registers K or cache N bytes), then one instruction a line.'
+      : 'Graph JSON. Ctrl+K explains the word at the cursor; Ctrl+Space completes field names.',
+  });
 
 /** onChange gets the whole new text when it has it anyway (a large load or paste), so that nobody
  * has to turn the document back into a string. */
@@ -41,19 +50,19 @@ export function createEditor(
   const themeSlot = new Compartment();
   const languageSlot = new Compartment();
   const readOnlySlot = new Compartment();
+  const labelSlot = new Compartment();
   let loading = false;
   let large = false;
+  let program = false;
   let dark = false;
   /** The editor's extensions, its slots filled for a text of this size, read-only or not. */
   const extensions = (readOnly: boolean) => [
     Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (opts.onRun(), true) }])),
     basicSetup,
-    languageSlot.of(large ? [] : json()),
+    languageSlot.of(large || program ? [] : json()),
     readOnlySlot.of(readOnly ? EditorState.readOnly.of(true) : []),
     themeSlot.of(dark ? oneDarkHighlight : []),
-    EditorView.contentAttributes.of({
-      'aria-label': 'Graph JSON. Ctrl+K explains the word at the cursor; Ctrl+Space completes field names.',
-    }),
+    labelSlot.of(label(program)),
     graphHelp(jsonLanguage),
     keymap.of([{ key: 'Mod-k', run: showHelpAtCursor }]),
     EditorView.updateListener.of((u) => {
@@ -75,7 +84,7 @@ export function createEditor(
 
   const setLanguage = (isLarge: boolean) => {
     large = isLarge;
-    return languageSlot.reconfigure(isLarge ? [] : json());
+    return languageSlot.reconfigure(isLarge || program ? [] : json());
   };
 
   /** Replaces everything with `text`, shown from its top. Neither way scrolls the page: on a phone
@@ -115,6 +124,11 @@ export function createEditor(
     view,
     getText: () => view.state.doc.toString(),
     setText: (text: string) => load(text, 'load'),
+    setProgram(isProgram) {
+      if (isProgram === program) return;
+      program = isProgram;
+      view.dispatch({ effects: [setLanguage(large), labelSlot.reconfigure(label(program))] });
+    },
     showError(range) {
       const diags: Diagnostic[] = range
         ? [

@@ -290,6 +290,8 @@ function renderOrigin(p: Panel) {
   const info = store.get().graphInfo;
   const caps = store.get().settings.capacities;
   const graphCaps = info?.json && !info.capacitiesProblem ? info.capacities : undefined;
+  const origin = info?.program ? 'program\u2019s memory line' : 'graph\u2019s Capacities';
+  const unit = info?.program ? '' : ' bytes'; // a program's capacity counts registers or bytes
   let overrides = 0;
   for (const el of capList.querySelectorAll<HTMLElement>('.cap')) {
     const type = el.dataset.type!;
@@ -302,10 +304,10 @@ function renderOrigin(p: Panel) {
     el.title = !graphCaps
       ? ''
       : own === undefined
-        ? `${type} is not in the graph's Capacities: this field adds it.`
+        ? `${type} is not in the ${origin}: this field adds it.`
         : override
-          ? `The graph says ${type} = ${fmtInt(own)} bytes; this field overrides it.`
-          : `${type} = ${fmtInt(own)} bytes, from the graph's Capacities.`;
+          ? `The ${origin} says ${type} = ${fmtInt(own)}${unit}; this field overrides it.`
+          : `${type} = ${fmtInt(own)}${unit}, from the ${origin}.`;
     (el.querySelector('.cap-mark') as HTMLElement).textContent = override ? 'override' : '';
   }
   const missing = graphCaps ? graphCaps.filter(([t]) => !caps.some(([c]) => c === t)).length : 0;
@@ -314,7 +316,7 @@ function renderOrigin(p: Panel) {
   const reset = h(
     'button',
     { class: 'link-btn', type: 'button', 'data-testid': 'caps-reset' },
-    graphCaps ? 'use the graph\u2019s' : 'use the defaults',
+    graphCaps ? `use the ${info.program ? 'program\u2019s' : 'graph\u2019s'}` : 'use the defaults',
   );
   reset.addEventListener('click', () =>
     store.setSettings({
@@ -325,13 +327,8 @@ function renderOrigin(p: Panel) {
     const n = overrides + missing;
     originLine.replaceChildren(
       n
-        ? h(
-            'span',
-            {},
-            `${n} field${n > 1 ? 's' : ''} override${n > 1 ? '' : 's'} the graph\u2019s Capacities · `,
-            reset,
-          )
-        : h('span', {}, 'From the graph\u2019s Capacities.'),
+        ? h('span', {}, `${n} field${n > 1 ? 's' : ''} override${n > 1 ? '' : 's'} the ${origin} · `, reset)
+        : h('span', {}, `From the ${origin}.`),
     );
   } else {
     const isDefault = JSON.stringify(caps) === JSON.stringify(PRESETS['defaults (contest)']);

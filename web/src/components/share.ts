@@ -6,6 +6,7 @@ import { caseJson as caseText, LINK_WARN_LENGTH, type CaseView } from '../lib/sh
 import { LIMITS, fmtLimit } from '../lib/limits';
 import { download } from '../lib/files';
 import { fmtInt, h } from '../lib/format';
+import { isProgram } from '../lib/program';
 import type { Store } from '../store';
 import type { TextClient } from '../text/client';
 
@@ -85,7 +86,9 @@ export function mountShare(
         { class: 'muted small' },
         link.compacted
           ? `The graph travels without its whitespace (${fmtInt(saved)} characters fewer) and is laid out again when the link is opened.`
-          : 'The graph is not valid JSON, so it travels exactly as typed.',
+          : isProgram(graph)
+            ? 'The program travels exactly as typed.'
+            : 'The graph is not valid JSON, so it travels exactly as typed.',
       ),
     );
     if (link.fragment.length > LIMITS.linkChars) {

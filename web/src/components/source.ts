@@ -4,7 +4,8 @@
 import type { Store } from '../store';
 import { h } from '../lib/format';
 
-export function mountSource(el: HTMLElement, examples: HTMLSelectElement, store: Store) {
+/** `kind` is the editor card's title: "Program" while the text is one, else "Graph". */
+export function mountSource(el: HTMLElement, examples: HTMLSelectElement, kind: HTMLElement, store: Store) {
   const render = () => {
     const src = store.get().source;
     el.hidden = !src;
@@ -50,6 +51,7 @@ export function mountSource(el: HTMLElement, examples: HTMLSelectElement, store:
   };
   store.subscribe((s, p) => {
     if (s.source !== p.source) render();
+    if (s.graphInfo?.program !== p.graphInfo?.program) kind.textContent = s.graphInfo?.program ? 'Program' : 'Graph';
   });
   render();
 }

@@ -1,9 +1,10 @@
 // Stepping through the plan: the controls under the chart (slider, previous / next, play with
 // speed, predict mode and its score) and the step card (what every memory holds at the cursor,
 // and the decision taken there with what it chose among and why, or predict mode's question).
-import type { Store, State } from '../store';
+import { resultStale, type Store, type State } from '../store';
+import type { WhatIf } from '../app/whatif';
 import type { PlanView } from '../engine/types';
-import { SPEEDS, answerPending, openQuestion, questionAt, type Stepper } from '../app/stepping';
+import { SPEEDS, answerPending, openQuestion, questionAt, spillChoices, type Stepper } from '../app/stepping';
 import {
   decisionAtStep,
   describeStep,
@@ -311,7 +312,7 @@ function memorySection(s: State, m: MemoryAt, on: StatePick): HTMLElement {
 
 /** The decision at the cursor, with what it chose among and why; in predict mode at an open
  * question, the question instead (and the answer once given). */
-export function mountStepDecision(root: HTMLElement, store: Store, stepper: Stepper) {
+export function mountStepDecision(root: HTMLElement, store: Store, stepper: Stepper, whatIf: WhatIf) {
   root.dataset.testid = 'step-decision';
   const render = () => {
     const s = store.get();
@@ -333,7 +334,8 @@ export function mountStepDecision(root: HTMLElement, store: Store, stepper: Step
     }
     const d = decisionAtStep(v, s.cursor);
     const k = spillAtStep(v, s.cursor);
-    if (k >= 0 && s.predict.picks[k] !== undefined && d) root.append(reveal(d, s.predict.picks[k]));
+    const take = takeButton(s, whatIf);
+    if (k >= 0 && s.predict.picks[k] !== undefined && d) root.append(reveal(d, s.predict.picks[k], take));
     root.dataset.kind = d?.kind ?? 'none';
     if (!d) {
       root.append(
@@ -346,7 +348,7 @@ export function mountStepDecision(root: HTMLElement, store: Store, stepper: Step
       );
       return;
     }
-    root.append(...explain(s, v, d));
+    root.append(...explain(s, v, d, take));
   };
   store.subscribe((s, p) => {
     if (
@@ -354,7 +356,8 @@ export function mountStepDecision(root: HTMLElement, store: Store, stepper: Step
       s.cursor !== p.cursor ||
       s.predict !== p.predict ||
       s.theme !== p.theme ||
-      s.lesson !== p.lesson
+      s.lesson !== p.lesson ||
+      s.whatIf !== p.whatIf
     )
       redrawKeepingFocus(root, render, '[data-testid=predict-answer]');
   });
@@ -401,7 +404,31 @@ function question(s: State, q: NonNullable<ReturnType<typeof questionAt>>, stepp
   ];
 }
 
-function reveal(d: DecisionView, picked: number): HTMLElement {
+/** What if's button on a buffer the policy did not write out at a spill decision: null on a
+ * result that is out of date, and on the plan made with a forced choice (one choice at a time). */
+type Take = (d: DecisionView, buf: number, text: string) => HTMLElement | null;
+
+function takeButton(s: State, whatIf: WhatIf): Take {
+  const on = !resultStale(s) && !(s.whatIf?.forced && s.view === s.whatIf.forced);
+  return (d, buf, text) => {
+    if (!on || buf === d.buf || d.kind !== 'spill') return null;
+    const b = h(
+      'button',
+      {
+        class: 'btn small',
+        type: 'button',
+        'data-testid': 'what-if-take',
+        'data-buf': buf,
+        title: `Plan again with buffer ${buf} written out here; the policy plans the rest`,
+      },
+      text,
+    );
+    b.addEventListener('click', () => whatIf.take(d, buf));
+    return b;
+  };
+}
+
+function reveal(d: DecisionView, picked: number, take: Take): HTMLElement {
   const belady = furthestNextUse(d);
   if (picked < 0)
     return h(
@@ -419,7 +446,8 @@ function reveal(d: DecisionView, picked: number): HTMLElement {
       'data-picked': picked,
     },
     `You picked buffer ${picked}: ${same ? '✓ the policy\u2019s choice too.' : `the policy wrote out buffer ${d.buf}.`} `,
-    `In hindsight, Belady's rule (the furthest next use; best when sizes and costs are equal) picks buffer ${belady}${picked === belady ? ' ✓' : ''}.`,
+    `In hindsight, Belady's rule (the furthest next use; best when sizes and costs are equal) picks buffer ${belady}${picked === belady ? ' ✓' : ''}. `,
+    take(d, picked, 'Take my choice instead') ?? '',
   );
 }
 
@@ -440,11 +468,12 @@ interface DecisionParts {
   /** the step and the node it serves */
   where: HTMLElement;
   reason: HTMLElement;
+  take: Take;
 }
 
 /** A decision with what it chose among: holes for a placement, the room, the formula and the
  * candidates (and windows) for a spill. */
-function explain(s: State, v: PlanView, d: DecisionView): Node[] {
+function explain(s: State, v: PlanView, d: DecisionView, take: Take): Node[] {
   const dark = s.theme === 'dark';
   const swatch = (buf: number) => h('span', { class: 'swatch', style: `background:${bufferColor(buf, dark)}` });
   const parts: DecisionParts = {
@@ -456,6 +485,7 @@ function explain(s: State, v: PlanView, d: DecisionView): Node[] {
       `${stepText(v, d.step)}: ${describeStep(v, d.step)}${d.inputStep !== inputStepOf(v, d.step) ? `, serving the node at ${inputStepText(v, d.inputStep)}` : ''}.`,
     ),
     reason: h('p', { class: 'dec-reason', 'data-testid': 'decision-reason' }, d.reason),
+    take,
   };
   const { head, where } = parts;
   if (d.kind === 'free')
@@ -566,6 +596,21 @@ function explainSpill(v: PlanView, d: DecisionView, parts: DecisionParts, spille
           `…and ${fmtInt(d.candidatesTotal - d.candidates.length)} more candidates weighed (in result.json: the strongest, the victim and the furthest next use are shown)`,
         )
       : null,
+    whatIfChoices(v, d, parts.take),
+  );
+}
+
+/** What if: a button for each other buffer the decision could have written out. */
+function whatIfChoices(v: PlanView, d: DecisionView, take: Take): HTMLElement | null {
+  const buttons = spillChoices(v, d)
+    .map((b) => take(d, b.buf, `Buffer ${b.buf}`))
+    .filter((b): b is HTMLElement => !!b);
+  if (!buttons.length) return null;
+  return h(
+    'p',
+    { class: 'choices', 'data-testid': 'what-if-choices' },
+    h('span', { class: 'muted small' }, 'What if you wrote out another buffer here? '),
+    ...buttons,
   );
 }
 

@@ -17,6 +17,11 @@ export class EngineClient extends WorkerClient<Body> {
     return this.call({ method: 'example', name });
   }
 
+  /** The graph JSON of a program text (the engine's translate()); its error as a WorkerError. */
+  translate(program: string): Promise<string> {
+    return this.call({ method: 'translate', program });
+  }
+
   plan(graph: string, options: RunOptions, onProgress?: (p: PlanProgress) => void): Promise<PlanView> {
     return this.call({ method: 'plan', graph, options }, onProgress);
   }

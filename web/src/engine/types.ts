@@ -5,11 +5,22 @@ import type {
   NodeWait,
   ObjectiveReport,
   OrderSourceInfo,
+  PolicyInfo,
   RunOptions,
   SearchProgress,
 } from '../../../wasm/spillway';
+import type { ProgramInfo } from '../lib/program';
 
-export type { CompareRow, ExampleInfo, NodeWait, ObjectiveReport, OrderSourceInfo, RunOptions, SearchProgress };
+export type {
+  CompareRow,
+  ExampleInfo,
+  NodeWait,
+  ObjectiveReport,
+  OrderSourceInfo,
+  PolicyInfo,
+  RunOptions,
+  SearchProgress,
+};
 
 export interface Allocation {
   buf: number;
@@ -116,6 +127,8 @@ export interface PlanResult {
    * more than a quarter of its graph's nodes and over 1,024 times). */
   decisionsBrief?: boolean;
   decisions: Decision[];
+  /** A program's result: the program rewritten with its spills and reloads (lib/program.ts). */
+  program?: ProgramInfo;
 }
 
 /** Per-node facts of the graph plus the added spill nodes, indexed by node id (typed arrays, so
@@ -265,11 +278,15 @@ export interface PlanView {
   engineMs: number; // the plan() call inside the worker
   prepareMs: number; // parsing + layout in the worker
   graphHasOrder: boolean; // the graph names its own "Order"
+  /** The rewritten program, when the graph was a program (null otherwise). */
+  program: ProgramInfo | null;
 }
 
 export interface EngineInfo {
   version: string;
   policies: string[];
+  /** The policies that take a forced spill (What if), from the registry's policyList(). */
+  forceable: string[];
   /** The order sources, default first (the engine's registry). */
   orders: OrderSourceInfo[];
   examples: ExampleInfo[];
@@ -286,6 +303,7 @@ export type PlanProgress =
 export type Request =
   | { id: number; method: 'init' }
   | { id: number; method: 'example'; name: string }
+  | { id: number; method: 'translate'; program: string }
   | { id: number; method: 'plan'; graph: string; options: RunOptions }
   | { id: number; method: 'planAnytime'; graph: string; options: RunOptions }
   | { id: number; method: 'compare'; graph: string; options: RunOptions };

@@ -1,14 +1,15 @@
-// The engine's worker: loads the WebAssembly module once, answers init/example/plan/planAnytime/
-// compare, and turns a result into the view data (node table, buffers, chart stretches, spill
-// decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
+// The engine's worker: loads the WebAssembly module once, answers init/example/translate/plan/
+// planAnytime/compare, and turns a result into the view data (node table, buffers, chart
+// stretches, spill decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
 // is made (lib/anytime.ts), so that Cancel keeps the best plan so far.
 import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
 import type { SpillwayModule } from '../../../wasm/spillway';
-import type { CompareRow, GraphNode, PlanProgress, PlanResult, PlanView, Request } from './types';
+import type { CompareRow, GraphNode, PlanProgress, PlanResult, PlanView, PolicyInfo, Request } from './types';
 import { buildView, transferables } from '../lib/layout';
 import { planAnytime } from '../lib/anytime';
 import { ReportedFailure, serve } from '../lib/worker-rpc';
+import { isProgram } from '../lib/program';
 import type { ErrorWhere } from '../store';
 
 let module: Promise<SpillwayModule> | null = null;
@@ -45,12 +46,19 @@ function utf8(text: string): Uint8Array {
   return encoder.encodeInto(text, bytes).read === text.length ? bytes : encoder.encode(text);
 }
 
+/** The graph JSON of a program text (the engine's translation), or its error as a failure. */
+function translate(m: SpillwayModule, program: string): string {
+  const text = m.translate(program);
+  parseEngine(text);
+  return text;
+}
+
 /** The view data of a result text (the engine took `engineMs` to make it). */
-function viewOf(graph: string, resultText: string, engineMs: number): PlanView {
+function viewOf(m: SpillwayModule, graph: string, resultText: string, engineMs: number): PlanView {
   const t1 = performance.now();
   const result = parseEngine(resultText) as PlanResult;
   if (graph !== lastGraphText) {
-    const g = JSON.parse(graph) as { Nodes?: GraphNode[]; Order?: unknown };
+    const g = JSON.parse(isProgram(graph) ? translate(m, graph) : graph) as { Nodes?: GraphNode[]; Order?: unknown };
     lastGraphNodes = Array.isArray(g.Nodes) ? g.Nodes : [];
     lastGraphHasOrder = Array.isArray(g.Order);
     lastGraphText = graph;
@@ -70,6 +78,7 @@ serve<Request>(
         return {
           version: m.version(),
           policies: JSON.parse(m.policies()),
+          forceable: (JSON.parse(m.policyList()) as PolicyInfo[]).filter((p) => p.forceable).map((p) => p.name),
           orders: JSON.parse(m.orders()),
           examples: JSON.parse(m.examples()),
         };
@@ -78,13 +87,15 @@ serve<Request>(
         parseEngine(text);
         return text;
       }
+      case 'translate':
+        return translate(m, req.program);
       case 'plan': {
         report({ kind: 'phase', phase: 'planning' });
         const t0 = performance.now();
         const resultText = m.plan(req.graph, JSON.stringify(req.options));
         const engineMs = performance.now() - t0;
         report({ kind: 'phase', phase: 'preparing view' });
-        return viewOf(req.graph, resultText, engineMs);
+        return viewOf(m, req.graph, resultText, engineMs);
       }
       case 'planAnytime': {
         report({ kind: 'phase', phase: 'planning' });
@@ -98,14 +109,14 @@ serve<Request>(
             report({ kind: 'search', progress: p, effort });
           },
           plan(text, effort) {
-            const view = viewOf(req.graph, text, performance.now() - t0);
+            const view = viewOf(m, req.graph, text, performance.now() - t0);
             report({ kind: 'plan', view, effort }, transferables(view));
             t0 = performance.now();
           },
         });
         const engineMs = performance.now() - t0;
         report({ kind: 'phase', phase: 'preparing view' });
-        return viewOf(req.graph, resultText, engineMs);
+        return viewOf(m, req.graph, resultText, engineMs);
       }
       case 'compare':
         return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];

@@ -410,6 +410,7 @@ export function buildView(
     engineMs,
     prepareMs: performance.now() - t0,
     graphHasOrder,
+    program: result.program ?? null,
   };
 }
 

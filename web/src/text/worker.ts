@@ -40,7 +40,7 @@ function memoryNeeds(nodes: unknown[]): Record<string, number> {
 }
 
 function inspect(text: string, version: number): GraphInfo {
-  const info: GraphInfo = { version, json: false, capacities: null, hasOrder: false, memories: {} };
+  const info: GraphInfo = { version, json: false, program: false, capacities: null, hasOrder: false, memories: {} };
   let doc: unknown;
   try {
     doc = JSON.parse(text);
