@@ -1,7 +1,7 @@
 // The playground's lessons (web/src/lessons/*.json) are tested like the examples: each lesson's
 // graph plans with its settings to byte-identical JSON natively and in WebAssembly, the plan
 // passes the verifier, the step it opens at exists, and its question's answer is what the engine
-// decided.
+// decided. A program lesson's graph is its program text, as the page's editor holds it.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -19,13 +19,27 @@ before(async () => { engine = await loadEngine(); });
 const files = readdirSync(lessonDir).filter((f) => f.endsWith('.json')).sort();
 const lessons = files.map((f) => ({ file: f, ...JSON.parse(readFileSync(join(lessonDir, f), 'utf8')) }));
 
+/** The graph JSON of a program, as the engine's translate() gives it. */
+function translated(program) {
+  const text = engine.translate(program);
+  assert.equal(JSON.parse(text).error, undefined, `translate: ${JSON.parse(text).error?.message}`);
+  return text;
+}
+
+/** The text the page puts in the editor for a lesson. */
+function lessonText(lesson) {
+  if (lesson.program) return lesson.program;
+  return lesson.example ? engine.example(lesson.example) : JSON.stringify(lesson.graph);
+}
+
 /** The graph text and the options the page sends for a lesson (settings over the defaults, the
- * graph's Capacities as the capacities), with `extra` settings over the lesson's. */
+ * graph's Capacities as the capacities: a program's from its memory line, through the engine's
+ * translation), with `extra` settings over the lesson's. */
 function lessonRun(lesson, extra = {}) {
-  const graph = lesson.example ? engine.example(lesson.example) : JSON.stringify(lesson.graph);
+  const graph = lessonText(lesson);
   const s = { ...lesson.settings, ...extra };
   const options = {
-    capacities: JSON.parse(graph).Capacities ?? DEFAULT_CAPACITIES,
+    capacities: JSON.parse(lesson.program ? translated(graph) : graph).Capacities ?? DEFAULT_CAPACITIES,
     order: s.orderSource ?? 'graph',
     ...(s.policy ? { policy: s.policy } : {}),
     cost: { model: s.costModel ?? 'contest' },
@@ -55,12 +69,16 @@ function planned(lesson, extra) {
   return result;
 }
 
-test('the lesson path: seven lessons in file order, each complete', () => {
-  assert.deepEqual(lessons.map((l) => l.id), ['fits', 'one-spill', 'belady', 'copyin-cheaper', 'fragmentation', 'order', 'real-kernel']);
+test('the lesson path: twelve lessons in file order, each complete', () => {
+  assert.deepEqual(lessons.map((l) => l.id), [
+    'fits', 'one-spill', 'belady', 'copyin-cheaper', 'fragmentation', 'order', 'real-kernel',
+    'furthest-next-use', 'lru-vs-belady', 'fifo-anomaly', 'clean-vs-dirty', 'sizes-break-belady',
+  ]);
   for (const l of lessons) {
     assert.match(l.id, /^[a-z0-9-]{1,40}$/, l.file);
     assert.ok(l.title && Array.isArray(l.text) && l.text.length > 0 && l.text.every((p) => typeof p === 'string' && p.length > 20), `${l.file}: title and text`);
-    assert.ok(!!l.example !== !!l.graph, `${l.file}: an example or a graph, not both`);
+    assert.equal([l.example, l.graph, l.program].filter((x) => x !== undefined).length, 1, `${l.file}: an example, a graph or a program`);
+    if (l.program !== undefined) assert.ok(typeof l.program === 'string' && !l.program.trimStart().startsWith('{'), `${l.file}: a program's text`);
     assert.ok(Object.keys(l.settings).every((k) => ['policy', 'orderSource', 'costModel'].includes(k)), `${l.file}: settings`);
     assert.ok(Number.isInteger(l.step) && l.step >= 0, `${l.file}: step`);
     const q = l.question;
