@@ -28,7 +28,10 @@ using namespace spillway;
 namespace {
 
 constexpr const char* kUsageHead = R"(usage:
-  spillway plan [GRAPH.json] [options]   plan a graph (no GRAPH: the built-in example)
+  spillway plan [GRAPH.json] [options]   plan a graph (no GRAPH: the built-in example); GRAPH may
+                                         be a program (docs/programs.md)
+  spillway translate PROGRAM [-o GRAPH.json]
+                                         the graph a program becomes
   spillway compare [GRAPH.json] [--caps ...] [--cost C] [--effort N] [--objective O] [--json -]
                                          every policy on every order source, one table
   spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C] [--effort N]
@@ -84,6 +87,11 @@ constexpr const char* kUsageTail =
   --fixed-latency N            seed cost model: cycles per spill (default 0)
   --cycles-per-byte N          seed cost model: cycles per byte (default 1)
   -o RESULT.json               write the full result (docs/result-format.md)
+  --format summary|program     what plan prints: the summary (default), or a program's plan as
+                               the program with its spill and reload lines and registers
+  --force STEP=BUFFER          What if: write BUFFER out just before STEP of the input order, the
+                               policy planning the rest (policies lifetime, residency, belady,
+                               lru, fifo)
   --export DIR                 write schedule.txt, memory.txt, spill.txt (the contest's files)
 
 limits (README.md, "Limits"): input files up to 1 GiB, JSON nesting 32 deep, 4,194,304 nodes,
@@ -268,6 +276,18 @@ std::int64_t parseCount(const std::string& option, const std::string& value, std
     return n;
 }
 
+// `--force STEP=BUFFER`: the spill What if forces (planner.h).
+ForcedSpill parseForce(const std::string& value) {
+    const size_t eq = value.find('=');
+    if (eq == std::string::npos)
+        throw InputError("option --force needs STEP=BUFFER (a step of the input order, a buffer id), got \"" +
+                         excerpt(value) + "\"");
+    ForcedSpill f;
+    f.step = static_cast<int>(parseCount("--force", value.substr(0, eq), 0, limits::kMaxOrderLength));
+    f.buffer = static_cast<BufferId>(parseCount("--force", value.substr(eq + 1), 0, limits::kMaxBufferId));
+    return f;
+}
+
 RunOptions runOptionsFrom(const Args& a) {
     RunOptions opts;
     auto get = [&](const char* k) -> const std::string* {
@@ -283,6 +303,7 @@ RunOptions runOptionsFrom(const Args& a) {
     if (auto v = get("--cycles-per-byte"))
         opts.cost.cyclesPerByte = parseCount("--cycles-per-byte", *v, 0, limits::kMaxCyclesPerByte, "cyclesPerByte");
     if (auto v = get("--objective")) opts.objective = parseObjective(*v);
+    if (auto v = get("--force")) opts.force = parseForce(*v);
     if (auto v = get("--disable")) {
         if (opts.objective != Objective::Cycles)
             throw InputError("--disable switches off techniques of --objective cycles");
@@ -379,20 +400,25 @@ void releaseText(std::string& text) { std::string().swap(text); }
 int commandPlan(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2,
                        {"--caps", "--order", "--policy", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort",
-                        "--objective", "--disable", "-o", "--export"});
+                        "--objective", "--disable", "-o", "--export", "--format", "--force"});
+    const std::string format = a.options.count("--format") ? a.options.at("--format") : "summary";
+    if (format != "summary" && format != "program")
+        throw InputError("option --format takes summary or program, got \"" + excerpt(format) + "\"");
     RunOptions opts = runOptionsFrom(a);
     std::string label;
     std::string text = graphTextFor(a, label);
     auto t0 = std::chrono::steady_clock::now();
     GraphDocument doc = parseGraphDocument(text);
     releaseText(text);
+    if (format == "program" && !doc.program)
+        throw InputError("--format program prints a program's plan: " + label + " is a graph");
     Result r = run(doc, opts);
     const double ms = millisecondsSince(t0);
     // Streamed: a million-node result is hundreds of megabytes of text. With `-o -` it is all
     // standard output carries, and the summary goes to standard error.
     const bool resultOnStdout = !optionsOnStdout(a.options, {"-o"}).empty();
     if (a.options.count("-o"))
-        writeFileWith(a.options.at("-o"), [&](std::ostream& out) { writeResultJson(out, doc.graph, r); });
+        writeFileWith(a.options.at("-o"), [&](std::ostream& out) { writeResultJson(out, doc, r); });
     if (a.options.count("--export")) {
         fs::path dir = a.options.at("--export");
         std::error_code ec;
@@ -402,7 +428,22 @@ int commandPlan(int argc, char** argv) {
         writeFile(dir / "memory.txt", memoryText(r.plan));
         writeFile(dir / "spill.txt", spillText(r.plan));
     }
-    printSummary(resultOnStdout ? stderr : stdout, label, doc, r, ms);
+    if (format == "program")
+        std::fputs(programText(rewriteProgram(*doc.program, doc.graph, r.plan)).c_str(),
+                   resultOnStdout ? stderr : stdout);
+    else
+        printSummary(resultOnStdout ? stderr : stdout, label, doc, r, ms);
+    return 0;
+}
+
+// `spillway translate PROGRAM [-o FILE]`: the graph a program becomes (docs/programs.md).
+int commandTranslate(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2, {"-o"});
+    if (a.positional.size() != 1) throw InputError("usage: spillway translate PROGRAM [-o GRAPH.json]");
+    const std::string text = readFile(a.positional.front(), "graph");
+    if (text.find_first_not_of(" \t\r\n") != std::string::npos && !parseGraphDocument(text).program)
+        throw InputError(a.positional.front() + " is a graph already (it starts with {): translate reads a program");
+    writeFile(a.options.count("-o") ? a.options.at("-o") : "-", graphToJson(parseGraphDocument(text)));
     return 0;
 }
 
@@ -442,7 +483,7 @@ int commandBench(int argc, char** argv) {
             // Order source "best" has planned each candidate order already: keep the winner's plan.
             r.plan = problem.plan
                          ? std::move(*problem.plan)
-                         : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy});
+                         : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy, {}});
             auto t2 = std::chrono::steady_clock::now();
             r.timing = simulateTiming(doc.graph, r.plan);
             r.metrics = measure(doc.graph, r.capacities, opts.cost, r.inputOrder, r.plan, r.timing);
@@ -578,8 +619,9 @@ int commandScale(int argc, char** argv) {
         r.search = problem.search;
         r.policy = opts.policy;
         r.cost = opts.cost;
-        r.plan = problem.plan ? std::move(*problem.plan)
-                              : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy});
+        r.plan = problem.plan
+                     ? std::move(*problem.plan)
+                     : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, opts.cost, opts.policy, {}});
         seconds[1] = orderEnd - orderStart;
         seconds[2] = cpuSeconds() - orderEnd;
         peak[3] = peakMegabytes();
@@ -957,6 +999,7 @@ int commandOrders() {
 int dispatch(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "--help";
     if (cmd == "plan") return commandPlan(argc, argv);
+    if (cmd == "translate") return commandTranslate(argc, argv);
     if (cmd == "bench") return commandBench(argc, argv);
     if (cmd == "verify") return commandVerify(argc, argv);
     if (cmd == "compare") return commandCompare(argc, argv);

@@ -130,10 +130,10 @@ private:
 // their graph's text; more is only address space.
 constexpr std::size_t kResultPerGraphByte = 4;
 
-ResultText resultText(const Graph& graph, const Result& result, std::size_t graphBytes) {
+ResultText resultText(const GraphDocument& doc, const Result& result, std::size_t graphBytes) {
     ResultText text(kResultPerGraphByte * graphBytes + (1 << 20));
     std::ostream out(&text);
-    writeResultJson(out, graph, result);
+    writeResultJson(out, doc, result);
     if (text.overLimit())
         limits::exceeded(
             "the result is larger than " + std::to_string(limits::kMaxResultBytes) +
@@ -208,12 +208,30 @@ std::string version() { return std::string("spillway ") + SPILLWAY_VERSION; }
 
 std::string policies() { return dump(Json(policyNames())); }
 
-// The policies, default first: [{"name", "title", "description"}].
+// The policies, default first: [{"name", "title", "description", "forceable", "textbook"}].
 std::string policyListJson() {
     Json out = Json::array();
     for (const PolicyInfo& p : policyList())
-        out.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}});
+        out.push_back({{"name", p.name},
+                       {"title", p.title},
+                       {"description", p.description},
+                       {"forceable", p.forceable},
+                       {"textbook", p.textbook}});
     return dump(out);
+}
+
+// The graph a program becomes (docs/programs.md), as `spillway translate` prints it.
+val translate(const val& programText) {
+    return guarded([&] {
+        GraphDocument doc = parseInBrowser(textOf(programText, "programText", "graph"));
+        if (!doc.program) {
+            ErrorPlace where;
+            where.source = "graph";
+            throw InputError("the text is a graph already (it starts with {): translate reads a program",
+                             std::move(where));
+        }
+        return graphToJson(doc);
+    });
 }
 
 // The order sources, default first: [{"name", "title", "description"}].
@@ -228,8 +246,7 @@ val plan(const val& graphJson, const val& optionsJson) {
     return guarded([&] {
         std::size_t graphBytes = 0;
         GraphDocument doc = parseGraph(graphJson, graphBytes);
-        return resultText(doc.graph, run(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options"))),
-                          graphBytes);
+        return resultText(doc, run(doc, parseRunOptions(textOf(optionsJson, "optionsJson", "options"))), graphBytes);
     });
 }
 
@@ -247,7 +264,7 @@ val planWithProgress(const val& graphJson, const val& optionsJson, val onProgres
             j["best"] = p.best;
             return onProgress(dump(j)).as<bool>();
         };
-        return resultText(doc.graph, run(doc, opts), graphBytes);
+        return resultText(doc, run(doc, opts), graphBytes);
     });
 }
 
@@ -344,6 +361,7 @@ EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("policyList", &policyListJson);
     emscripten::function("orders", &orders);
     emscripten::function("plan", &plan);
+    emscripten::function("translate", &translate);
     emscripten::function("planWithProgress", &planWithProgress);
     emscripten::function("verify", &verify);
     emscripten::function("metrics", &metrics);

@@ -5,7 +5,7 @@
 export type OrderSourceName = "graph" | "best" | "schedule" | "reuse" | "search" | "min-peak" | "id";
 
 /** A policy's name, as policies() lists them ("best" first: the default). */
-export type PolicyName = "best" | "lifetime" | "residency" | "seed" | "window";
+export type PolicyName = "best" | "lifetime" | "residency" | "seed" | "window" | "belady" | "lru" | "fifo";
 
 /** Options for plan(); every field is optional. */
 export interface RunOptions {
@@ -29,6 +29,9 @@ export interface RunOptions {
   /** Techniques of the cycles objective to switch off, by name (cyclesTechniques()); only with
    *  objective "cycles". */
   disable?: string[];
+  /** What if: write buffer `buffer` (an id) out just before step `step` of the input order; the
+   *  policy plans the rest. Policies whose PolicyInfo says forceable; objective "bytes" only. */
+  force?: { step: number; buffer: number };
 }
 
 /** What set a node's start (docs/timing.md): one per entry of the result's "order", beside
@@ -65,6 +68,10 @@ export interface PolicyInfo {
   title: string;
   /** What it does, in a sentence or two. */
   description: string;
+  /** It takes PlanOptions.force (What if). */
+  forceable: boolean;
+  /** A textbook rule (belady, lru, fifo), for teaching; policy "best" does not run it. */
+  textbook: boolean;
 }
 
 export interface OrderSourceInfo {
@@ -206,6 +213,9 @@ export interface SpillwayModule {
    *  a result over 2^28 bytes is the input error where.limit {name: "resultBytes", max: 268435456}
    *  (README.md, "Limits"). */
   plan(graphJson: string, optionsJson: string): string;
+  /** The graph JSON a program (docs/programs.md) becomes, as `spillway translate` prints it, or
+   *  EngineError JSON (a program's errors carry where.line and where.column). */
+  translate(programText: string): string;
   /**
    * plan() that reports the order search's progress: `onProgress` receives SearchProgress JSON
    * every 64 evaluations (and once at the end) and returns true to go on, false to stop; the

@@ -247,7 +247,7 @@ TEST_CASE("run options from JSON (the bindings' format)") {
     CHECK(inputErrorOf([] { parseRunOptions(R"({"effort":-1})"); }) ==
           "line 1, column 11: options: field \"effort\" must be an integer between 0 and 100000000, got -1");
     CHECK(inputErrorOf([] { parseRunOptions(R"({"order":"search","policy":"magic"})"); }) ==
-          "line 1, column 28: options: unknown policy \"magic\": expected one of best, lifetime, residency, seed, window");
+          "line 1, column 28: options: unknown policy \"magic\": expected one of best, lifetime, residency, seed, window, belady, lru, fifo");
 }
 
 TEST_CASE("run options from JSON: the objective and the cycles techniques to switch off, hostile values located") {

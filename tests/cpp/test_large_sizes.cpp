@@ -73,7 +73,14 @@ struct Expected {
     Bytes extraBytes;
 };
 
-// Calls `check` with the verified plan of every policy on every order source under both objectives.
+bool isTextbook(const std::string& policy) {
+    for (const PolicyInfo& p : policyList())
+        if (p.name == policy) return p.textbook;
+    return false;
+}
+
+// Calls `check(result, textbook)` with the verified plan of every policy on every order source
+// under both objectives.
 template <typename Check>
 void forEveryRun(const GraphDocument& doc, const std::optional<Capacities>& caps, Check check) {
     for (const std::string& policy : policyNames())
@@ -87,17 +94,22 @@ void forEveryRun(const GraphDocument& doc, const std::optional<Capacities>& caps
                 opts.orderSource = source;
                 opts.objective = objective;
                 opts.capacities = caps;
-                check(planVerified(doc, opts));
+                check(planVerified(doc, opts), isTextbook(policy));
             }
 }
 
-// Every policy on every order source under both objectives: verified, with `want` exactly.
+// Every policy on every order source under both objectives: verified, with `want` exactly (the
+// textbook rules, which may reload a buffer only to free it, at least `want`).
 void planEverywhere(const std::string& graph, Expected want) {
     const GraphDocument doc = parseGraphDocument(graph);
-    forEveryRun(doc, std::nullopt, [&](const Result& r) {
-        CHECK(r.metrics.spills == want.spills);
-        CHECK(r.metrics.extraBytes == want.extraBytes);
-        CHECK(spilledTraffic(doc.graph, r.plan) == want.extraBytes);
+    forEveryRun(doc, std::nullopt, [&](const Result& r, bool textbook) {
+        CHECK(spilledTraffic(doc.graph, r.plan) == r.metrics.extraBytes);
+        if (textbook) {
+            CHECK(r.metrics.extraBytes >= want.extraBytes);
+        } else {
+            CHECK(r.metrics.spills == want.spills);
+            CHECK(r.metrics.extraBytes == want.extraBytes);
+        }
         // One order only, and its relaxation is integral (equal sizes): the bound is the plan's.
         CHECK(r.metrics.bound.total == want.extraBytes);
         CHECK(r.metrics.bound.exact);
@@ -140,8 +152,10 @@ TEST_CASE("large sizes: three ALLOCs of 2^31 bytes in 2^32 and nothing else spil
         RunOptions opts;
         opts.policy = policy;
         const Result r = planVerified(doc, opts);
-        CHECK(r.metrics.spills == 1);
-        CHECK(r.metrics.extraBytes == Bytes{1} << 32);
+        // lru and fifo write out buffer 0, then bring it back for its FREE
+        const int spills = policy == "lru" || policy == "fifo" ? 2 : 1;
+        CHECK(r.metrics.spills == spills);
+        CHECK(r.metrics.extraBytes == spills * (Bytes{1} << 32));
         CHECK(r.metrics.bound.total == Bytes{1} << 32);
         // The cycles objective may take another order (the FREEs earlier): never more data.
         opts.objective = Objective::Cycles;
@@ -203,7 +217,7 @@ TEST_CASE("large sizes: random graphs with buffers of 2^31 to 2^36 bytes, every 
         Capacities caps = test::tightCapacities(doc.graph, seed);
         for (auto& [type, cap] : caps) cap = std::min(cap, limits::kMaxBytes);
         int withSpills = 0;
-        forEveryRun(doc, caps, [&](const Result& r) {
+        forEveryRun(doc, caps, [&](const Result& r, bool) {
             CHECK(r.metrics.extraBytes == spilledTraffic(doc.graph, r.plan));
             CHECK(r.metrics.bound.total <= r.metrics.extraBytes);
             CHECK(r.metrics.totalCycles >= r.metrics.cyclesBound.plan.total);

@@ -282,9 +282,9 @@ TEST_CASE("the policy registry: every name parses to its entry, an unknown one f
         CHECK(!list[i].title.empty());
         CHECK(list[i].description.size() > list[i].title.size());
     }
-    CHECK(policyNameList() == "best, lifetime, residency, seed, window");
+    CHECK(policyNameList() == "best, lifetime, residency, seed, window, belady, lru, fifo");
     CHECK(test::inputErrorOf([] { parsePolicy("Best"); }) ==
-          "unknown policy \"Best\": expected one of best, lifetime, residency, seed, window");
+          "unknown policy \"Best\": expected one of best, lifetime, residency, seed, window, belady, lru, fifo");
 }
 
 TEST_CASE("an unknown policy fails before any order is made: the order search never starts") {
@@ -295,7 +295,7 @@ TEST_CASE("an unknown policy fails before any order is made: the order search ne
     int reports = 0;
     opts.progress = [&](const SearchProgress&) { return ++reports > 0; };
     CHECK(test::inputErrorOf([&] { run(doc, opts); }) ==
-          "unknown policy \"nosuch\": expected one of best, lifetime, residency, seed, window");
+          "unknown policy \"nosuch\": expected one of best, lifetime, residency, seed, window, belady, lru, fifo");
     CHECK(reports == 0);
     opts.policy = "seed";  // the same run with a policy it knows reports the search's progress
     test::planVerified(doc, opts);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -164,12 +165,16 @@ struct SourceMap {
     std::map<std::string, TextPosition> capacities;  // each key of "Capacities"
 };
 
-// What a graph file holds: the graph plus its optional "Order" and "Capacities".
+struct ProgramSource;  // program.h
+
+// What a graph file holds: the graph plus its optional "Order" and "Capacities"; a program
+// (program.h) also keeps what its text said, to be printed back with its plan.
 struct GraphDocument {
     Graph graph;
     std::optional<std::vector<NodeId>> order;
     std::optional<Capacities> capacities;
     SourceMap source;
+    std::shared_ptr<const ProgramSource> program;
 };
 
 // `e` (an error about the graph: ErrorPlace::source "graph") with the line and column of the

@@ -57,6 +57,10 @@ constexpr int kResultFormat = 2;
 // of both forms are the same.
 std::string resultToJson(const Graph& g, const Result& r);
 void writeResultJson(std::ostream& out, const Graph& g, const Result& r);
+// The same for the document planned: a program's result also holds the program rewritten with
+// its plan ("program", docs/result-format.md).
+std::string resultToJson(const GraphDocument& doc, const Result& r);
+void writeResultJson(std::ostream& out, const GraphDocument& doc, const Result& r);
 std::string graphToJson(const GraphDocument& doc);
 // The rows of compare(): [{"policy", "planPolicy", "order", "spills", "extraBytes",
 // "demandPeak": {"byType", "total"}, "totalCycles", "ms"}].

@@ -2,6 +2,7 @@
 // SPILL_IN pairs where a memory is full. Policies differ in whom they spill and where they
 // place; all of them produce a Plan that the verifier must accept.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,19 @@
 
 namespace spillway {
 
+// What if: one spill chosen by the user. The buffer is written out just before step `step` of
+// the input order (it must be resident there and not used by that step's node) and comes back
+// before its next use; the policy plans everything else around it.
+struct ForcedSpill {
+    int step = 0;
+    BufferId buffer = 0;
+};
+
 struct PlanOptions {
     Capacities capacities;
     CostModel cost;
     std::string policy = "best";
+    std::optional<ForcedSpill> force;  // policies that can take it: forceablePolicyNames()
 };
 
 // Policy "best" runs every other policy, on a huge graph (scale.h) only this one (docs/policies.md,
@@ -24,13 +34,15 @@ inline constexpr const char* kHugeGraphPolicy = "lifetime";
 
 // The policies (`--policy`, the bindings' "policy" option): one registry from which the CLI's
 // help and option parsing, the bindings' policies() and compare's rows derive.
-enum class Policy { Best, Lifetime, Residency, Seed, Window };
+enum class Policy { Best, Lifetime, Residency, Seed, Window, Belady, Lru, Fifo };
 
 struct PolicyInfo {
     Policy policy;
     std::string name;         // what --policy and the options take
     std::string title;        // a one-line summary
     std::string description;  // what it does, in a sentence or three
+    bool forceable = false;   // takes PlanOptions::force
+    bool textbook = false;    // a textbook rule (belady, lru, fifo), for teaching: policy best does not run it
 };
 
 // Registry order; the first ("best") is the default.
@@ -43,7 +55,13 @@ const char* policyName(Policy policy);
 // The policy named `name`; InputError (field "policy") naming the policies otherwise.
 Policy parsePolicy(const std::string& name);
 
-// Plans `order` (already validated) under `opts`. Throws InputError for an unknown policy.
+// "lifetime, residency, ..." : the policies that take PlanOptions::force.
+std::string forceablePolicyNames();
+// InputError (field "force") unless `policy` takes PlanOptions::force.
+void requireForceable(const std::string& policy);
+
+// Plans `order` (already validated) under `opts`. Throws InputError for an unknown policy, and
+// for a force the policy cannot take or that names no resident buffer (field "force").
 Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts);
 
 }  // namespace spillway

@@ -13,6 +13,7 @@
 #include "cycles.h"
 #include "order_search.h"
 #include "plan.h"
+#include "planner.h"
 #include "schedule.h"
 #include "timing.h"
 
@@ -35,6 +36,8 @@ struct RunOptions {
     // sooner (cycles.h), its techniques switchable.
     Objective objective = Objective::Bytes;
     CyclesOptions cycles;
+    // What if: the plan of the run's order with this spill forced (planner.h); objective bytes only.
+    std::optional<ForcedSpill> force;
 };
 
 // What the order search did, when it made the order.

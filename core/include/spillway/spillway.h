@@ -12,6 +12,7 @@
 #include "limits.h"
 #include "name.h"
 #include "plan.h"
+#include "program.h"
 #include "scale.h"
 #include "schedule.h"
 
@@ -45,6 +46,7 @@
 // io: JSON and CSV in and out.
 #include "json_io.h"
 #include "packing_io.h"
+#include "program_text.h"
 
 // generators: built-in examples, generated graphs and packing instances.
 #include "examples.h"

@@ -420,7 +420,8 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     if (replan && opts.enabled(CyclesTechnique::Policies))
         for (const std::string& policy : policyNames())
             if (policy != "best" && policy != plan.policy)
-                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, policy}), inputOrder, "policy " + policy);
+                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, policy, {}}), inputOrder,
+                         "policy " + policy);
     if (opts.enabled(CyclesTechnique::Orders))
         for (const OrderStart& other : others) tryStart(other.plan, other.order, "order " + other.label, other.source);
     if (replan && opts.enabled(CyclesTechnique::Reserve)) {
@@ -444,7 +445,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                 } catch (const InputError&) {
                     continue;  // a node's own buffers no longer fit the smaller memory
                 }
-                tryStart(planSpills(g, order, PlanOptions{less, cost, policy}), order,
+                tryStart(planSpills(g, order, PlanOptions{less, cost, policy, {}}), order,
                          "reserve " + std::to_string(room) + " bytes of " + type, source);
             }
     }
@@ -468,7 +469,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
             Order order = retimedWindow(g, *best.input, start, first, kRetimeWidth);
             if (order == *best.input) continue;
             ++planned, ++plannedSinceKept;
-            Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy});
+            Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy, {}});
             if (extraBytesOf(g, plan) > allowed) continue;
             retimed.push_back(std::move(order));
             const Cycles before = best.total;

@@ -193,7 +193,7 @@ void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder
             candidate == p.order ||
             std::any_of(p.others.begin(), p.others.end(), [&](const OrderStart& o) { return o.order == candidate; });
         if (known) continue;
-        Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
+        Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy, {}});
         p.others.push_back({"search", start.empty() ? label : label + " (runner-up from " + start + ")",
                             std::move(order), std::move(plan)});
     }
@@ -266,7 +266,7 @@ void prepareHugeDefault(const GraphDocument& doc, const RunOptions& opts, const 
     std::vector<Order> orders;
     for (MadeOrder& m : made) orders.push_back(std::move(m.order));
     DraftChoice choice =
-        leastMovingDraft(doc.graph, std::move(orders), PlanOptions{p.capacities, opts.cost, opts.policy});
+        leastMovingDraft(doc.graph, std::move(orders), PlanOptions{p.capacities, opts.cost, opts.policy, {}});
     p.orderSource = names[choice.index];
     p.search = summaryOf(made[choice.index].search);
     Plan plan = choice.draft->plan();
@@ -297,7 +297,7 @@ void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, c
         names.push_back(candidate);
         made.push_back(std::move(m));
     }
-    const PlanOptions planOptions{p.capacities, opts.cost, opts.policy};
+    const PlanOptions planOptions{p.capacities, opts.cost, opts.policy, {}};
     auto choice = leastMovingDraft(
         made.size(), [&](std::size_t i) { return excessBound(doc.graph, made[i].order, p.capacities); },
         [&](std::size_t i) {
@@ -313,6 +313,14 @@ void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, c
 
 Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     parsePolicy(opts.policy);  // a wrong name fails before any order is made (a search is costly)
+    if (opts.force) {
+        requireForceable(opts.policy);
+        if (opts.objective == Objective::Cycles) {
+            ErrorPlace where;
+            where.field = "force";
+            throw InputError("a forced spill is planned under objective bytes only", std::move(where));
+        }
+    }
     Problem p;
     p.capacities = capacitiesFor(doc, opts);
     opts.cost.validate(doc.graph);
@@ -381,11 +389,11 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
         withKnown.known.emplace_back(candidate, made.order);
         if (made.search)
             for (auto& [start, order] : made.search->runnersUp) {
-                Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy});
+                Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy, {}});
                 p.others.push_back(
                     {candidate, candidate + " (runner-up from " + start + ")", std::move(order), std::move(plan)});
             }
-        Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy});
+        Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy, {}});
         const Bytes bytes = extraBytesOf(doc.graph, plan);
         if (!p.plan || bytes < bestBytes) {
             if (p.plan) p.others.push_back({p.orderSource, p.orderSource, std::move(p.order), std::move(*p.plan)});
@@ -423,8 +431,10 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     r.search = std::move(problem.search);
     r.policy = opts.policy;
     r.cost = opts.cost;
-    r.plan = problem.plan ? std::move(*problem.plan)
-                          : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy});
+    // A forced spill replans the order chosen, even when its source planned it already.
+    r.plan = problem.plan && !opts.force
+                 ? std::move(*problem.plan)
+                 : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy, opts.force});
     r.objective = opts.objective;
     if (opts.objective == Objective::Cycles) {
         Shortened s = shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, opts.cycles, problem.others);

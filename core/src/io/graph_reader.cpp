@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "field_reader.h"
+#include "program_reader.h"
 #include "spillway/id_table.h"
 #include "spillway/json_io.h"
 #include "spillway/limits.h"
@@ -341,6 +342,7 @@ GraphDocument GraphReader::finish() {
 }  // namespace
 
 GraphDocument parseGraphDocument(const std::string& text, const std::optional<HostNodeLimit>& hostLimit) {
+    if (isProgramText(text)) return parseProgram(text, hostLimit);
     const json::JsonText t(text, "graph", "the graph");
     GraphReader reader(t, hostLimit);
     json::readJson(t, reader);

@@ -14,6 +14,7 @@
 #include "spillway/limits.h"
 #include "spillway/order_sources.h"
 #include "spillway/planner.h"
+#include "spillway/program_text.h"
 
 namespace spillway {
 
@@ -118,8 +119,8 @@ using json::FieldValue;
 using json::Kind;
 using json::Scalar;
 
-// The options object of the bindings: {"capacities", "order", "policy", "cost"}, other keys
-// ignored.
+// The options object of the bindings: {"capacities", "order", "policy", "cost", "effort",
+// "objective", "disable", "force"}, other keys ignored.
 class OptionsReader {
 public:
     explicit OptionsReader(const json::JsonText& text)
@@ -131,19 +132,22 @@ public:
         switch (stack_.back()) {
             case Ctx::Root:
                 if (key == "cost" || key == "order" || key == "policy" || key == "capacities" || key == "effort" ||
-                    key == "objective" || key == "disable") {
+                    key == "objective" || key == "disable" || key == "force") {
                     if (!seen_.insert(key).second) fail(offset, "options: field \"" + key + "\" appears twice", key);
                 }
                 key_ = std::move(key);
                 break;
             case Ctx::Capacities: capacities_.key(std::move(key), offset, *opts_.capacities); break;
             case Ctx::Cost: cost_.key(key, offset, "options.cost"); break;
+            case Ctx::Force: forceKey_ = std::move(key); break;
             case Ctx::Order:
             case Ctx::Disable: break;
         }
         return true;
     }
     void onEnd(Kind, std::size_t) {
+        if (stack_.back() == Ctx::Force && (forceStep_ < 0 || forceBuffer_ < 0))
+            fail(forceOffset_, "options: field \"force\" needs \"step\" and \"buffer\"", "force");
         if (stack_.back() == Ctx::Cost) {
             ErrorPlace where;
             where.field = "cost";
@@ -153,6 +157,8 @@ public:
         stack_.pop_back();
     }
     RunOptions finish() {
+        if (forceStep_ >= 0)
+            opts_.force = ForcedSpill{static_cast<int>(forceStep_), static_cast<BufferId>(forceBuffer_)};
         // "disable" may come before "objective": checked once both are read.
         if (!opts_.cycles.disabled.empty() && opts_.objective != Objective::Cycles)
             fail(disableOffset_,
@@ -163,7 +169,7 @@ public:
     }
 
 private:
-    enum class Ctx : std::uint8_t { Root, Capacities, Order, Cost, Disable };
+    enum class Ctx : std::uint8_t { Root, Capacities, Order, Cost, Disable, Force };
 
     bool value(Kind k, const Scalar* s, std::size_t offset) {
         if (stack_.empty()) {
@@ -203,6 +209,7 @@ private:
                 else
                     cost_.container(k, offset);
                 return false;
+            case Ctx::Force: forceValue(k, s, offset); return false;
             case Ctx::Disable: {
                 const std::string field = "disable[" + std::to_string(disableCount_++) + "]";
                 if (k != Kind::String)
@@ -305,7 +312,33 @@ private:
             stack_.push_back(Ctx::Cost);
             return true;
         }
+        if (key_ == "force") {
+            if (k != Kind::Object)
+                fail(
+                    offset,
+                    std::string("options: field \"force\" must be an object like {\"step\": 12, \"buffer\": 3}, got ") +
+                        json::kindName(k),
+                    "force");
+            forceOffset_ = offset;
+            stack_.push_back(Ctx::Force);
+            return true;
+        }
         return false;  // an option this engine does not know: ignored
+    }
+
+    // "step" (of the input order) or "buffer" (an id) of "force"; other keys are refused.
+    void forceValue(Kind k, const Scalar* s, std::size_t offset) {
+        const bool step = forceKey_ == "step";
+        if (!step && forceKey_ != "buffer")
+            fail(offset, "options.force: unknown field \"" + excerpt(forceKey_) + "\" (expected step, buffer)",
+                 "force");
+        const std::int64_t max = step ? limits::kMaxOrderLength : limits::kMaxBufferId;
+        if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > max)
+            fail(offset,
+                 "options.force." + forceKey_ + " must be an integer between 0 and " + std::to_string(max) + ", got " +
+                     (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
+                 "force." + forceKey_);
+        (step ? forceStep_ : forceBuffer_) = s->integer;
     }
 
     [[noreturn]] void fail(std::size_t offset, const std::string& message, const std::string& field = "") const {
@@ -321,6 +354,9 @@ private:
     json::ObjectFields cost_;
     std::size_t disableOffset_ = 0;
     int disableCount_ = 0;
+    std::string forceKey_;
+    std::int64_t forceStep_ = -1, forceBuffer_ = -1;
+    std::size_t forceOffset_ = 0;
 };
 
 }  // namespace
@@ -481,7 +517,16 @@ void writeBriefDecision(JsonWriter& w, const Graph& g, const IdTable& bufferAt, 
 }
 
 // The result document, member by member (docs/result-format.md).
-void writeResult(JsonWriter& w, const Graph& g, const Result& r) {
+void writeProgram(JsonWriter& w, const ProgramSource& program, const Graph& g, const Plan& p) {
+    w.key("program").beginObject().member("unit",
+                                          program.unit == ProgramSource::Unit::Registers ? "registers" : "cache");
+    w.key("lines").beginArray();
+    for (const ProgramLine& line : rewriteProgram(program, g, p))
+        w.beginObject().member("text", line.text).member("step", line.step).endObject();
+    w.endArray().endObject();
+}
+
+void writeResult(JsonWriter& w, const Graph& g, const Result& r, const ProgramSource* program = nullptr) {
     w.beginObject()
         .member("format", kResultFormat)
         .member("engine", std::string("spillway ") + SPILLWAY_VERSION)
@@ -571,7 +616,9 @@ void writeResult(JsonWriter& w, const Graph& g, const Result& r) {
         const IdTable bufferAt = IdTable::positions(ids);
         for (const BriefDecision& d : p.briefDecisions) writeBriefDecision(w, g, bufferAt, d);
     }
-    w.endArray().endObject();
+    w.endArray();
+    if (program) writeProgram(w, *program, g, p);
+    w.endObject();
 }
 
 }  // namespace
@@ -587,6 +634,21 @@ std::string resultToJson(const Graph& g, const Result& r) {
 void writeResultJson(std::ostream& out, const Graph& g, const Result& r) {
     JsonWriter w(out);
     writeResult(w, g, r);
+    w.flush();
+    out << '\n';
+}
+
+std::string resultToJson(const GraphDocument& doc, const Result& r) {
+    JsonWriter w;
+    writeResult(w, doc.graph, r, doc.program.get());
+    std::string text = w.take();
+    text += '\n';
+    return text;
+}
+
+void writeResultJson(std::ostream& out, const GraphDocument& doc, const Result& r) {
+    JsonWriter w(out);
+    writeResult(w, doc.graph, r, doc.program.get());
     w.flush();
     out << '\n';
 }

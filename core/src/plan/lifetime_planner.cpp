@@ -72,9 +72,16 @@ struct Eviction {
     Bytes budget;               // the budget at that step (below capacity after a failed packing)
     bool optimal = false;       // chosen by the optimal residency step, not by furthest next use
     int peakStep = -1;          // optimal: the step where keeping it would overflow the most
+    int ruleStep = -1;          // a textbook rule: the step it ranked by (next use, last use, placed)
+    bool forced = false;        // chosen by the user (PlanOptions::force)
 };
 
-enum class ResidencyRule { FurthestNextUse, Optimal };
+// How phase 1 chooses whom to write out: lifetime's score, the optimum, or a textbook rule.
+enum class ResidencyRule { FurthestNextUse, Optimal, Belady, LeastRecentlyUsed, FirstInFirstOut };
+
+bool isTextbook(ResidencyRule rule) { return rule != ResidencyRule::FurthestNextUse && rule != ResidencyRule::Optimal; }
+
+constexpr const char* kForcedReason = "written out here because you chose it; the policy plans the rest around it";
 
 constexpr const char* kOptimalReason =
     "the optimal residency for this order writes it out until its next use: keeping it would cost more elsewhere";
@@ -106,11 +113,15 @@ constexpr const char* kLifetimeFormula =
 class LifetimePlanner {
 public:
     LifetimePlanner(const Graph& g, const Order& order, const PlanOptions& opts, ResidencyRule rule)
-        : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost, opts.capacities), rule_(rule) {}
+        : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost, opts.capacities), rule_(rule) {
+        if (opts.force) forced_ = checkedForce(*opts.force);
+    }
 
     std::optional<Plan> run() {
         std::optional<std::map<std::string, MemoryPlan>> plans = planMemories();
         if (!plans) return std::nullopt;
+        if (forced_ && !forceApplied_)
+            forceError("buffer " + std::to_string(opts_.force->buffer) + " is in no memory planned");
         return replay(*plans);
     }
 
@@ -146,6 +157,43 @@ public:
     PlanBuilder&& unusedBuilder() { return std::move(builder_); }
 
 private:
+    struct Forced {
+        int step;
+        int buf;  // buffer index
+    };
+
+    [[noreturn]] static void forceError(const std::string& message) {
+        ErrorPlace where;
+        where.field = "force";
+        throw InputError("forced spill: " + message, std::move(where));
+    }
+
+    Forced checkedForce(const ForcedSpill& f) const {
+        if (f.step < 0 || f.step >= builder_.steps())
+            forceError("step " + std::to_string(f.step) + " is not in the order (0.." +
+                       std::to_string(builder_.steps() - 1) + ")");
+        if (!g_.bufferIndex.contains(f.buffer)) forceError("no buffer " + std::to_string(f.buffer) + " in the graph");
+        return {f.step, g_.bufferIndex.at(f.buffer)};
+    }
+
+    std::string forcedName() const {
+        return "buffer " + std::to_string(g_.buffers[forced_->buf].id) + " at step " + std::to_string(forced_->step);
+    }
+
+    // Policy residency: the gap of the forced buffer over the forced step, taken out of `problem`
+    // (so that the choice never keeps it).
+    Gap takeForcedGap(ResidencyProblem& problem) {
+        auto it = std::find_if(problem.gaps.begin(), problem.gaps.end(), [&](const Gap& gap) {
+            return gap.buf == forced_->buf && gap.from < forced_->step && forced_->step < gap.to;
+        });
+        if (it == problem.gaps.end())
+            forceError(forcedName() + ": it is not resident there, or the node at that step uses it");
+        const Gap gap = *it;
+        problem.gaps.erase(it);
+        forceApplied_ = true;
+        return gap;
+    }
+
     // The buffers of `type` the node at `step` uses. Types are compared once per buffer, here,
     // not per step: this runs for every step of every retry.
     IndexRange buffersIn(const std::string& type, int step) {
@@ -177,10 +225,12 @@ private:
                 smallest = std::min(smallest, g_.buffers[b].size);
             }
         std::optional<ResidencyProblem> problem;
+        std::optional<Gap> forcedGap;
         if (rule_ == ResidencyRule::Optimal) {
             std::vector<ResidencyProblem> one = residencyProblems(g_, order_, {{type, capacity}});
             if (one.empty()) return MemoryPlan{};
             problem = std::move(one.front());
+            if (forced_ && g_.buffers[forced_->buf].type == type) forcedGap = takeForcedGap(*problem);
         }
         // lifetime: each retry replans and repacks the memory, so bound the work on large graphs;
         // its cut is even for the first evenRetries, then doubles at each repeat on a step, so
@@ -207,7 +257,8 @@ private:
         std::int64_t& relaxationWork = relaxationWork_;  // shared by the plan's memories
         for (int attempt = 0;; ++attempt) {
             // Branch and bound on the first attempt only: a retry is about fragmentation anyway.
-            MemoryPlan p = problem ? optimalResidency(*problem, budget, attempt == 0) : chooseResidency(type, budget);
+            MemoryPlan p =
+                problem ? optimalResidency(*problem, budget, attempt == 0, forcedGap) : chooseResidency(type, budget);
             relaxationWork += p.relaxationWork;
             PackingNotes notes;
             unplaced.clear();
@@ -296,8 +347,10 @@ private:
         return true;
     }
 
-    // Phase 1, policy residency: the optimal choice of gaps, as stretches and write-outs.
-    MemoryPlan optimalResidency(const ResidencyProblem& problem, const std::vector<Bytes>& budget, bool exact) {
+    // Phase 1, policy residency: the optimal choice of gaps, as stretches and write-outs; a forced
+    // gap (not in `problem`) written out besides.
+    MemoryPlan optimalResidency(const ResidencyProblem& problem, const std::vector<Bytes>& budget, bool exact,
+                                const std::optional<Gap>& forcedGap) {
         ResidencyEffort effort;
         if (!exact) effort.exactNodes = 0;
         // The relaxation within the bound's budget: on huge graphs the greedy's choice instead.
@@ -308,6 +361,7 @@ private:
         std::vector<std::vector<const Gap*>> outGaps(g_.buffers.size());
         for (size_t i = 0; i < problem.gaps.size(); ++i)
             if (!keep[i]) outGaps[problem.gaps[i].buf].push_back(&problem.gaps[i]);
+        if (forcedGap) outGaps[forcedGap->buf].push_back(&*forcedGap);
         MemoryPlan plan;
         std::vector<const Gap*> written;  // the write-outs in the order they are recorded
         for (int b : buffersOfMemory(problem.type)) {
@@ -323,8 +377,10 @@ private:
             plan.stretches.push_back({b, from, freeTime(stepOf(g_.buffers[b].freeNode)), size});
         }
         std::vector<Eviction> explained = explainOptimal(problem, budget, keep, load, written);
-        for (size_t i = 0; i < written.size(); ++i)
+        for (size_t i = 0; i < written.size(); ++i) {
+            explained[i].forced = forcedGap && written[i] == &*forcedGap;
             plan.evictionsAt[written[i]->from + 1].push_back(std::move(explained[i]));
+        }
         for (auto& [step, evictions] : plan.evictionsAt)
             std::sort(evictions.begin(), evictions.end(),
                       [](const Eviction& x, const Eviction& y) { return x.buf < y.buf; });
@@ -457,6 +513,7 @@ private:
         std::vector<size_t> cursor(g_.buffers.size(), 0);  // uses already run
         std::vector<int> resident;                         // ascending buffer index
         std::vector<int> incoming;                         // of the step's buffers, those not resident
+        std::vector<int> lastNeeded(g_.buffers.size(), -1), placedAt(g_.buffers.size(), -1);  // textbook rules
         Bytes used = 0;
         auto nextUse = [&](int b) { return builder_.uses(b)[cursor[b]]; };
         auto close = [&](int b, Time t) {
@@ -475,8 +532,19 @@ private:
                     incoming.push_back(b);
                     need += g_.buffers[b].size;
                 }
+            if (forced_ && forced_->step == s && g_.buffers[forced_->buf].type == type) {
+                const int b = forced_->buf;
+                if (open[b] < 0 || std::find(needed.begin(), needed.end(), b) != needed.end())
+                    forceError(forcedName() + ": it is not resident there, or the node at that step uses it");
+                close(b, outTime(s));
+                Eviction e{b, {}, 0, {}, 0, 0, budget[s]};
+                e.forced = true;
+                plan.evictionsAt[s].push_back(std::move(e));
+                forceApplied_ = true;
+            }
             if (used + need > budget[s]) {
-                for (Eviction& e : chooseVictims(resident, needed, s, used + need - budget[s], nextUse)) {
+                const Bytes excess = used + need - budget[s];
+                for (Eviction& e : chooseVictims(resident, needed, s, excess, nextUse, lastNeeded, placedAt)) {
                     close(e.buf, outTime(s));
                     if (builder_.keepsReasons()) e.forBufs = incoming;
                     e.need = need;
@@ -484,7 +552,9 @@ private:
                     plan.evictionsAt[s].push_back(std::move(e));
                 }
             }
+            for (int b : needed) lastNeeded[b] = s;
             for (int b : incoming) {
+                placedAt[b] = s;
                 open[b] = static_cast<int>(plan.stretches.size());
                 plan.stretches.push_back({b, node.isAlloc() ? nodeTime(s) : inTime(s), 0, g_.buffers[b].size});
                 resident.insert(std::lower_bound(resident.begin(), resident.end(), b), b);
@@ -497,22 +567,39 @@ private:
         return plan;
     }
 
-    // Furthest next use first (COPY_IN buffers at double distance); then, least valuable victim
-    // first, keep back those the room did not need.
+    // The step a candidate ranks by under the rule, and its key (the highest is written out first):
+    // lifetime, the distance to its next use (COPY_IN buffers at double distance); belady, its
+    // next use; lru, the step it was last needed; fifo, the step it was placed (the oldest first).
+    template <typename NextUse>
+    std::pair<int, std::int64_t> ruleKey(int b, int step, NextUse&& nextUse, const std::vector<int>& lastNeeded,
+                                         const std::vector<int>& placedAt) const {
+        switch (rule_) {
+            case ResidencyRule::Belady: return {nextUse(b), nextUse(b)};
+            case ResidencyRule::LeastRecentlyUsed: return {lastNeeded[b], -std::int64_t{lastNeeded[b]}};
+            case ResidencyRule::FirstInFirstOut: return {placedAt[b], -std::int64_t{placedAt[b]}};
+            default: {
+                const int next = nextUse(b);
+                return {next, std::int64_t{std::max(next - step, 1)} * (g_.buffers[b].hasCopyIn ? 2 : 1)};
+            }
+        }
+    }
+
+    // The highest keys first until the room is made; lifetime then keeps back, least valuable
+    // victim first, those the room did not need (a textbook rule keeps what it chose).
     template <typename NextUse>
     std::vector<Eviction> chooseVictims(const std::vector<int>& resident, IndexRange needed, int step, Bytes excess,
-                                        NextUse&& nextUse) {
+                                        NextUse&& nextUse, const std::vector<int>& lastNeeded,
+                                        const std::vector<int>& placedAt) {
         struct Scored {
             int buf;
             std::int64_t key;
-            int next;
+            int ruleStep;
         };
         std::vector<Scored> scored;
         for (int b : resident) {
             if (std::find(needed.begin(), needed.end(), b) != needed.end()) continue;
-            const int next = nextUse(b);
-            const std::int64_t key = std::int64_t{std::max(next - step, 1)} * (g_.buffers[b].hasCopyIn ? 2 : 1);
-            scored.push_back({b, key, next});
+            const auto [ruleStep, key] = ruleKey(b, step, nextUse, lastNeeded, placedAt);
+            scored.push_back({b, key, ruleStep});
         }
         std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.key > b.key; });
         std::vector<Scored> victims;
@@ -523,7 +610,7 @@ private:
             freed += g_.buffers[v.buf].size;
         }
         if (freed < excess) throw InternalError("lifetime planner: a node's buffers exceed the budget");
-        for (size_t i = victims.size(); i-- > 0;) {
+        for (size_t i = victims.size(); i-- > 0 && rule_ == ResidencyRule::FurthestNextUse;) {
             const Bytes size = g_.buffers[victims[i].buf].size;
             if (freed - size >= excess) {
                 freed -= size;
@@ -532,11 +619,14 @@ private:
         }
         std::vector<Eviction> out;
         Bytes missing = excess;
+        auto evict = [&](const Scored& v, std::vector<spillway::Scored> shown) {
+            Eviction e{v.buf, std::move(shown), static_cast<int>(scored.size()), {}, 0, missing, 0};
+            e.ruleStep = v.ruleStep;
+            out.push_back(std::move(e));
+            missing -= g_.buffers[v.buf].size;
+        };
         if (!builder_.keepsReasons()) {  // a huge graph's brief decisions show no candidates
-            for (const Scored& v : victims) {
-                out.push_back({v.buf, {}, static_cast<int>(scored.size()), {}, 0, missing, 0});
-                missing -= g_.buffers[v.buf].size;
-            }
+            for (const Scored& v : victims) evict(v, {});
             return out;
         }
         // The decision log shows the strongest candidates, not all of a large memory's buffers:
@@ -545,17 +635,19 @@ private:
         std::vector<int> keep;
         int furthest = -1;
         for (const Scored& c : scored) {
-            ranked.push_back({c.buf, static_cast<double>(c.key) / 2.0});
-            if (furthest < 0 || c.next > nextUse(furthest)) furthest = c.buf;
+            ranked.push_back({c.buf, shownScore(c.key, c.ruleStep)});
+            if (furthest < 0 || nextUse(c.buf) > nextUse(furthest)) furthest = c.buf;
         }
         keep.push_back(furthest);
         for (const Scored& v : victims) keep.push_back(v.buf);
         const std::vector<spillway::Scored> shown = PlanBuilder::shortlist(ranked, keep);
-        for (const Scored& v : victims) {
-            out.push_back({v.buf, shown, static_cast<int>(scored.size()), {}, 0, missing, 0});
-            missing -= g_.buffers[v.buf].size;
-        }
+        for (const Scored& v : victims) evict(v, shown);
         return out;
+    }
+
+    // The score the decision log shows: lifetime's formula (kLifetimeFormula); a textbook rule's step.
+    double shownScore(std::int64_t key, int ruleStep) const {
+        return rule_ == ResidencyRule::FurthestNextUse ? static_cast<double>(key) / 2.0 : static_cast<double>(ruleStep);
     }
 
     Plan replay(std::map<std::string, MemoryPlan>& plans) {
@@ -624,6 +716,11 @@ private:
         why.shortfall = e.missing;
         why.ranked = std::move(e.shown);
         why.weighed = e.weighed;
+        if (e.forced) {
+            why.reason = kForcedReason;
+            why.formula = "your choice (What if)";
+            return why;
+        }
         if (e.optimal) {
             const Node& at = g_.node(order_[e.peakStep]);
             why.reason = std::string(kOptimalReason) + ": kept, it would leave " + std::to_string(e.missing) +
@@ -636,6 +733,8 @@ private:
             return why;
         }
         why.reason = "its next use is the furthest (COPY_IN buffers count double): written out";
+        why.formula = kLifetimeFormula;
+        if (isTextbook(rule_)) textbookWhy(why, e);
         const Bytes capacity = opts_.capacities.at(type);
         if (e.budget < capacity)
             why.reason += std::string(why.forBufs.empty() ? " to keep the bytes resident" : " to make room") +
@@ -643,8 +742,27 @@ private:
                           " bytes, the rest kept free here because packing found no gap with all of them";
         else
             why.reason += " to make room";
-        why.formula = kLifetimeFormula;
         return why;
+    }
+
+    // A textbook rule's reason (before the room it makes) and formula.
+    void textbookWhy(SpillWhy& why, const Eviction& e) const {
+        const std::string at = std::to_string(e.ruleStep);
+        switch (rule_) {
+            case ResidencyRule::Belady:
+                why.reason = "its next use, at step " + at + ", is the furthest away (Belady): written out";
+                why.formula = "score = the step of its next use; the highest is written out (clean or dirty alike)";
+                break;
+            case ResidencyRule::LeastRecentlyUsed:
+                why.reason =
+                    "it is the least recently used (last loaded, used or reloaded at step " + at + "): written out";
+                why.formula = "score = the step it was last loaded, used or reloaded; the lowest is written out";
+                break;
+            default:
+                why.reason = "it was placed first (loaded or reloaded at step " + at + "): written out";
+                why.formula = "score = the step it was placed (loaded or reloaded); the lowest is written out";
+                break;
+        }
     }
 
     const Graph& g_;
@@ -654,8 +772,10 @@ private:
     ResidencyRule rule_;
     std::int64_t relaxationWork_ = 0;  // policy residency: its relaxations' work over every memory so far
     std::int64_t exactPackWorkLeft_ = kExactPackWork;  // of the exact packer, over every memory
-    std::vector<int> stepOf_;                          // node index -> step
-    std::optional<std::string> neededType_;            // the memory buffersIn() has indexed, if any
+    std::optional<Forced> forced_;                     // PlanOptions::force, checked
+    bool forceApplied_ = false;
+    std::vector<int> stepOf_;                // node index -> step
+    std::optional<std::string> neededType_;  // the memory buffersIn() has indexed, if any
     // Its buffers per step: those of step s are neededAt_[firstNeededAt_[s] .. firstNeededAt_[s + 1]).
     std::vector<int> firstNeededAt_, neededAt_;
 };
@@ -709,6 +829,13 @@ namespace {
 Plan planPackedOrSeed(const Graph& g, const Order& order, const PlanOptions& opts, ResidencyRule rule) {
     LifetimePlanner planner(g, order, opts, rule);
     if (std::optional<Plan> p = planner.run()) return std::move(*p);
+    if (opts.force) {
+        ErrorPlace where;
+        where.field = "force";
+        throw InputError("forced spill: with it, policy " + opts.policy +
+                             " found no packing and would fall back to seed, which takes no forced spill",
+                         std::move(where));
+    }
     Plan fallback = planSeed(planner.unusedBuilder(), g, opts);
     fallback.policy = "seed";
     return fallback;
@@ -722,6 +849,18 @@ Plan planLifetime(const Graph& g, const Order& order, const PlanOptions& opts) {
 
 Plan planResidency(const Graph& g, const Order& order, const PlanOptions& opts) {
     return planPackedOrSeed(g, order, opts, ResidencyRule::Optimal);
+}
+
+Plan planBelady(const Graph& g, const Order& order, const PlanOptions& opts) {
+    return planPackedOrSeed(g, order, opts, ResidencyRule::Belady);
+}
+
+Plan planLru(const Graph& g, const Order& order, const PlanOptions& opts) {
+    return planPackedOrSeed(g, order, opts, ResidencyRule::LeastRecentlyUsed);
+}
+
+Plan planFifo(const Graph& g, const Order& order, const PlanOptions& opts) {
+    return planPackedOrSeed(g, order, opts, ResidencyRule::FirstInFirstOut);
 }
 
 std::optional<Plan> planLifetimePacked(const Graph& g, const Order& order, const PlanOptions& opts) {

@@ -19,23 +19,26 @@ struct PolicyEntry {
     PlanFunction plan;
     // For policies that fall back on seed's plan: the plan without the fallback (policy best).
     std::optional<Plan> (*packed)(const Graph&, const Order&, const PlanOptions&) = nullptr;
+    bool forceable = false;  // takes PlanOptions::force
+    bool textbook = false;   // a textbook rule, for teaching: policy best does not run it
 };
 
 Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts);
 
 const PolicyEntry kPolicies[] = {
     {Policy::Best, "best", "The least data moved of all",
-     "Runs every other policy on the same order and keeps the plan that moves the least data (then "
+     "Runs every other policy but the textbook ones (belady, lru, fifo) on the same order and keeps the plan that "
+     "moves the least data (then "
      "the fewest spills; then the earlier policy in this list). On a huge graph: lifetime alone.",
      planBest},
     {Policy::Lifetime, "lifetime", "Furthest next use, then offline packing",
      "Knows the whole order: writes out the buffers whose next use is furthest when a node needs "
      "room, then packs every resident stretch offline; falls back to seed when packing fails.",
-     planLifetime, planLifetimePacked},
+     planLifetime, planLifetimePacked, true},
     {Policy::Residency, "residency", "Optimal residency, then offline packing",
      "The residency that moves the least data for the order (exact on small problems, else greedy "
      "choices improved by swaps), packed like lifetime.",
-     planResidency, planResidencyPacked},
+     planResidency, planResidencyPacked, true},
     {Policy::Seed, "seed", "The seed's online best-fit allocator, fixed",
      "Walks the order once, places each buffer by best fit and spills the live buffer with the "
      "highest size x distance-to-next-use / cost when no hole is large enough.",
@@ -44,6 +47,18 @@ const PolicyEntry kPolicies[] = {
      "Online like seed; when no hole is large enough, writes out the contiguous stretch of memory "
      "whose buffers cost least for their next use.",
      planWindow},
+    {Policy::Belady, "belady", "Belady: the furthest next use",
+     "The textbook rule: when a value needs room, write out the one whose next use is furthest away, "
+     "clean or dirty alike. Optimal for values of one size that are all clean; not otherwise.",
+     planBelady, nullptr, true, true},
+    {Policy::Lru, "lru", "LRU: the least recently used",
+     "The textbook rule: when a value needs room, write out the one least recently loaded, used or "
+     "reloaded.",
+     planLru, nullptr, true, true},
+    {Policy::Fifo, "fifo", "FIFO: the first placed",
+     "The textbook rule: when a value needs room, write out the one placed (loaded or reloaded) "
+     "earliest.",
+     planFifo, nullptr, true, true},
 };
 
 const PolicyEntry* findPolicy(const std::string& name) {
@@ -89,7 +104,7 @@ Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts) {
     std::optional<Plan> best;
     Bytes bestBytes = 0;
     for (const PolicyEntry& p : kPolicies) {
-        if (p.policy == Policy::Best) continue;
+        if (p.policy == Policy::Best || p.textbook) continue;
         Plan plan = planOf(p);
         if (plan.policy.empty()) plan.policy = p.name;
         const Bytes bytes = extraBytes(g, plan);
@@ -105,7 +120,8 @@ Plan planBest(const Graph& g, const Order& order, const PlanOptions& opts) {
 
 std::vector<PolicyInfo> policyList() {
     std::vector<PolicyInfo> list;
-    for (const PolicyEntry& p : kPolicies) list.push_back({p.policy, p.name, p.title, p.description});
+    for (const PolicyEntry& p : kPolicies)
+        list.push_back({p.policy, p.name, p.title, p.description, p.forceable, p.textbook});
     return list;
 }
 
@@ -130,8 +146,26 @@ Policy parsePolicy(const std::string& name) {
     throw InputError("unknown policy \"" + excerpt(name) + "\": expected one of " + policyNameList(), std::move(where));
 }
 
+std::string forceablePolicyNames() {
+    std::string known;
+    for (const PolicyEntry& p : kPolicies)
+        if (p.forceable) known += (known.empty() ? "" : ", ") + std::string(p.name);
+    return known;
+}
+
+void requireForceable(const std::string& policy) {
+    const PolicyEntry& p = entryOf(parsePolicy(policy));
+    if (p.forceable) return;
+    ErrorPlace where;
+    where.field = "force";
+    throw InputError(
+        "policy " + std::string(p.name) + " cannot take a forced spill: choose one of " + forceablePolicyNames(),
+        std::move(where));
+}
+
 Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts) {
     const PolicyEntry& p = entryOf(parsePolicy(opts.policy));
+    if (opts.force) requireForceable(opts.policy);
     Plan plan = p.plan(g, order, opts);
     if (plan.policy.empty()) plan.policy = p.name;
     return plan;

@@ -44,6 +44,12 @@ private:
 // offline packing (lifetime_planner.cpp).
 Plan planResidency(const Graph& g, const Order& order, const PlanOptions& opts);
 
+// Policies "belady", "lru" and "fifo": the textbook rules for the victim (planner.cpp's
+// registry says which), then lifetime's offline packing (lifetime_planner.cpp).
+Plan planBelady(const Graph& g, const Order& order, const PlanOptions& opts);
+Plan planLru(const Graph& g, const Order& order, const PlanOptions& opts);
+Plan planFifo(const Graph& g, const Order& order, const PlanOptions& opts);
+
 // Lifetime and residency without their fall back on seed: nothing when packing failed. Policy
 // "best" runs these and makes seed's plan once, instead of once per policy that falls back.
 std::optional<Plan> planLifetimePacked(const Graph& g, const Order& order, const PlanOptions& opts);

@@ -11,6 +11,10 @@ export const POLICY_TEXT: Record<string, string> = {
     'Online like seed, but aware of fragmentation: when no hole is large enough, it looks at every contiguous stretch of memory long enough for the new buffer (holes and buffers the current node does not use) and writes out the one whose buffers cost least, each counted as the bytes its spill moves divided by how far away its next use is.',
   residency:
     'Knows the whole order in advance and first finds the residency that moves the least data for it: which buffers stay in each memory between their uses, under every memory\u2019s capacity at every step (exactly on small problems; otherwise greedy choices improved by swaps). A buffer it does not keep is written out right after a use and read back just before the next. Then it packs the kept stretches like lifetime; when packing fails, it solves again with a little less room only where the packing failed.',
+  belady:
+    'The textbook rule (Belady\u2019s MIN): when a value needs room, write out the one whose next use is furthest away, clean or dirty alike. With values of one size that are all clean no rule reloads less; sizes or dirty values break that (residency does not).',
+  lru: 'The textbook rule Least Recently Used: when a value needs room, write out the one least recently loaded, used or reloaded \u2014 the past standing in for the future.',
+  fifo: 'The textbook rule First In, First Out: when a value needs room, write out the one placed (loaded or reloaded) earliest, however often it was used since. More registers can mean more reloads (Belady\u2019s anomaly).',
   seed: 'The design document\u2019s online allocator, fixed: walks the order once, places each buffer by best fit when it is allocated, and when no hole is large enough spills the live buffer with the highest size \u00d7 distance-to-next-use \u00f7 cost (cost = size for a COPY_IN buffer, 2 \u00d7 size otherwise), reloading it just before its next use.',
 };
 
