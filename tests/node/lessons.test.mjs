@@ -95,6 +95,11 @@ for (const lesson of lessons) {
   test(`lesson ${lesson.file}: plans, verifies, opens at a real step, and its answer is the engine's`, () => {
     const result = planned(lesson);
     assert.ok(lesson.step < result.order.length, `step ${lesson.step} of ${result.order.length}`);
+    if (lesson.program) {
+      // the page's program view: the rewritten program, one reload line per spill
+      assert.equal(result.program?.unit, 'registers');
+      assert.equal(result.program.lines.filter((l) => /^reload /.test(l.text)).length, result.metrics.spills);
+    }
     const q = lesson.question;
     if (q.field.startsWith('metrics.')) {
       const r = q.with ? planned(lesson, q.with) : result;
@@ -119,3 +124,49 @@ for (const lesson of lessons) {
     } else assert.fail(`unknown field ${q.field}`);
   });
 }
+
+/** The figures the program lessons cite besides their answers: the policy, the memory line when
+ * not the lesson's own, the metric and its value. Each is the engine's, and the lesson says it. */
+const CITED = {
+  'furthest-next-use': [
+    { policy: 'belady', metric: 'spills', value: 1 },
+    { policy: 'residency', metric: 'spills', value: 1 },
+  ],
+  'lru-vs-belady': [
+    { policy: 'lru', metric: 'spills', value: 6 },
+    { policy: 'fifo', metric: 'spills', value: 6 },
+    { policy: 'belady', metric: 'spills', value: 2 },
+  ],
+  'fifo-anomaly': [
+    { policy: 'fifo', memory: 'registers 3', metric: 'spills', value: 7 },
+    { policy: 'lru', memory: 'registers 3', metric: 'spills', value: 10 },
+    { policy: 'lru', metric: 'spills', value: 6 },
+    { policy: 'belady', memory: 'registers 3', metric: 'spills', value: 5 },
+    { policy: 'belady', metric: 'spills', value: 3 },
+  ],
+  'clean-vs-dirty': [
+    { policy: 'belady', metric: 'extraBytes', value: 2 },
+    { policy: 'belady', metric: 'spills', value: 1 },
+    { policy: 'residency', metric: 'spills', value: 1 },
+  ],
+  'sizes-break-belady': [
+    { policy: 'residency', metric: 'extraBytes', value: 1 },
+    { policy: 'belady', metric: 'extraBytes', value: 2 },
+    { policy: 'lru', metric: 'extraBytes', value: 2 },
+    { policy: 'fifo', metric: 'extraBytes', value: 2 },
+  ],
+};
+
+test('the program lessons: the figures they cite are the engine\'s', () => {
+  assert.deepEqual(Object.keys(CITED), lessons.filter((l) => l.program).map((l) => l.id));
+  for (const lesson of lessons.filter((l) => l.program)) {
+    const words = [...lesson.text, lesson.question.text, lesson.question.explain].join(' ');
+    for (const { policy, memory, metric, value } of CITED[lesson.id]) {
+      const program = memory ? lesson.program.replace(/^registers \d+$/m, memory) : lesson.program;
+      if (memory) assert.ok(program !== lesson.program && words.includes(memory), `${lesson.id}: ${memory}`);
+      const r = planned({ ...lesson, program }, { policy });
+      assert.equal(r.metrics[metric], value, `${lesson.id}: ${metric} of ${policy} ${memory ?? ''}`);
+      assert.match(words, new RegExp(`\\b${value}\\b`), `${lesson.id} says ${value}`);
+    }
+  }
+});
