@@ -42,9 +42,9 @@ Problem prepare(const GraphDocument& doc, const RunOptions& opts);
 // Throws InputError for bad input, InternalError when the plan fails the verifier.
 Result run(const GraphDocument& doc, const RunOptions& opts);
 
-// Every policy on every compared order source ("graph" when the document has an Order, then
-// comparedOrderSources()), each order made once; the other options (capacities, cost, effort)
-// from `opts`.
+// Every policy (under objective cycles, every one but the textbook rules) on every compared
+// order source ("graph" when the document has an Order, then comparedOrderSources()), each order
+// made once; the other options (capacities, cost, effort) from `opts`.
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts);
 
 // Metrics of a verified plan, its lower bounds included. Throws InternalError when the plan moves

@@ -89,7 +89,9 @@ private:
                 tokens.push_back({line.substr(i, j - i), column});
                 i = j;
             } else {
-                fail(lineNo, column, "unexpected character \"" + excerpt(line.substr(i, 1)) + "\"");
+                std::size_t j = i + 1;  // the whole of a UTF-8 sequence
+                while (j < line.size() && (static_cast<unsigned char>(line[j]) & 0xC0) == 0x80) ++j;
+                fail(lineNo, column, "unexpected character \"" + excerpt(line.substr(i, j - i)) + "\"");
             }
         }
         return tokens;
@@ -108,7 +110,8 @@ private:
         s.line = lineNo;
         s.column = tokens[0].column;
         s.text = std::move(text);
-        if (first == "use" || first == "store")
+        const bool assignment = tokens.size() > 1 && (tokens[1].text == "=" || tokens[1].text == ":");
+        if (!assignment && (first == "use" || first == "store"))
             readAccess(tokens, s);
         else
             readDefinition(tokens, s);
