@@ -138,10 +138,11 @@ Result planProgram(const std::string& text, const std::string& policy) {
     return test::planVerified(parseGraphDocument(text), opts);
 }
 
-// A program of K registers (1..6) and 5..40 instructions over 2..5 more names than registers: a
-// load defines a name not yet defined (half the time while some are left) or redefines one (one
-// time in five), every other instruction reads a defined name, so that more values are live than
-// registers hold, values are read several times and names redefined.
+// A program of K registers (1 to 6, at most a fifth of its instructions) and 5 to 40 instructions
+// over 1 to 3 more names than registers: a load defines a name not yet defined (half the time
+// while some are left) or redefines one (one time in eight), every other instruction reads a
+// defined name, so that more values are live than registers hold, values are read several times
+// and names redefined.
 std::string randomProgram(std::uint64_t seed) {
     Rng rng(seed);
     const int instructions = static_cast<int>(rng.between(5, 40));
@@ -166,54 +167,40 @@ std::string randomProgram(std::uint64_t seed) {
 const std::pair<const char*, Classic> kClassics[] = {
     {"lru", Classic::Lru}, {"fifo", Classic::Fifo}, {"belady", Classic::Belady}};
 
-}  // namespace
-
-TEST_CASE("classic policies: the simulation's reloads on hand-checked programs") {
-    // a=0 b=1 c=2. At `c = load` lru and fifo evict a (loaded first), belady b (read after a);
-    // lru and fifo then evict b to bring a back, and b comes back into the slot a leaves.
-    const char* threeInTwo = "registers 2\na = load\nb = load\nc = load\nuse a\nuse b\nuse c\n";
+// Programs checked by hand, with the values lru, fifo and belady reload (value k: the k-th
+// defined, buffer k).
+struct HandChecked {
+    const char* program;
+    std::vector<int> reloads[3];  // in kClassics' order
+};
+const HandChecked kHandChecked[] = {
+    // a=0 b=1 c=2. At `c = load` lru and fifo evict a (loaded first), belady b (read after a); lru
+    // and fifo then evict b to bring a back, and b comes back into the slot a leaves.
+    {"registers 2\na = load\nb = load\nc = load\nuse a\nuse b\nuse c\n", {{0, 1}, {0, 1}, {1}}},
     // `use a` makes a the most recent: at `c = load` lru evicts b, fifo a (placed first), then fifo
     // evicts b (placed before c) to bring a back.
-    const char* reusedFirst = "registers 2\na = load\nb = load\nuse a\nc = load\nuse a\nuse b\nuse c\n";
-    // One register: every other value goes out for the one read next.
-    const char* oneRegister = "registers 1\na = load\nb = load\nuse a\nuse b\na = load\nuse a\n";
-    const std::vector<std::pair<const char*, std::vector<std::vector<int>>>> cases = {
-        {threeInTwo, {{0, 1}, {0, 1}, {1}}},
-        {reusedFirst, {{1}, {0, 1}, {1}}},
-        {oneRegister, {{0, 1}, {0, 1}, {0, 1}}},
-    };
-    for (const auto& [text, expected] : cases) {
-        for (size_t k = 0; k < 3; ++k) {
-            const std::string policy = kClassics[k].first, program = text;
-            CAPTURE(program);
-            CAPTURE(policy);
-            CHECK(simulatedReloads(text, kClassics[k].second) == expected[k]);
-        }
-    }
-}
+    {"registers 2\na = load\nb = load\nuse a\nc = load\nuse a\nuse b\nuse c\n", {{1}, {0, 1}, {1}}},
+    // One register: each value goes out for the one read next; the second `a = load` is value 2.
+    {"registers 1\na = load\nb = load\nuse a\nuse b\na = load\nuse a\n", {{0, 1}, {0, 1}, {0, 1}}},
+};
 
-TEST_CASE("classic policies: the engine's reloads on hand-checked programs") {
-    // The same programs as above: the engine's SPILL_IN nodes bring back these values in this order.
-    const std::vector<std::pair<const char*, std::vector<std::vector<int>>>> cases = {
-        {"registers 2\na = load\nb = load\nc = load\nuse a\nuse b\nuse c\n", {{0, 1}, {0, 1}, {1}}},
-        {"registers 2\na = load\nb = load\nuse a\nc = load\nuse a\nuse b\nuse c\n", {{1}, {0, 1}, {1}}},
-        {"registers 1\na = load\nb = load\nuse a\nuse b\na = load\nuse a\n", {{0, 1}, {0, 1}, {0, 1}}},
-    };
-    for (const auto& [text, expected] : cases) {
+}  // namespace
+
+TEST_CASE("classic policies: the simulation's and the engine's reloads on hand-checked programs") {
+    for (const HandChecked& c : kHandChecked) {
         for (size_t k = 0; k < 3; ++k) {
-            const std::string policy = kClassics[k].first, program = text;
+            const std::string policy = kClassics[k].first, program = c.program;
             CAPTURE(program);
             CAPTURE(policy);
-            Result r = planProgram(text, policy);
+            CHECK(simulatedReloads(program, kClassics[k].second) == c.reloads[k]);
+            Result r = planProgram(program, policy);
             CHECK(r.plan.policy == policy);
-            CHECK(planReloads(r) == expected[k]);
+            CHECK(planReloads(r) == c.reloads[k]);
         }
     }
 }
 
-TEST_CASE(
-    "classic policies: the engine's reloads equal the simulation's on 30 random programs; residency's count is "
-    "belady's") {
+TEST_CASE("classic policies: on 30 random programs the engine reloads what the simulation does") {
     for (std::uint64_t seed = 1; seed <= 30; ++seed) {
         const std::string text = randomProgram(seed);
         CAPTURE(text);
@@ -225,6 +212,7 @@ TEST_CASE(
             CHECK(planReloads(r) == expected);
             CHECK(r.metrics.spills == static_cast<int>(expected.size()));
         }
+        // with one-slot clean values Belady reloads the fewest values: as many as the optimum
         const size_t belady = simulatedReloads(text, Classic::Belady).size();
         CHECK(planReloads(planProgram(text, "residency")).size() == belady);
     }
