@@ -1,7 +1,7 @@
 // The playground's lessons (web/src/lessons/*.json) are tested like the examples: each lesson's
 // graph plans with its settings to byte-identical JSON natively and in WebAssembly, the plan
 // passes the verifier, the step it opens at exists, and its question's answer is what the engine
-// decided.
+// decided. A program lesson's graph is its program text, as the page's editor holds it.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -19,13 +19,27 @@ before(async () => { engine = await loadEngine(); });
 const files = readdirSync(lessonDir).filter((f) => f.endsWith('.json')).sort();
 const lessons = files.map((f) => ({ file: f, ...JSON.parse(readFileSync(join(lessonDir, f), 'utf8')) }));
 
+/** The graph JSON of a program, as the engine's translate() gives it. */
+function translated(program) {
+  const text = engine.translate(program);
+  assert.equal(JSON.parse(text).error, undefined, `translate: ${JSON.parse(text).error?.message}`);
+  return text;
+}
+
+/** The text the page puts in the editor for a lesson. */
+function lessonText(lesson) {
+  if (lesson.program) return lesson.program;
+  return lesson.example ? engine.example(lesson.example) : JSON.stringify(lesson.graph);
+}
+
 /** The graph text and the options the page sends for a lesson (settings over the defaults, the
- * graph's Capacities as the capacities), with `extra` settings over the lesson's. */
+ * graph's Capacities as the capacities: a program's from its memory line, through the engine's
+ * translation), with `extra` settings over the lesson's. */
 function lessonRun(lesson, extra = {}) {
-  const graph = lesson.example ? engine.example(lesson.example) : JSON.stringify(lesson.graph);
+  const graph = lessonText(lesson);
   const s = { ...lesson.settings, ...extra };
   const options = {
-    capacities: JSON.parse(graph).Capacities ?? DEFAULT_CAPACITIES,
+    capacities: JSON.parse(lesson.program ? translated(graph) : graph).Capacities ?? DEFAULT_CAPACITIES,
     order: s.orderSource ?? 'graph',
     ...(s.policy ? { policy: s.policy } : {}),
     cost: { model: s.costModel ?? 'contest' },
@@ -55,12 +69,16 @@ function planned(lesson, extra) {
   return result;
 }
 
-test('the lesson path: seven lessons in file order, each complete', () => {
-  assert.deepEqual(lessons.map((l) => l.id), ['fits', 'one-spill', 'belady', 'copyin-cheaper', 'fragmentation', 'order', 'real-kernel']);
+test('the lesson path: twelve lessons in file order, each complete', () => {
+  assert.deepEqual(lessons.map((l) => l.id), [
+    'fits', 'one-spill', 'belady', 'copyin-cheaper', 'fragmentation', 'order', 'real-kernel',
+    'furthest-next-use', 'lru-vs-belady', 'fifo-anomaly', 'clean-vs-dirty', 'sizes-break-belady',
+  ]);
   for (const l of lessons) {
     assert.match(l.id, /^[a-z0-9-]{1,40}$/, l.file);
     assert.ok(l.title && Array.isArray(l.text) && l.text.length > 0 && l.text.every((p) => typeof p === 'string' && p.length > 20), `${l.file}: title and text`);
-    assert.ok(!!l.example !== !!l.graph, `${l.file}: an example or a graph, not both`);
+    assert.equal([l.example, l.graph, l.program].filter((x) => x !== undefined).length, 1, `${l.file}: an example, a graph or a program`);
+    if (l.program !== undefined) assert.ok(typeof l.program === 'string' && !l.program.trimStart().startsWith('{'), `${l.file}: a program's text`);
     assert.ok(Object.keys(l.settings).every((k) => ['policy', 'orderSource', 'costModel'].includes(k)), `${l.file}: settings`);
     assert.ok(Number.isInteger(l.step) && l.step >= 0, `${l.file}: step`);
     const q = l.question;
@@ -77,6 +95,11 @@ for (const lesson of lessons) {
   test(`lesson ${lesson.file}: plans, verifies, opens at a real step, and its answer is the engine's`, () => {
     const result = planned(lesson);
     assert.ok(lesson.step < result.order.length, `step ${lesson.step} of ${result.order.length}`);
+    if (lesson.program) {
+      // the page's program view: the rewritten program, one reload line per spill
+      assert.equal(result.program?.unit, 'registers');
+      assert.equal(result.program.lines.filter((l) => /^reload /.test(l.text)).length, result.metrics.spills);
+    }
     const q = lesson.question;
     if (q.field.startsWith('metrics.')) {
       const r = q.with ? planned(lesson, q.with) : result;
@@ -101,3 +124,49 @@ for (const lesson of lessons) {
     } else assert.fail(`unknown field ${q.field}`);
   });
 }
+
+/** The figures the program lessons cite besides their answers: the policy, the memory line when
+ * not the lesson's own, the metric and its value. Each is the engine's, and the lesson says it. */
+const CITED = {
+  'furthest-next-use': [
+    { policy: 'belady', metric: 'spills', value: 1 },
+    { policy: 'residency', metric: 'spills', value: 1 },
+  ],
+  'lru-vs-belady': [
+    { policy: 'lru', metric: 'spills', value: 6 },
+    { policy: 'fifo', metric: 'spills', value: 6 },
+    { policy: 'belady', metric: 'spills', value: 2 },
+  ],
+  'fifo-anomaly': [
+    { policy: 'fifo', memory: 'registers 3', metric: 'spills', value: 7 },
+    { policy: 'lru', memory: 'registers 3', metric: 'spills', value: 10 },
+    { policy: 'lru', metric: 'spills', value: 6 },
+    { policy: 'belady', memory: 'registers 3', metric: 'spills', value: 5 },
+    { policy: 'belady', metric: 'spills', value: 3 },
+  ],
+  'clean-vs-dirty': [
+    { policy: 'belady', metric: 'extraBytes', value: 2 },
+    { policy: 'belady', metric: 'spills', value: 1 },
+    { policy: 'residency', metric: 'spills', value: 1 },
+  ],
+  'sizes-break-belady': [
+    { policy: 'residency', metric: 'extraBytes', value: 1 },
+    { policy: 'belady', metric: 'extraBytes', value: 2 },
+    { policy: 'lru', metric: 'extraBytes', value: 2 },
+    { policy: 'fifo', metric: 'extraBytes', value: 2 },
+  ],
+};
+
+test('the program lessons: the figures they cite are the engine\'s', () => {
+  assert.deepEqual(Object.keys(CITED), lessons.filter((l) => l.program).map((l) => l.id));
+  for (const lesson of lessons.filter((l) => l.program)) {
+    const words = [...lesson.text, lesson.question.text, lesson.question.explain].join(' ');
+    for (const { policy, memory, metric, value } of CITED[lesson.id]) {
+      const program = memory ? lesson.program.replace(/^registers \d+$/m, memory) : lesson.program;
+      if (memory) assert.ok(program !== lesson.program && words.includes(memory), `${lesson.id}: ${memory}`);
+      const r = planned({ ...lesson, program }, { policy });
+      assert.equal(r.metrics[metric], value, `${lesson.id}: ${metric} of ${policy} ${memory ?? ''}`);
+      assert.match(words, new RegExp(`\\b${value}\\b`), `${lesson.id} says ${value}`);
+    }
+  }
+});

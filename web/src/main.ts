@@ -246,8 +246,11 @@ store.subscribe((s, p) => {
 async function openLesson(l: Lesson) {
   try {
     runner.interrupt();
-    const graph = l.example ? await engine.example(l.example) : layoutJson(compactJson(JSON.stringify(l.graph)));
-    const caps = (JSON.parse(graph) as { Capacities?: Record<string, number> }).Capacities;
+    const graph =
+      l.program ?? (l.example ? await engine.example(l.example) : layoutJson(compactJson(JSON.stringify(l.graph))));
+    // a program's capacity is its memory line's, in the engine's translation
+    const model = l.program ? await engine.translate(l.program) : graph;
+    const caps = (JSON.parse(model) as { Capacities?: Record<string, number> }).Capacities;
     store.set({
       settings: {
         ...defaultSettings(),

@@ -1,7 +1,8 @@
 // The lesson path: one JSON file per lesson in web/src/lessons/, in file-name order. A lesson is
-// data: a short text, a graph (a built-in example's name or the graph itself), settings over the
-// defaults, the step to open at, and a question whose answer tests/node/lessons.test.mjs checks
-// against the engine (the page trusts the file for it).
+// data: a short text, a graph (a built-in example's name, the graph itself, or a program in the
+// program form, its memory line included), settings over the defaults, the step to open at, and a
+// question whose answer tests/node/lessons.test.mjs checks against the engine (the page trusts the
+// file for it).
 import type { Settings } from './settings';
 
 export interface LessonQuestion {
@@ -27,6 +28,8 @@ export interface Lesson {
   text: string[];
   example?: string;
   graph?: unknown;
+  /** the program form's text (docs/programs.md): what the editor shows and the engine reads */
+  program?: string;
   settings: Partial<Pick<Settings, 'policy' | 'orderSource' | 'costModel'>>;
   step: number;
   question: LessonQuestion;
