@@ -337,3 +337,56 @@ test('scale and generate check their arguments before printing anything; generat
   assert.equal(oneLine(r), 'spillway scale: unknown kind "foo": expected matmul or random');
   assert.equal(oneLine(spillway('generate', 'random', '1000001')), 'option OPERATIONS must be between 1 and 1000000, got 1000001');
 });
+
+// ---- Programs (docs/programs.md) ----
+
+const program = file('p.txt', 'registers 2\na = load\nb = load\nuse a\nc = load\nuse b\nuse a\nuse c\n');
+
+test('a program plans like a graph; --format program prints it with its spills, reloads and registers', () => {
+  const lru = spillway('plan', program, '--policy', 'lru', '--format', 'program');
+  assert.equal(lru.status, 0, lru.stderr);
+  assert.equal(lru.stdout, [
+    'registers 2', 'a = load  # a in r0', 'b = load  # b in r1', 'use a',
+    'spill b   # b leaves r1: clean, nothing is written', 'c = load  # c in r1',
+    'spill a   # a leaves r0: clean, nothing is written', 'reload b  # b in r0', 'use b',
+    'reload a  # a in r0', 'use a', 'use c', ''].join('\n'));
+  const belady = spillway('plan', program, '--policy', 'belady', '--format', 'program');
+  assert.equal(belady.stdout.match(/^reload /gm).length, 1);
+  const summary = spillway('plan', program, '--policy', 'belady');
+  assert.match(summary.stdout, /^spills: 1$/m);
+  assert.match(summary.stdout, /^verified: yes/m);
+  const out = join(work, 'p.result.json');
+  assert.equal(spillway('plan', program, '--policy', 'belady', '-o', out).status, 0);
+  const result = JSON.parse(readFileSync(out, 'utf8'));
+  assert.deepEqual(result.program.lines.filter((l) => l.text.startsWith('reload')).map((l) => result.order[l.step]),
+    result.spills.map((s) => s.inNode));
+  assert.equal(spillway('verify', program, out).status, 0);
+});
+
+test('translate prints the graph a program becomes; a graph or a bad program is refused with its place', () => {
+  const t = spillway('translate', program);
+  assert.equal(t.status, 0, t.stderr);
+  const graph = JSON.parse(t.stdout);
+  assert.deepEqual(graph.Capacities, { REG: 2 });
+  assert.equal(graph.Nodes.filter((n) => n.Op === 'COPY_IN').length, 3);
+  assert.deepEqual(graph.Order, graph.Nodes.map((n) => n.Id));
+  const again = file('p.json', t.stdout);
+  assert.equal(spillway('plan', again, '--policy', 'lru').stdout.match(/^spills: (\d+)$/m)[1], '2');
+  const bad = spillway('translate', file('bad.txt', 'registers 2\nuse x\n'));
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /bad\.txt: line 2, column 5: value "x" is read before it is defined/);
+  assert.match(spillway('translate', small).stderr, /is a graph already/);
+  assert.match(spillway('plan', small, '--format', 'program').stderr, /--format program prints a program's plan/);
+  assert.match(spillway('plan', program, '--format', 'xml').stderr, /--format takes summary or program/);
+});
+
+test('--force STEP=BUFFER: What if, the policy planning the rest; a bad force names what is wrong', () => {
+  // At step 6 (c's ALLOC) lru writes out b; forcing a instead changes what comes back.
+  const forced = spillway('plan', program, '--policy', 'lru', '--force', '6=0', '--format', 'program');
+  assert.equal(forced.status, 0, forced.stderr);
+  assert.match(forced.stdout, /^spill a/m);
+  assert.match(spillway('plan', program, '--force', '6=0').stderr, /policy best cannot take a forced spill/);
+  assert.match(spillway('plan', program, '--policy', 'lru', '--force', '6').stderr, /--force needs STEP=BUFFER/);
+  assert.match(spillway('plan', program, '--policy', 'lru', '--force', '3=1').stderr,
+    /buffer 1 at step 3: it is not resident there, or the node at that step uses it/);
+});

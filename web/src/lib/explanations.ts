@@ -4,7 +4,7 @@
 import type { OrderSourceInfo } from '../engine/types';
 
 export const POLICY_TEXT: Record<string, string> = {
-  best: 'Runs every policy below on the same order and keeps the plan that moves the least data (then the fewest spills).',
+  best: 'Runs every policy below but the textbook ones (belady, lru, fifo) on the same order and keeps the plan that moves the least data (then the fewest spills).',
   lifetime:
     'Knows the whole order in advance. First decides who stays resident: when a node\u2019s buffers need room, it writes out the buffers whose next use is furthest away (COPY_IN buffers count double, since writing them out is free), keeps back any it didn\u2019t need, and reloads each just before its next use. Then it packs every resident stretch into the memory offline, largest first, into the smallest gap that is free for the stretch\u2019s whole life \u2014 so fragmentation can\u2019t force surprise spills. If packing fails it retries with a little less room where it failed, and falls back to seed.',
   window:
