@@ -245,3 +245,41 @@ TEST_CASE("what if: the bindings' options read force, and refuse it malformed") 
           std::string::npos);
     CHECK(inputErrorOf([] { parseRunOptions(R"({"force":3})"); }).find("must be an object") != std::string::npos);
 }
+
+TEST_CASE("program: mangled programs give a verified plan, its lines read back, or an InputError") {
+    const std::string base = std::string(kThree) + "store c\nx:2 = add d\nuse x a\n";
+    std::uint64_t state = 7;
+    auto next = [&](std::uint64_t bound) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<size_t>((state >> 33) % bound);
+    };
+    const std::string alphabet = "abcdx0129 =:#\n\tloadusetrgi";
+    int planned = 0, rejected = 0;
+    for (int i = 0; i < 2000; ++i) {
+        std::string text = base;
+        for (int m = 0, edits = 1 + static_cast<int>(next(3)); m < edits && !text.empty(); ++m) {
+            const size_t at = next(text.size());
+            switch (next(3)) {
+                case 0: text.erase(at, 1 + next(4)); break;
+                case 1: text.insert(at, text.substr(next(text.size()), 1 + next(8))); break;
+                default: text[at] = alphabet[next(alphabet.size())]; break;
+            }
+        }
+        CAPTURE(text);
+        try {
+            const GraphDocument doc = parseGraphDocument(text);
+            RunOptions opts;
+            opts.policy = i % 2 ? "lru" : "best";
+            const Result r = planVerified(doc, opts);
+            const ResultFile back = readResultFile(resultToJson(doc, r));
+            CHECK(verifyResult(doc.graph, r.capacities, back.cost, back.plan, back.claims).empty());
+            ++planned;
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()).find("line ") == 0);
+            ++rejected;
+        }
+    }
+    MESSAGE(planned << " mangled programs planned, " << rejected << " rejected with their line");
+    CHECK(planned > 200);
+    CHECK(rejected > 200);
+}
