@@ -440,10 +440,12 @@ int commandPlan(int argc, char** argv) {
 int commandTranslate(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2, {"-o"});
     if (a.positional.size() != 1) throw InputError("usage: spillway translate PROGRAM [-o GRAPH.json]");
-    const std::string text = readFile(a.positional.front(), "graph");
-    if (text.find_first_not_of(" \t\r\n") != std::string::npos && !parseGraphDocument(text).program)
+    std::string text = readFile(a.positional.front(), "graph");
+    const GraphDocument doc = parseGraphDocument(text);
+    releaseText(text);
+    if (!doc.program)
         throw InputError(a.positional.front() + " is a graph already (it starts with {): translate reads a program");
-    writeFile(a.options.count("-o") ? a.options.at("-o") : "-", graphToJson(parseGraphDocument(text)));
+    writeFile(a.options.count("-o") ? a.options.at("-o") : "-", graphToJson(doc));
     return 0;
 }
 

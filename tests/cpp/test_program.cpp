@@ -283,3 +283,21 @@ TEST_CASE("program: mangled programs give a verified plan, its lines read back, 
     CHECK(planned > 200);
     CHECK(rejected > 200);
 }
+
+TEST_CASE("program: too many nodes for the engine or the host is refused at the line that passes it") {
+    std::string text = "registers 2\n";
+    for (int i = 0; i < 10; ++i) text += "a = load\n";
+    const HostNodeLimit host{12, "the browser", "browserNodes", ": plan it with the command-line tool"};
+    try {
+        parseGraphDocument(text, host);
+        FAIL("expected an InputError");
+    } catch (const InputError& e) {
+        CHECK(std::string(e.what()) ==
+              "line 6, column 1: the program is too large for the browser: its graph passes 12 nodes "
+              "(limit browserNodes = 12): plan it with the command-line tool");
+        REQUIRE(e.where.limit);
+        CHECK(e.where.limit->name == "browserNodes");
+        CHECK(e.where.line == 6);  // the fifth load: its ALLOC is the 13th node
+    }
+    CHECK(parseGraphDocument(text).graph.nodes.size() == 30);
+}

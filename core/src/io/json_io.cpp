@@ -371,22 +371,6 @@ RunOptions parseRunOptions(const std::string& text) {
 
 namespace {
 
-OrderedJson nodeJson(const Node& n) {
-    OrderedJson j;
-    j["Id"] = n.id;
-    j["Op"] = n.op;
-    if (n.isBufferNode()) {
-        j["BufId"] = n.buf;
-        j["Size"] = n.size;
-        j["Type"] = n.type;
-    } else {
-        j["Pipe"] = n.pipe;
-        j["Cycles"] = n.cycles;
-        j["Bufs"] = n.bufs;
-    }
-    return j;
-}
-
 const char* decisionKind(Decision::Kind k) {
     switch (k) {
         case Decision::Kind::Place: return "place";
@@ -675,17 +659,26 @@ std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {
     return out.dump(-1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
 }
 
+// One node a line, the layout of the built-in examples, written piece by piece: a document tree
+// of a few million nodes would take gigabytes.
 std::string graphToJson(const GraphDocument& doc) {
-    OrderedJson j;
-    OrderedJson nodes = OrderedJson::array();
-    for (const Node& n : doc.graph.nodes) nodes.push_back(nodeJson(n));
-    j["Nodes"] = std::move(nodes);
-    OrderedJson edges = OrderedJson::array();
-    for (auto [s, d] : doc.graph.edges) edges.push_back({doc.graph.nodes[s].id, doc.graph.nodes[d].id});
-    j["Edges"] = std::move(edges);
-    if (doc.order) j["Order"] = *doc.order;
-    if (doc.capacities) j["Capacities"] = *doc.capacities;
-    return j.dump(1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+    const Graph& g = doc.graph;
+    auto compact = [](auto&& write) {
+        JsonWriter w;
+        write(w);
+        return w.take();
+    };
+    std::string out = "{\n \"Nodes\": [";
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        out += (i ? ",\n  " : "\n  ") + compact([&](JsonWriter& w) { writeNode(w, g.nodes[i]); });
+    out += "\n ],\n \"Edges\": [";
+    for (size_t i = 0; i < g.edges.size(); ++i)
+        out += std::string(i ? "," : "") + (i % 12 == 0 ? "\n  " : "") + "[" +
+               std::to_string(g.nodes[g.edges[i].first].id) + "," + std::to_string(g.nodes[g.edges[i].second].id) + "]";
+    out += "\n ]";
+    if (doc.order) out += ",\n \"Order\": " + compact([&](JsonWriter& w) { w.value(*doc.order); });
+    if (doc.capacities) out += ",\n \"Capacities\": " + compact([&](JsonWriter& w) { w.value(*doc.capacities); });
+    return out + "\n}\n";
 }
 
 std::string scheduleText(const Plan& p) {

@@ -63,10 +63,27 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(int line, int column, const std::string& message) const {
-        ErrorPlace where;
+    [[noreturn]] void fail(int line, int column, const std::string& message, ErrorPlace where = {}) const {
         where.source = "graph";
         throw locatedError(InputError(message, std::move(where)), line, column);
+    }
+
+    // The limit on nodes: the engine's, or the host's when lower.
+    LimitPlace nodeLimit() const {
+        if (hostLimit_ && hostLimit_->maxNodes < limits::kMaxNodes)
+            return {hostLimit_->limitName, hostLimit_->maxNodes};
+        return {"nodes", limits::kMaxNodes};
+    }
+
+    [[noreturn]] void tooLarge(const Statement& s) const {
+        ErrorPlace where;
+        where.limit = nodeLimit();
+        const LimitPlace& limit = *where.limit;
+        const std::string host = hostLimit_ && limit.name == hostLimit_->limitName ? " for " + hostLimit_->host : "";
+        const std::string message = "the program is too large" + host + ": its graph passes " +
+                                    std::to_string(limit.max) + " nodes (limit " + limit.name + " = " +
+                                    std::to_string(limit.max) + ")" + (host.empty() ? "" : hostLimit_->advice);
+        fail(s.line, s.column, message, std::move(where));
     }
 
     std::vector<Token> tokenize(std::string_view line, int lineNo) const {
@@ -110,6 +127,8 @@ private:
         s.line = lineNo;
         s.column = tokens[0].column;
         s.text = std::move(text);
+        // Each instruction is at least one node: a program too large is refused while read.
+        if (static_cast<std::int64_t>(statements_.size()) >= nodeLimit().max) tooLarge(s);
         const bool assignment = tokens.size() > 1 && (tokens[1].text == "=" || tokens[1].text == ":");
         if (!assignment && (first == "use" || first == "store"))
             readAccess(tokens, s);
@@ -252,10 +271,7 @@ GraphDocument ProgramReader::translate() {
     std::vector<std::vector<int>> touching(sizes_.size());  // per value: node indices in order
     auto add = [&](Node n, const Statement& s) {
         n.id = static_cast<NodeId>(g.nodes.size());
-        const std::int64_t maxNodes =
-            hostLimit_ ? std::min(hostLimit_->maxNodes, limits::kMaxNodes) : limits::kMaxNodes;
-        if (n.id >= maxNodes)
-            fail(s.line, s.column, "the program is too large: its graph passes " + std::to_string(maxNodes) + " nodes");
+        if (n.id >= nodeLimit().max) tooLarge(s);
         g.nodes.push_back(std::move(n));
         doc.source.nodes.push_back({static_cast<std::uint32_t>(s.line), static_cast<std::uint32_t>(s.column)});
         return static_cast<int>(g.nodes.size()) - 1;
