@@ -170,3 +170,29 @@ test('the program lessons: the figures they cite are the engine\'s', () => {
     }
   }
 });
+
+/** The figures the other lessons cite besides their answers: the settings over the lesson's, the
+ * metric, its value, and the words that state it. Each is the engine's, and the lesson says it. */
+const CITED_PLANS = {
+  'one-spill': [{ with: {}, metric: 'extraBytes', value: 128, says: 'only its reload moves data: 128 bytes' }],
+  'copyin-cheaper': [{ with: {}, metric: 'extraBytes', value: 128, says: '128 bytes moved instead of 256' }],
+  fragmentation: [
+    { with: {}, metric: 'spills', value: 1, says: 'yet a spill happens' },
+    { with: { policy: 'lifetime' }, metric: 'spills', value: 0, says: 'switch the policy and it spills nothing' },
+  ],
+  order: [
+    { with: {}, metric: 'spills', value: 514, says: 'against 514 in ascending id order' },
+    { with: { orderSource: 'schedule' }, metric: 'spills', value: 12, says: '12, against' },
+  ],
+};
+
+test('the example lessons: the figures they cite are the engine\'s', () => {
+  for (const [id, cited] of Object.entries(CITED_PLANS)) {
+    const lesson = lessons.find((l) => l.id === id);
+    const words = [...lesson.text, lesson.question.text, lesson.question.explain].join(' ');
+    for (const c of cited) {
+      assert.equal(planned(lesson, c.with).metrics[c.metric], c.value, `${id}: ${c.metric} with ${JSON.stringify(c.with)}`);
+      assert.ok(words.includes(c.says), `${id} says "${c.says}"`);
+    }
+  }
+});

@@ -3,14 +3,14 @@
 // the text worker has checked it against every limit.
 import './styles.css';
 import { store, notify, notifyBriefly } from './store';
-import { checkSettings, ORDER_FILE, type EngineNames } from './lib/settings';
+import { checkSettings, ORDER_FILE, type EngineNames, type Settings } from './lib/settings';
 import { CASE_PREFIX, caseJson, type Case, type CaseView } from './lib/share';
 import { EngineClient } from './engine/client';
 import { TextClient } from './text/client';
 import { createDocument } from './app/document';
 import { createRunner } from './app/runner';
 import { storage, KEY_SETTINGS, KEY_THEME, KEY_GRAPH, KEY_LESSONS } from './app/storage';
-import { createStepper, answerPending } from './app/stepping';
+import { createStepper, hiddenFrom, lessonAsksMetric } from './app/stepping';
 import { mountNotice } from './components/notice';
 import { mountSettings } from './components/settings';
 import { mountSummary, mountOrderTable, mountSpillTable } from './components/results';
@@ -122,6 +122,8 @@ function selectSpill(k: number | null) {
   const sp = k === null ? undefined : store.get().view?.spills[k];
   store.set({ selectedSpill: sp ? k : null, selectedBuf: sp ? sp.buf : null });
   if (sp) stepper.goTo(sp.outStep);
+  // a question opened there (predict mode): marking the buffer would answer it
+  if (sp && hiddenFrom(store.get()) <= sp.outStep) store.set({ selectedBuf: null });
 }
 mountChart($('chart'), store, {
   id: 'memory-chart',
@@ -132,10 +134,10 @@ mountChart($('chart'), store, {
   select: (buf) => store.set({ selectedBuf: buf, selectedSpill: null }),
   spills: { selected: (s) => s.selectedSpill, select: selectSpill },
   pick: (buf) => stepper.pick(buf),
-  veiled: answerPending,
+  hiddenFrom,
 });
 mountProgramView($('program-card'), $('program-view'), store, (step) => stepper.goTo(step));
-mountTimeline($('timeline'), store, { goTo: (step) => stepper.goTo(step), veiled: answerPending });
+mountTimeline($('timeline'), store, { goTo: (step) => stepper.goTo(step), hiddenFrom });
 mountStepControls($('step-controls'), store, stepper);
 mountStepState($('step-state'), store, {
   pick: (buf) => stepper.pick(buf),
@@ -151,6 +153,20 @@ mountCompare($('compare'), $('compare-status'), store, {
   cancel: () => runner.cancelCompare(),
   retry: () => runner.retryCompare(),
 });
+// a lesson's question about a plan's totals: the compare table's rows would answer it
+const compareHidden = h(
+  'p',
+  { class: 'muted', 'data-testid': 'compare-hidden', hidden: true },
+  'The table shows once you answer the lesson\u2019s question.',
+);
+$('compare').after(compareHidden);
+store.subscribe((s, p) => {
+  const asks = !!lessonAsksMetric(s);
+  if (asks === !!lessonAsksMetric(p)) return;
+  $('compare').hidden = asks;
+  $('diff-card').hidden = asks || !s.diff;
+  compareHidden.hidden = !asks;
+});
 mountOrderTable($('order'), store, (step) => stepper.goTo(step));
 mountSpillTable($('spills'), store, selectSpill);
 mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text(), caseView);
@@ -165,14 +181,18 @@ mountStale(
   () => void runner.run(),
 );
 store.subscribe((s, p) => {
-  if (s.view === p.view) return;
+  const veiled = hiddenFrom(s) < Number.POSITIVE_INFINITY;
+  if (s.view === p.view && veiled === hiddenFrom(p) < Number.POSITIVE_INFINITY) return;
   const v = s.view;
-  $('order-info').textContent = v ? `${fmtInt(v.order.length)} steps · ${fmtInt(v.addedCount)} spill nodes` : '';
-  $('spill-info').textContent = v
-    ? v.spills.length
-      ? `${fmtInt(v.spills.length)} · select one to step to it`
-      : ''
+  // while a question is open the counts would give its answer away
+  const hiddenNote = 'the steps after the cursor show once the question is answered';
+  $('order-info').textContent = v
+    ? veiled
+      ? hiddenNote
+      : `${fmtInt(v.order.length)} steps · ${fmtInt(v.addedCount)} spill nodes`
     : '';
+  $('spill-info').textContent =
+    v?.spills.length && !veiled ? `${fmtInt(v.spills.length)} · select one to step to it` : '';
 });
 
 // ---- downloads -------------------------------------------------------------------------------
@@ -243,9 +263,27 @@ store.subscribe((s, p) => {
   if (s.lessonsDone !== p.lessonsDone) storage.set(KEY_LESSONS, JSON.stringify(s.lessonsDone));
 });
 
+/** The settings and predict mode the user had before the lessons took over: leaving the lessons
+ * (Leave, an example, a file, a program, a link) gives them back, unless what was opened came
+ * with settings of its own (a link's, a case file's). */
+let beforeLessons: { settings: Settings; predict: boolean } | null = null;
+store.subscribe((s, p) => {
+  if (!p.lesson || s.lesson || !beforeLessons) return;
+  const { settings, predict } = beforeLessons;
+  beforeLessons = null;
+  store.set({
+    ...(s.settings === p.settings ? { settings } : {}),
+    predict: { ...s.predict, on: predict, note: null },
+  });
+});
+
 async function openLesson(l: Lesson) {
   try {
     runner.interrupt();
+    if (!store.get().lesson && !beforeLessons) {
+      const s = store.get();
+      beforeLessons = { settings: s.settings, predict: s.predict.on };
+    }
     const graph =
       l.program ?? (l.example ? await engine.example(l.example) : layoutJson(compactJson(JSON.stringify(l.graph))));
     // a program's capacity is its memory line's, in the engine's translation

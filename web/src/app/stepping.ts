@@ -33,9 +33,40 @@ export function openQuestion(s: State): number {
 /** The step whose decision the lesson on screen asks about, while its question is unanswered
  * (the page keeps that decision and what follows it hidden there, as for a predict question). */
 export function lessonQuestionStep(s: State): number {
-  const l =
-    s.lesson && s.lesson.answer === null && s.lesson.docVersion === s.docVersion ? lessonById(s.lesson.id) : undefined;
+  const l = lessonAsking(s);
   return l && !l.question.field.startsWith('metrics.') ? (l.question.at ?? l.step) : -1;
+}
+
+/** The lesson on screen while its question waits for an answer (about the plan on screen). */
+export function lessonAsking(s: State) {
+  return s.lesson && s.lesson.answer === null && s.lesson.docVersion === s.docVersion
+    ? lessonById(s.lesson.id)
+    : undefined;
+}
+
+/** A lesson's open question about a whole plan's figures (spills, data moved): the summary's totals
+ * (or, for a question about other settings, the compare table's) would answer it. */
+export function lessonAsksMetric(s: State): 'plan' | 'other' | null {
+  const l = lessonAsking(s);
+  if (!l?.question.field.startsWith('metrics.')) return null;
+  return l.question.with ? 'other' : 'plan';
+}
+
+/** The first step the page keeps hidden while a question is open, Infinity when none is: the
+ * answer is in that step's decision or after it. A lesson keeps everything after the cursor and
+ * its question's step on hidden; predict mode everything after the cursor (the next questions'
+ * answers), and the cursor's own step while its question waits for the pick. The chart, the
+ * timeline, their tooltips and the order and spill tables show nothing from this step on. */
+export function hiddenFrom(s: State): number {
+  if (!s.view) return Number.POSITIVE_INFINITY;
+  let from = Number.POSITIVE_INFINITY;
+  if (lessonAsking(s)) {
+    const q = lessonQuestionStep(s);
+    from = Math.min(s.cursor + 1, q >= 0 ? q : from);
+  }
+  if (s.predict.on && !s.view.decisionsBrief && s.view !== s.whatIf?.forced)
+    from = Math.min(from, openQuestion(s) >= 0 ? s.cursor : s.cursor + 1);
+  return from;
 }
 
 /** Whether the decision at the cursor waits for an answer (predict mode or the lesson's question). */

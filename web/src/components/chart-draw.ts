@@ -129,8 +129,8 @@ function paintPixels(c: Chart, lane: Lane, visible: number[], dark: boolean, sel
   img.put(Math.round(GUTTER * dpr), Math.round(lane.top * dpr));
 }
 
-/** The cursor: a band over its step across every lane; with a question open, a veil over the
- * steps after it (they would give the answer away). */
+/** The cursor: a band over its step across every lane; with a question open, an opaque veil over
+ * the steps it keeps hidden (they would give the answer away). */
 function drawCursor(c: Chart) {
   const { ctx } = c.dom;
   const s = c.store.get();
@@ -144,12 +144,11 @@ function drawCursor(c: Chart) {
   ctx.beginPath();
   ctx.rect(GUTTER, top - 6, pw, bottom - top + 6);
   ctx.clip();
-  if (c.src.veiled?.(s)) {
-    const from = Math.max(GUTTER, c.x.px(cur + 1));
+  const hidden = c.src.hiddenFrom?.(s) ?? Number.POSITIVE_INFINITY;
+  if (hidden < Number.POSITIVE_INFINITY) {
+    const from = Math.max(GUTTER, c.x.px(hidden));
     ctx.fillStyle = c.colors.bg;
-    ctx.globalAlpha = 0.94;
     ctx.fillRect(from, top - 6, GUTTER + pw - from, bottom - top + 6);
-    ctx.globalAlpha = 1;
   }
   const xa = c.x.px(cur),
     xb = c.x.px(cur + 1);

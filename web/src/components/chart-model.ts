@@ -42,8 +42,8 @@ export interface ChartSource {
   spills?: { selected(s: State): number | null; select(k: number | null): void };
   /** a buffer clicked while a question waits for its answer: true when taken as the answer */
   pick?(buf: number): boolean;
-  /** hide what lies after the cursor (a question is open) */
-  veiled?(s: State): boolean;
+  /** the first step kept hidden while a question is open (Infinity: none is) */
+  hiddenFrom?(s: State): number;
 }
 
 /** A mounted chart: its parts on the page and what it shows. */
@@ -118,11 +118,16 @@ export const yMax = (c: Chart, lane: Lane) => (c.fitY ? Math.max(1, lane.used) :
 export const sy = (c: Chart, lane: Lane, off: number) => lane.top + lane.height - (off / yMax(c, lane)) * lane.height;
 
 /** The stretch under (mx, my), within `tolPx` pixels; a resident one before a spilled one. */
+/** The first step the chart keeps hidden (Infinity when it shows every step). */
+export const hiddenAt = (c: Chart) => c.src.hiddenFrom?.(c.store.get()) ?? Number.POSITIVE_INFINITY;
+
 export function hit(c: Chart, mx: number, my: number, tolPx = 2): Hit | null {
   const { x } = c;
   const lane = c.lanes.find((l) => my >= l.top && my <= l.top + l.height);
   if (!lane || mx < GUTTER || mx > GUTTER + x.width) return null;
   const step = x.at(mx);
+  const hidden = hiddenAt(c); // (what lies from there on would answer the open question)
+  if (step >= hidden) return null;
   const tol = x.perPx() * tolPx;
   const offTol = (tolPx / lane.height) * yMax(c, lane);
   const off = ((lane.top + lane.height - my) / lane.height) * yMax(c, lane);
@@ -130,6 +135,7 @@ export function hit(c: Chart, mx: number, my: number, tolPx = 2): Hit | null {
   let best = -1;
   for (let i = st.count - 1; i >= 0; i--) {
     if (
+      st.start[i] < hidden &&
       step >= st.start[i] - tol &&
       step < st.end[i] + tol &&
       off >= st.offset[i] - offTol &&

@@ -28,6 +28,7 @@ import {
   type Hit,
   chartDescription,
   chartLabel,
+  hiddenAt,
   hit,
   lanesOf,
   sy,
@@ -139,8 +140,9 @@ function onStoreChange(c: Chart, s: State, p: State) {
     if (c.tipFor && c.tipFor.buf !== b) hideTip(c);
     requestDraw(c);
   }
-  if (cur !== src.cursor(p) || src.veiled?.(s) !== src.veiled?.(p)) {
+  if (cur !== src.cursor(p) || src.hiddenFrom?.(s) !== src.hiddenFrom?.(p)) {
     if (cur !== null) x.follow(cur, cur + 1); // the cursor's step stays on screen
+    if (c.tipFor && !c.tipFor.pinned) hideTip(c);
     requestDraw(c);
   }
   if (s.theme !== p.theme) {
@@ -161,6 +163,9 @@ function showTipFor(c: Chart, r: Hit, mx: number, my: number, pinned: boolean) {
   const buf = st.buf[i];
   const B = c.view!.buffers;
   const nUses = B.usesStart[buf + 1] - B.usesStart[buf];
+  // while a question is open, nothing from the hidden steps: not when the stretch ends, nor the FREE
+  const hidden = hiddenAt(c);
+  const ends = st.end[i] < hidden;
   c.dom.tip.replaceChildren(
     h(
       'div',
@@ -173,10 +178,18 @@ function showTipFor(c: Chart, r: Hit, mx: number, my: number, pinned: boolean) {
       'div',
       {},
       st.spilled[i]
-        ? `spilled out after step ${st.start[i] - 1}, back at step ${st.end[i]} (this is its old place)`
-        : `resident: steps ${st.start[i]}–${st.end[i] - 1}`,
+        ? `spilled out after step ${st.start[i] - 1}, ${ends ? `back at step ${st.end[i]}` : 'not back yet'} (this is its old place)`
+        : ends
+          ? `resident: steps ${st.start[i]}–${st.end[i] - 1}`
+          : `resident from step ${st.start[i]}`,
     ),
-    h('div', { class: 'muted' }, `ALLOC @ ${B.allocStep[buf]} · FREE @ ${B.freeStep[buf]} · ${nUses} steps name it`),
+    h(
+      'div',
+      { class: 'muted' },
+      B.freeStep[buf] < hidden
+        ? `ALLOC @ ${B.allocStep[buf]} · FREE @ ${B.freeStep[buf]} · ${nUses} steps name it`
+        : `ALLOC @ ${B.allocStep[buf]}`,
+    ),
   );
   c.tipFor = { buf, pinned };
   c.dom.showTip(mx, my, c.cssW, c.cssH);
@@ -225,13 +238,25 @@ function stepSpill(c: Chart, dir: 1 | -1) {
     live.textContent = 'This plan has no spills.';
     return;
   }
+  // while a question is open: the spills before the steps it keeps hidden, and the next one (as
+  // Next would, the cursor goes there; what it leaves there is not shown)
+  const hidden = hiddenAt(c);
+  const reach =
+    hidden < Number.POSITIVE_INFINITY
+      ? Math.min(v.spills.length, v.spills.filter((sp) => sp.outStep < hidden).length + 1)
+      : v.spills.length;
   const cur = src.spills.selected(c.store.get());
-  const next = cur === null ? (dir > 0 ? 0 : v.spills.length - 1) : (cur + dir + v.spills.length) % v.spills.length;
+  const next = cur === null || cur >= reach ? (dir > 0 ? 0 : reach - 1) : (cur + dir + reach) % reach;
   const sp = v.spills[next];
   src.spills.select(next);
   // centre the spill's stretch and show its details
   x.centre(sp.outStep, sp.inStep, (sp.inStep - sp.outStep) * 3);
   draw(c);
+  if (sp.outStep >= hiddenAt(c)) {
+    // the cursor came to a question (predict mode): its spill shows once it is answered
+    live.textContent = `A spill at step ${sp.outStep}: which buffer is written out? It shows once you answer.`;
+    return;
+  }
   const lane = c.lanes.find((l) => l.type === sp.type);
   if (lane) {
     const st = lane.st;
@@ -248,7 +273,9 @@ function stepSpill(c: Chart, dir: 1 | -1) {
       }
     }
   }
-  live.textContent = `Spill ${next + 1} of ${v.spills.length}: buffer ${sp.buf} (${sp.type}, ${fmtBytes(sp.size)}) leaves offset ${sp.oldOffset} at step ${sp.outStep} and comes back at offset ${sp.newOffset} at step ${sp.inStep}.`;
+  // (the number of spills would answer a question about the plan's spills)
+  const of = hiddenAt(c) < Number.POSITIVE_INFINITY ? '' : ` of ${v.spills.length}`;
+  live.textContent = `Spill ${next + 1}${of}: buffer ${sp.buf} (${sp.type}, ${fmtBytes(sp.size)}) leaves offset ${sp.oldOffset} at step ${sp.outStep} and comes back at offset ${sp.newOffset} at step ${sp.inStep}.`;
 }
 
 function onKey(c: Chart, e: KeyboardEvent) {

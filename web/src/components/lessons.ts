@@ -30,6 +30,7 @@ interface Path {
   store: Store;
   on: LessonHandlers;
   list: HTMLElement;
+  reset: HTMLButtonElement;
   panel: HTMLElement;
   /** what gets the focus after the panel is drawn again (a keyboard user's button is replaced) */
   focusNext: 'title' | 'answer' | null;
@@ -39,8 +40,16 @@ export function mountLessons(root: HTMLElement, title: HTMLElement, store: Store
   root.dataset.testid = 'lessons';
   const list = h('ol', { class: 'lesson-list', 'data-testid': 'lesson-list' });
   const panel = h('div', { class: 'lesson', 'data-testid': 'lesson' });
-  root.append(list, panel);
-  const p: Path = { root, title, store, on, list, panel, focusNext: null };
+  const reset = h(
+    'button',
+    { class: 'link-btn small', type: 'button', 'data-testid': 'lesson-reset' },
+    'Reset progress',
+  ) as HTMLButtonElement;
+  reset.addEventListener('click', () => {
+    if (confirm('Untick every lesson?')) store.set({ lessonsDone: [] });
+  });
+  root.append(list, reset, panel);
+  const p: Path = { root, title, store, on, list, reset, panel, focusNext: null };
   store.subscribe((s, prev) => {
     if (s.lessonsDone !== prev.lessonsDone || s.lesson?.id !== prev.lesson?.id)
       redrawKeepingFocus(list, () => renderList(p));
@@ -58,6 +67,7 @@ export function mountLessons(root: HTMLElement, title: HTMLElement, store: Store
 function renderList(p: Path) {
   const s = p.store.get();
   p.title.textContent = `Lessons · ${s.lessonsDone.length} of ${LESSONS.length} done`;
+  p.reset.hidden = !s.lessonsDone.length;
   p.list.replaceChildren(
     ...LESSONS.map((l, i) => {
       const done = s.lessonsDone.includes(l.id);
@@ -144,7 +154,8 @@ function choiceButtons(p: Path, s: State, l: Lesson): HTMLElement[] {
     );
     b.addEventListener('click', () => {
       const cur = p.store.get();
-      const done = cur.lessonsDone.includes(l.id) ? cur.lessonsDone : [...cur.lessonsDone, l.id];
+      // only a right answer ticks the lesson: a wrong one shows the answer but leaves it to do again
+      const done = c !== q.answer || cur.lessonsDone.includes(l.id) ? cur.lessonsDone : [...cur.lessonsDone, l.id];
       p.focusNext = 'answer';
       p.store.set({ lesson: { ...cur.lesson!, answer: String(c) }, lessonsDone: done });
     });

@@ -11,6 +11,15 @@ import type { PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
 import { boundGap } from '../lib/bound';
 import { waitCell, waitChain } from '../lib/waits';
+import { hiddenFrom, lessonAsksMetric } from '../app/stepping';
+
+/** The rows of a table over the plan's steps that an open question leaves on screen: those of
+ * the steps before the ones it keeps hidden (all of them when no question is open). */
+const shownRows = (total: number, stepOf: (row: number) => number, from: number) => {
+  let n = 0;
+  while (n < total && stepOf(n) < from) n++;
+  return n;
+};
 
 /** What the order search did: "Order search: 693 evaluations (effort 2,614), from …", and for a
  * plan of a smaller effort than the run asked for, which one and why it is on screen. */
@@ -88,6 +97,19 @@ function objectiveLine(view: PlanView): HTMLElement | null {
   );
 }
 
+/** While a lesson asks for a plan's totals, the summary says when they show instead of them. */
+function totalsHidden(root: HTMLElement, store: Store): boolean {
+  if (!lessonAsksMetric(store.get())) return false;
+  root.append(
+    h(
+      'div',
+      { class: 'placeholder', 'data-testid': 'summary-hidden' },
+      'The plan\u2019s totals show once you answer the lesson\u2019s question.',
+    ),
+  );
+  return true;
+}
+
 export function mountSummary(root: HTMLElement, store: Store) {
   root.dataset.testid = 'summary';
   const render = () => {
@@ -97,6 +119,7 @@ export function mountSummary(root: HTMLElement, store: Store) {
       root.append(h('div', { class: 'placeholder' }, 'Run the planner (Ctrl/⌘ + Enter) to see its plan.'));
       return;
     }
+    if (totalsHidden(root, store)) return;
     const r = view.meta;
     const m = r.metrics;
     const stat = (label: string, value: string, testid?: string, unit?: string, title?: string) =>
@@ -198,7 +221,8 @@ export function mountSummary(root: HTMLElement, store: Store) {
     );
   };
   store.subscribe((s, p) => {
-    if (s.view !== p.view || s.totalMs !== p.totalMs || s.earlyPlan !== p.earlyPlan) render();
+    const asks = lessonAsksMetric(s) !== lessonAsksMetric(p);
+    if (asks || s.view !== p.view || s.totalMs !== p.totalMs || s.earlyPlan !== p.earlyPlan) render();
   });
   render();
 }
@@ -289,20 +313,26 @@ export function mountOrderTable(root: HTMLElement, store: Store, goTo: (step: nu
       for (let j = view.buffers.usesStart[b]; j < view.buffers.usesStart[b + 1]; j++)
         highlight.add(view.buffers.uses[j]);
     }
-    table.el.dataset.rows = String(view?.order.length ?? 0);
+    const total = view?.order.length ?? 0;
+    const rows = Math.min(total, hiddenFrom(s));
+    table.el.dataset.rows = String(total);
+    table.el.dataset.shown = String(rows);
     table.el.dataset.highlighted = String(highlight.size);
-    table.setRowCount(view?.order.length ?? 0);
+    table.setRowCount(rows);
     // show the buffer's first use, unless the row the user is on is one of its uses
     if (scroll && highlight.size && !highlight.has(Number(table.el.dataset.active ?? -1)))
       table.scrollToRow(Math.min(...highlight));
   };
   store.subscribe((s, p) => {
-    if (s.view !== p.view) update(false);
+    if (s.view !== p.view || hiddenFrom(s) !== hiddenFrom(p)) update(false);
     else if (s.selectedBuf !== p.selectedBuf) update(true);
     else if (s.cursor !== p.cursor) table.scrollToRow(s.cursor); // (only when it is out of view)
   });
   update(false);
 }
+
+const NO_SPILLS = 'No spills: everything fits.';
+const HIDDEN_SPILLS = 'The spills show once the open question is answered.';
 
 export function mountSpillTable(root: HTMLElement, store: Store, selectSpill: (k: number) => void) {
   let view: PlanView | null = null;
@@ -317,7 +347,7 @@ export function mountSpillTable(root: HTMLElement, store: Store, selectSpill: (k
       { key: 'out', label: 'OUT@step', width: 'minmax(70px,1.3fr)', align: 'right' },
       { key: 'in', label: 'IN@step', width: 'minmax(70px,1.3fr)', align: 'right' },
     ],
-    empty: 'No spills: everything fits.',
+    empty: NO_SPILLS,
     cell(row, col) {
       const s = view!.spills[row];
       switch (col) {
@@ -348,10 +378,15 @@ export function mountSpillTable(root: HTMLElement, store: Store, selectSpill: (k
   table.el.dataset.testid = 'spill-table';
   root.append(table.el);
   store.subscribe((s, p) => {
-    if (s.view !== p.view) {
+    if (s.view !== p.view || hiddenFrom(s) !== hiddenFrom(p)) {
       view = s.view;
-      table.el.dataset.rows = String(view?.spills.length ?? 0);
-      table.setRowCount(view?.spills.length ?? 0);
+      const total = view?.spills.length ?? 0;
+      const rows = view ? shownRows(total, (k) => view!.spills[k].outStep, hiddenFrom(s)) : 0;
+      table.el.dataset.rows = String(total);
+      table.el.dataset.shown = String(rows);
+      table.setRowCount(rows);
+      const empty = table.el.querySelector('.vt-empty');
+      if (empty) empty.textContent = rows < total ? HIDDEN_SPILLS : NO_SPILLS;
     } else if (s.selectedSpill !== p.selectedSpill) {
       if (s.selectedSpill !== null)
         table.setActive(s.selectedSpill); // scrolls to it

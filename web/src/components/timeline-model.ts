@@ -34,8 +34,8 @@ export interface Lane {
 
 export interface TimelineHandlers {
   goTo(step: number): void;
-  /** hide what lies after the cursor (a question is open) */
-  veiled(s: State): boolean;
+  /** the first step kept hidden while a question is open (Infinity: none is) */
+  hiddenFrom(s: State): number;
 }
 
 /** A mounted timeline: its parts on the page and what it shows. */
@@ -141,8 +141,8 @@ export function spillKind(t: Timeline, s: number): number {
   return op === p.spillInOp ? 1 : op === p.spillOutOp ? 0 : -1;
 }
 
-/** The last step shown: the cursor's while a question is open, else past the end. */
-export const lastShown = (t: Timeline, s: State) => (t.on.veiled(s) ? s.cursor : t.view!.order.length);
+/** The last step shown: the one before those a question keeps hidden, else past the end. */
+export const lastShown = (t: Timeline, s: State) => Math.min(t.on.hiddenFrom(s) - 1, t.view!.order.length);
 
 /** The steps of a lane with something on screen (bar or wait), none after `last`. */
 export function visibleSteps(t: Timeline, lane: Lane, last: number): number[] {

@@ -30,6 +30,7 @@ import {
   barRgb,
   hit,
   laneOfStep,
+  lastShown,
   laneText,
   lanesOf,
 } from './timeline-model';
@@ -122,7 +123,7 @@ function onStoreChange(t: Timeline, s: State, p: State) {
   if (s.view !== p.view) return setView(t, s.view);
   const view = t.view;
   if (!view) return;
-  if (s.cursor !== p.cursor || t.on.veiled(s) !== t.on.veiled(p)) {
+  if (s.cursor !== p.cursor || t.on.hiddenFrom(s) !== t.on.hiddenFrom(p)) {
     const c = s.cursor;
     if (c >= 0 && c < view.order.length) t.x.follow(view.start[c], view.end[c]); // the cursor's node stays on screen
     if (t.tipStep && t.tipStep.step !== c) hideTip(t);
@@ -182,7 +183,7 @@ function showTip(t: Timeline, s: number, mx: number, my: number, pinned: boolean
 function showCursorTip(t: Timeline) {
   const v = t.view!;
   const c = t.store.get().cursor;
-  if (c < 0 || c >= v.order.length) return;
+  if (c < 0 || c >= v.order.length || c > lastShown(t, t.store.get())) return;
   draw(t);
   const lane = laneOfStep(t, c);
   const mx = Math.min(GUTTER + t.x.width, Math.max(GUTTER, t.x.px((v.start[c] + v.end[c]) / 2)));
@@ -216,6 +217,10 @@ function attachPointer(t: Timeline) {
 function sayCursor(t: Timeline) {
   const v = t.view!;
   const c = t.store.get().cursor;
+  if (c > lastShown(t, t.store.get())) {
+    t.dom.live.textContent = `Step ${c}: kept hidden until the open question is answered.`;
+    return;
+  }
   const lane = laneOfStep(t, c);
   t.dom.live.textContent = `Step ${c}: ${nodeName(v, v.order[c])} on ${lane.pipe ? lane.name : 'no pipe'}, cycles ${fmtInt(v.start[c])} to ${fmtInt(v.end[c])}. ${waitChain(v, c).join(' ')}`;
 }
