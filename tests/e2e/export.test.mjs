@@ -88,7 +88,7 @@ test('print media hides the toolbar and the editor, keeps the chart and tables, 
   const visible = (sel) => page.locator(sel).first().isVisible();
   assert.equal(await visible('[data-testid=run]'), true);
   await page.emulateMedia({ media: 'print' });
-  for (const sel of ['[data-testid=run]', '.toolbar', '[data-testid=graph-input]', '.settings', '[data-testid=export-svg]'])
+  for (const sel of ['[data-testid=run]', '.toolbar', '[data-testid=graph-input]', '.settings', '[data-testid=export-svg]', '#lessons-card'])
     assert.equal(await visible(sel), false, `${sel} is not printed`);
   for (const sel of ['#chart', '#chart canvas', '#summary', '#order', '#spills', '#step-state'])
     assert.equal(await visible(sel), true, `${sel} is printed`);
@@ -110,6 +110,8 @@ async function shareLink(page) {
 test('a share link with &embed shows the chart, step controls, tables and the question, without editor or settings, in 640x480', async () => {
   const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
+  await waitForFresh(page);
+  const plain = await shareLink(page);
   await page.locator('[data-testid=lesson-item][data-lesson=one-spill]').click();
   await waitForFresh(page);
   await page.locator('[data-testid=lesson-choice]').first().waitFor();
@@ -136,6 +138,15 @@ test('a share link with &embed shows the chart, step controls, tables and the qu
   assert.equal(await p.locator('[data-testid=step-label]').textContent(), String(Number(before) + 1));
   assert.deepEqual(p.errors, []);
   await embed.context.close();
+
+  // a link without a lesson: no lesson card at all
+  const noLesson = await openPage(pg.browser, `${plain}&embed`, { viewport: { width: 640, height: 480 } });
+  await waitForResult(noLesson.page);
+  await waitForFresh(noLesson.page);
+  assert.equal(await noLesson.page.locator('#chart canvas').isVisible(), true);
+  assert.equal(await noLesson.page.locator('#lessons-card').isVisible(), false);
+  assert.deepEqual(noLesson.page.errors, []);
+  await noLesson.context.close();
 
   // without &embed the same link opens the full page
   const full = await openPage(pg.browser, url, { viewport: { width: 640, height: 480 } });

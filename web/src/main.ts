@@ -384,7 +384,7 @@ async function openLink(hash: string): Promise<boolean> {
 function linkFragment(): string {
   const { fragment, embed } = splitEmbed(location.hash.slice(1));
   if (embed && document.documentElement.dataset.embed === undefined)
-    enterEmbed(store, $('lessons-card'), `${location.origin}${location.pathname}${location.search}#${fragment}`);
+    enterEmbed(`${location.origin}${location.pathname}${location.search}#${fragment}`);
   return fragment;
 }
 window.addEventListener('hashchange', () => {

@@ -11,7 +11,7 @@ const PNG_SCALE = 2;
 function snapshot(store: Store) {
   const s = store.get();
   const v = s.view;
-  if (!v || !v.order.length) return null;
+  if (!v?.order.length) return null;
   const step = Math.min(Math.max(0, s.cursor), v.order.length - 1);
   const types = memoryTypes(
     v,
@@ -48,6 +48,7 @@ export function mountExport(host: HTMLElement, store: Store, notify: (m: string)
         type: 'button',
         'data-testid': `export-${kind}`,
         title: `Download the memory at the cursor as ${kind.toUpperCase()} (for slides and handouts)`,
+        'aria-label': `Download the memory at the cursor as ${kind.toUpperCase()}`,
       },
       kind.toUpperCase(),
     );

@@ -48,7 +48,7 @@ function strip(m: MemoryAt, top: number): string {
     `<rect class="lane" x="${LEFT}" y="${top}" width="${w}" height="${STRIP_H}" fill="#f1f3f7" stroke="#9aa1b1"/>`,
     ...boxes,
     `<text x="${LEFT}" y="${top + STRIP_H + 14}" font-size="11" fill="#5b6272">offset 0</text>`,
-    `<text x="${LEFT + w / 2}" y="${top + STRIP_H + 14}" text-anchor="middle" font-size="11" fill="#5b6272">${type}: ${fmtInt(m.live.length)} buffers, ${esc(fmtBytes(m.used))} of ${esc(fmtBytes(m.capacity))} used</text>`,
+    `<text x="${LEFT + w / 2}" y="${top + STRIP_H + 14}" text-anchor="middle" font-size="11" fill="#5b6272">${type}: ${fmtInt(m.live.length)} ${m.live.length === 1 ? 'buffer' : 'buffers'}, ${esc(fmtBytes(m.used))} of ${esc(fmtBytes(m.capacity))} used</text>`,
     `<text x="${LEFT + w}" y="${top + STRIP_H + 14}" text-anchor="end" font-size="11" fill="#5b6272">${esc(fmtBytes(extent))}</text>`,
   ].join('');
 }
