@@ -7,7 +7,18 @@ import { build } from 'vite';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const OUT = path.join(ROOT, 'build/web-lib');
-const MODULES = ['anytime', 'bound', 'json-text', 'limits', 'lz-bounded', 'program', 'settings', 'share', 'whatif'];
+const MODULES = [
+  'anytime',
+  'bound',
+  'embed',
+  'json-text',
+  'limits',
+  'lz-bounded',
+  'program',
+  'settings',
+  'share',
+  'whatif',
+];
 
 await build({
   configFile: false,

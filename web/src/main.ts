@@ -32,6 +32,9 @@ import { mountShare } from './components/share';
 import { mountSource } from './components/source';
 import { mountStale } from './components/stale';
 import { mountErrorPanel } from './components/errorpanel';
+import { mountExport } from './components/export';
+import { enterEmbed } from './components/embed';
+import { splitEmbed } from './lib/embed';
 import { download, fullResult, memoryTxt, resultText, scheduleTxt, spillTxt } from './lib/files';
 import { fmtInt, fmtMs, h } from './lib/format';
 
@@ -136,6 +139,7 @@ mountChart($('chart'), store, {
   pick: (buf) => stepper.pick(buf),
   hiddenFrom,
 });
+mountExport($('chart-export'), store, (m) => notify(m, 'error'));
 mountProgramView($('program-card'), $('program-view'), store, (step) => stepper.goTo(step));
 mountTimeline($('timeline'), store, { goTo: (step) => stepper.goTo(step), hiddenFrom });
 mountStepControls($('step-controls'), store, stepper);
@@ -414,14 +418,21 @@ async function openLink(hash: string): Promise<boolean> {
   notifyBriefly('Opened the case from the link.');
   return true;
 }
+/** The link in the fragment, without its embed flag; the flag turns the embed view on. */
+function linkFragment(): string {
+  const { fragment, embed } = splitEmbed(location.hash.slice(1));
+  if (embed && document.documentElement.dataset.embed === undefined)
+    enterEmbed(`${location.origin}${location.pathname}${location.search}#${fragment}`);
+  return fragment;
+}
 window.addEventListener('hashchange', () => {
-  const hash = location.hash.slice(1);
+  const hash = linkFragment();
   if (hash.startsWith(CASE_PREFIX)) void openLink(hash);
 });
 
 // ---- start -----------------------------------------------------------------------------------
 async function start() {
-  const hash = location.hash.slice(1);
+  const hash = linkFragment();
   try {
     const info = await engine.init();
     store.set({ engine: info, engineFailed: null });

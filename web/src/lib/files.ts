@@ -37,8 +37,8 @@ export function spillTxt(r: PlanResult): string {
   return r.spills.map((s) => `${s.buf}:${s.newOffset}`).join('\n') + (r.spills.length ? '\n' : '');
 }
 
-export function download(name: string, text: string, type = 'text/plain') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function download(name: string, content: string | Blob, type = 'text/plain') {
+  const url = URL.createObjectURL(new Blob([content], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
