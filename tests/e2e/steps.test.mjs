@@ -404,6 +404,7 @@ for (const size of SIZES) {
     const url = await page.locator('[data-testid=share-url]').inputValue();
     const c = JSON.parse(lz.decompressFromEncodedURIComponent(url.slice(url.indexOf('#case=') + 6)));
     assert.deepEqual(c.view, { step: 14, spill: 0, lesson: 'copyin-cheaper' });
+    assert.equal('graph' in c, false, 'an unedited lesson travels by its name');
     await context.close();
 
     const fresh = await openPage(pg.browser, url, size.opts);

@@ -1,8 +1,8 @@
 // "Copy link": the whole case (graph, settings, and the step, spill and lesson on screen: format
-// v3) compressed into the fragment. The
+// v3) compressed into the fragment; an unedited built-in example or lesson goes by its name (v6). The
 // graph goes in compacted (whitespace outside strings removed) and the text worker compresses it,
 // so a large graph does not hold the page. The popover says how long the link is.
-import { caseJson as caseText, LINK_WARN_LENGTH, type CaseView } from '../lib/share';
+import { caseJson as caseText, LINK_WARN_LENGTH, type CaseRef, type CaseView } from '../lib/share';
 import { LIMITS, fmtLimit } from '../lib/limits';
 import { download } from '../lib/files';
 import { fmtInt, h } from '../lib/format';
@@ -17,6 +17,7 @@ export function mountShare(
   text: TextClient,
   getText: () => string,
   getView: () => CaseView,
+  getRef: () => CaseRef,
 ) {
   button.dataset.testid = 'share';
   button.setAttribute('aria-haspopup', 'dialog');
@@ -49,7 +50,7 @@ export function mountShare(
     popover.hidden = false;
     let link: Awaited<ReturnType<TextClient['encodeLink']>>;
     try {
-      link = await text.encodeLink(graph, settings, view);
+      link = await text.encodeLink(graph, settings, view, getRef());
     } catch (err) {
       if (mine === token)
         popover.replaceChildren(
@@ -84,11 +85,13 @@ export function mountShare(
       h(
         'div',
         { class: 'muted small' },
-        link.compacted
-          ? `The graph travels without its whitespace (${fmtInt(saved)} characters fewer) and is laid out again when the link is opened.`
-          : isProgram(graph)
-            ? 'The program travels exactly as typed.'
-            : 'The graph is not valid JSON, so it travels exactly as typed.',
+        link.named
+          ? 'The link names the example or lesson: its graph comes with the page.'
+          : link.compacted
+            ? `The graph travels without its whitespace (${fmtInt(saved)} characters fewer) and is laid out again when the link is opened.`
+            : isProgram(graph)
+              ? 'The program travels exactly as typed.'
+              : 'The graph is not valid JSON, so it travels exactly as typed.',
       ),
     );
     if (link.fragment.length > LIMITS.linkChars) {
