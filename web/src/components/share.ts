@@ -72,7 +72,6 @@ export function mountShare(
     dl.addEventListener('click', () =>
       download('spillway-case.json', caseText(graph, settings, view), 'application/json'),
     );
-    const saved = graph.length - link.graphChars;
     popover.replaceChildren(
       h('div', { class: 'share-title' }, 'Link to this case'),
       input,
@@ -82,17 +81,7 @@ export function mountShare(
         status,
         h('span', { class: 'share-length', 'data-testid': 'share-length' }, `${fmtInt(url.length)} characters`),
       ),
-      h(
-        'div',
-        { class: 'muted small' },
-        link.named
-          ? 'The link names the example or lesson: its graph comes with the page.'
-          : link.compacted
-            ? `The graph travels without its whitespace (${fmtInt(saved)} characters fewer) and is laid out again when the link is opened.`
-            : isProgram(graph)
-              ? 'The program travels exactly as typed.'
-              : 'The graph is not valid JSON, so it travels exactly as typed.',
-      ),
+      h('div', { class: 'muted small' }, howItTravels(graph, link)),
     );
     if (link.fragment.length > LIMITS.linkChars) {
       popover.append(
@@ -130,4 +119,14 @@ export function mountShare(
       button.focus();
     }
   });
+}
+
+/** How the graph goes in the link: by name, compacted, or as typed. */
+function howItTravels(graph: string, link: { graphChars: number; compacted: boolean; named: boolean }): string {
+  if (link.named) return 'The link names the example or lesson: its graph comes with the page.';
+  if (link.compacted)
+    return `The graph travels without its whitespace (${fmtInt(graph.length - link.graphChars)} characters fewer) and is laid out again when the link is opened.`;
+  return isProgram(graph)
+    ? 'The program travels exactly as typed.'
+    : 'The graph is not valid JSON, so it travels exactly as typed.';
 }
