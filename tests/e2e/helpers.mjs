@@ -20,12 +20,14 @@ const TYPES = {
   '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.txt': 'text/plain',
 };
 
-/** Serves web/dist on a free port; resolves to { url, close }. */
-export async function serveDist() {
+/** Serves web/dist on a free port under the folder `base` (as a static host would serve it from
+ * a subfolder; anything outside it is not found); resolves to { url, close }. */
+export async function serveDist({ base = '/' } = {}) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: run npm run build:web first`);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    const p = path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
+    if (!url.pathname.startsWith(base)) { res.writeHead(404); res.end('not found'); return; }
+    const p = path.normalize(decodeURIComponent(url.pathname.slice(base.length))).replace(/^([/\\])+/, '');
     let file = path.join(DIST, p);
     if (!file.startsWith(DIST)) { res.writeHead(403); res.end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
@@ -37,7 +39,7 @@ export async function serveDist() {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
+  return { url: `http://127.0.0.1:${port}${base}`, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
 }
 
 /** Launches Chromium; resolves to { browser, close }. playwright's launch() always gives the

@@ -1,9 +1,11 @@
-// Links: compact (whitespace removed before compressing, the length shown), and hostile links
-// refused with a message naming the limit or the setting, never freezing the page, never stored.
+// Links: compact (whitespace removed before compressing, the length shown; a built-in example by
+// its name), kept in the address bar once opened, and hostile links refused with a message naming
+// the limit or the setting, never freezing the page, never stored. And the built page served from
+// a subfolder, as a static host serves it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import lz from 'lz-string';
-import { usePlayground, SIZES, openPage, waitForResult, text, resultText, graphText, selectExample, storedState, watchLongTasks, longTasks, engineModule, oneOf } from './helpers.mjs';
+import { usePlayground, SIZES, openPage, waitForResult, waitForFresh, text, resultText, graphText, selectExample, storedState, watchLongTasks, longTasks, engineModule, oneOf, pasteGraph, slideTo, serveDist } from './helpers.mjs';
 
 const pg = usePlayground();
 
@@ -14,17 +16,19 @@ const okSettings = { capacities: [['UB', 512]], costModel: 'contest', fixedLaten
 const smallGraph = '{"Nodes": [{"Id": 0, "Op": "ALLOC", "BufId": 0, "Size": 64, "Type": "UB"}, {"Id": 1, "Op": "COPY_IN", "Pipe": "MTE2", "Cycles": 10, "Bufs": [0]}, {"Id": 2, "Op": "FREE", "BufId": 0, "Size": 64, "Type": "UB"}], "Edges": [[0, 1], [1, 2]]}';
 
 for (const size of SIZES) {
-  test(`a link carries the graph without its whitespace and says how long it is (${size.name})`, async () => {
+  test(`a link carries a pasted graph without its whitespace and says how long it is (${size.name})`, async () => {
     const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     await selectExample(page, 'flash-attention-like');
     const graph = await graphText(page);
+    await pasteGraph(page, graph); // no longer the example: the link carries the text
+    await page.waitForFunction(() => /Pasted graph/.test(document.querySelector('[data-testid=graph-source]')?.textContent ?? ''));
     const want = await resultText(page);
     await page.locator('[data-testid=share]').click();
     const url = await page.locator('[data-testid=share-url]').inputValue();
     assert.match(await text(page, 'share-length'), new RegExp(`^${url.length.toLocaleString('en-US')} characters$`));
     const c = JSON.parse(lz.decompressFromEncodedURIComponent(url.slice(url.indexOf('#case=') + 6)));
-    assert.equal(c.v, 5);
+    assert.equal(c.v, 6);
     assert.equal(c.settings.objective, 'bytes', 'the objective travels too');
     assert.deepEqual(c.view, { step: 0, spill: null, lesson: null }, "the step, spill and lesson travel too");
     assert.equal(c.graph, JSON.stringify(JSON.parse(graph)), 'the graph travels compacted (this one has no spaces inside strings)');
@@ -119,6 +123,7 @@ test('an accepted link is stored only once accepted; bad stored settings give th
   // settings that were stored by an older page with a policy and an order source this engine
   // lacks: its defaults (the first of each registry), and it runs
   await page.evaluate(() => localStorage.setItem('spillway.settings', JSON.stringify({ policy: 'gone', orderSource: 'vanished', capacities: [['UB', 512]] })));
+  await page.evaluate(() => history.replaceState(null, '', location.pathname)); // else the reload reopens the link
   await page.reload();
   await waitForResult(page);
   assert.equal(await page.locator('[data-testid=policy]').inputValue(), policyNames[0]);
@@ -126,4 +131,101 @@ test('an accepted link is stored only once accepted; bad stored settings give th
   assert.equal(await page.locator('[data-testid=error]').isHidden(), true);
   assert.deepEqual(page.errors, []);
   await context.close();
+});
+
+const caseOf = (url) => JSON.parse(lz.decompressFromEncodedURIComponent(url.slice(url.indexOf('#case=') + 6).split('&')[0]));
+
+test('the first example travels by its name: a short link that opens the same graph and plan; edited, it carries its text', async (t) => {
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  await waitForFresh(page);
+  const example = await page.locator('[data-testid=graph-source]').getAttribute('data-example');
+  assert.equal(example, 'one-spill', 'a first visit shows the first example');
+  const want = { graph: await graphText(page), result: await resultText(page) };
+  await page.locator('[data-testid=share]').click();
+  const url = await page.locator('[data-testid=share-url]').inputValue();
+  const fragment = url.slice(url.indexOf('#') + 1);
+  assert.ok(fragment.length <= 300, `the first example's link has ${fragment.length} characters after '#'`);
+  t.diagnostic(`the first example's link: ${fragment.length} characters after '#'`);
+  const c = caseOf(url);
+  assert.equal(c.v, 6);
+  assert.equal(c.example, 'one-spill');
+  assert.equal('graph' in c, false, 'the graph stays home');
+  assert.match(await page.locator('[data-testid=share-popover]').textContent(), /names the example or lesson/);
+  await page.keyboard.press('Escape');
+
+  // an edited example travels as its text
+  await page.locator('[data-testid=graph-input] .cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' ');
+  await page.locator('[data-testid=source-edited]').waitFor();
+  await page.locator('[data-testid=share]').click();
+  const editedUrl = await page.locator('[data-testid=share-url]').inputValue();
+  const e = caseOf(editedUrl);
+  assert.equal(e.example, undefined);
+  assert.deepEqual(JSON.parse(e.graph), JSON.parse(want.graph), 'the edited text travels');
+  await context.close();
+
+  const fresh = await openPage(pg.browser, url);
+  await fresh.page.waitForFunction((w) => window.spillway.resultText() === w, want.result, { timeout: 30000 });
+  assert.equal(await graphText(fresh.page), want.graph, "the example's own text");
+  assert.equal(await fresh.page.locator('[data-testid=graph-source]').getAttribute('data-example'), 'one-spill', 'named as the example again');
+  assert.deepEqual(fresh.page.errors, []);
+  await fresh.context.close();
+});
+
+test('an opened link stays in the address bar, follows the step, keeps its flags, and a reload reopens it', async () => {
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  await selectExample(page, 'copyin-cheaper');
+  await waitForFresh(page);
+  await slideTo(page, 3);
+  await page.locator('[data-testid=share]').click();
+  const url = await page.locator('[data-testid=share-url]').inputValue();
+  const want = await resultText(page);
+  await context.close();
+
+  const fresh = await openPage(pg.browser, `${url}&flag`);
+  const p = fresh.page;
+  await p.waitForFunction((w) => window.spillway.resultText() === w, want, { timeout: 30000 });
+  await p.waitForFunction(() => document.querySelector('[data-testid=step-label]')?.textContent === '3');
+  await p.waitForTimeout(800); // longer than the address bar's wait after a change
+  assert.equal(p.url(), `${url}&flag`, 'the fragment stays as it came');
+
+  await slideTo(p, 5);
+  await p.waitForFunction((old) => location.href !== old, `${url}&flag`, { timeout: 5000 });
+  const now = p.url();
+  assert.ok(now.endsWith('&flag'), `the flag stays: ${now}`);
+  assert.deepEqual(caseOf(now).view, { step: 5 }, 'the address bar follows the step');
+  assert.equal(caseOf(now).example, 'copyin-cheaper');
+
+  await p.reload();
+  await p.waitForFunction((w) => window.spillway.resultText() === w, want, { timeout: 30000 });
+  await p.waitForFunction(() => document.querySelector('[data-testid=step-label]')?.textContent === '5');
+  assert.equal(p.url(), now, 'a reload reopens the same case');
+  assert.deepEqual(p.errors, []);
+  await fresh.context.close();
+});
+
+test('the built page works from a subfolder (served under /spillway/, nothing at the root)', async () => {
+  const sub = await serveDist({ base: '/spillway/' });
+  try {
+    const root = await fetch(new URL('/', sub.url));
+    assert.equal(root.status, 404, 'nothing is served outside the folder');
+    const { page, context } = await openPage(pg.browser, sub.url);
+    const missing = [];
+    page.on('response', (r) => { if (r.status() >= 400) missing.push(r.url()); });
+    await waitForResult(page, 30000);
+    await waitForFresh(page);
+    assert.equal(await text(page, 'spill-count'), '1', 'the first example planned: one spill');
+    assert.equal(await page.locator('[data-testid=error]').isHidden(), true);
+    await page.locator('[data-testid=share]').click();
+    const url = await page.locator('[data-testid=share-url]').inputValue();
+    assert.ok(url.startsWith(`${sub.url}#case=`), `the link points into the folder: ${url}`);
+    assert.deepEqual(missing, []);
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  } finally {
+    await sub.close();
+  }
 });

@@ -103,3 +103,66 @@ test('a v1 case reads with the defaults it ran with: policy seed, ascending ids 
   const v2 = decodeCaseFragment(fragmentOf({ v: 2, graph: GRAPH, settings: {} }), NAMES).case.settings;
   assert.deepEqual(v2, defaultSettings(), 'v2 and later: the engine defaults');
 });
+
+test('an unedited example or lesson travels by name, with only the settings that differ from the defaults', () => {
+  const settings = { ...defaultSettings(), policy: 'belady', capacities: [['UB', 512]] };
+  const { fragment, named } = encodeCase(
+    GRAPH,
+    settings,
+    { step: 4, spill: null, lesson: null },
+    { example: 'one-spill' },
+  );
+  assert.equal(named, true);
+  const raw = JSON.parse(LZString.decompressFromEncodedURIComponent(fragment.slice(CASE_PREFIX.length)));
+  assert.deepEqual(raw, {
+    v: 6,
+    example: 'one-spill',
+    settings: { capacities: [['UB', 512]], policy: 'belady' },
+    view: { step: 4 },
+  });
+  const decoded = decodeCaseFragment(fragment, { ...NAMES, examples: ['one-spill'] });
+  assert.equal(decoded.ok, true);
+  assert.equal(decoded.case.graph, null);
+  assert.equal(decoded.case.example, 'one-spill');
+  assert.deepEqual(decoded.case.settings, settings);
+  assert.deepEqual(decoded.case.view, { step: 4 });
+
+  const lesson = encodeCase(GRAPH, defaultSettings(), { step: 0, spill: null, lesson: null }, { lesson: 'belady' });
+  const back = decodeCaseFragment(lesson.fragment, NAMES);
+  assert.equal(back.ok, true);
+  assert.equal(back.case.graph, null);
+  assert.equal(back.case.example, undefined);
+  assert.deepEqual(back.case.view, { step: 0, lesson: 'belady' });
+  assert.deepEqual(back.case.settings, defaultSettings());
+});
+
+test('a named example the page lacks, or a case naming nothing, is refused', () => {
+  const fragment = encodeCase(GRAPH, defaultSettings(), undefined, { example: 'gone' }).fragment;
+  const refused = decodeCaseFragment(fragment, { ...NAMES, examples: ['one-spill'] });
+  assert.deepEqual(refused, {
+    ok: false,
+    message: 'This link is refused: its example "gone" is not one of this page\'s examples.',
+  });
+  const bad = decodeCaseFragment(fragmentOf({ v: 6, example: '../x', settings: {} }), NAMES);
+  assert.equal(bad.ok, false);
+  assert.match(bad.message, /its example "..\/x" is not one of this page's examples/);
+  const nothing = decodeCaseFragment(fragmentOf({ v: 6, settings: {} }), NAMES);
+  assert.deepEqual(nothing, {
+    ok: false,
+    message: 'This link is damaged: the case names neither a graph, an example nor a lesson.',
+  });
+  const v5 = decodeCaseFragment(fragmentOf({ v: 5, example: 'one-spill', settings: {} }), NAMES);
+  assert.deepEqual(
+    v5,
+    { ok: false, message: 'This link is damaged: the case has no graph.' },
+    'before v6 a case carries its graph',
+  );
+});
+
+test('flags after the case ("&embed") leave the case readable', () => {
+  const { fragment } = encodeCase(GRAPH, defaultSettings(), { step: 2 });
+  const decoded = decodeCaseFragment(`${fragment}&embed&x=1`, NAMES);
+  assert.equal(decoded.ok, true);
+  assert.deepEqual(JSON.parse(decoded.case.graph), JSON.parse(GRAPH));
+  assert.deepEqual(decoded.case.view, { step: 2 });
+});

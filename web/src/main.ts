@@ -4,7 +4,7 @@
 import './styles.css';
 import { store, notify, notifyBriefly } from './store';
 import { checkSettings, ORDER_FILE, type EngineNames, type Settings } from './lib/settings';
-import { CASE_PREFIX, caseJson, type Case, type CaseView } from './lib/share';
+import { CASE_PREFIX, caseJson, LINK_WARN_LENGTH, type Case, type CaseRef, type CaseView } from './lib/share';
 import { EngineClient } from './engine/client';
 import { TextClient } from './text/client';
 import { createDocument } from './app/document';
@@ -20,7 +20,7 @@ import { mountGlossary } from './components/glossary';
 import { mountDiff } from './components/diff';
 import { LESSONS, LESSON_ID, type Lesson } from './lib/lessons';
 import { compactJson, layoutJson } from './lib/json-text';
-import { SAMPLE_PROGRAM } from './lib/program';
+import { isProgram, SAMPLE_PROGRAM } from './lib/program';
 import { DEFAULT_CAPACITIES, copyCapacities, defaultSettings } from './lib/settings';
 import { mountChart } from './components/chart';
 import { mountTimeline } from './components/timeline';
@@ -173,7 +173,7 @@ store.subscribe((s, p) => {
 });
 mountOrderTable($('order'), store, (step) => stepper.goTo(step));
 mountSpillTable($('spills'), store, selectSpill);
-mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text(), caseView);
+mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text(), caseView, caseRef);
 mountStale(
   $('stale-bar'),
   ['summary-card', 'chart-card', 'program-card', 'timeline-card', 'step-card', 'order-card', 'spills-card'].map((id) =>
@@ -232,27 +232,59 @@ dlMenu.addEventListener('keydown', (e) => {
 /** The engine's registries a link's or a file's settings are checked against. */
 const engineNames = (): EngineNames | null => {
   const e = store.get().engine;
-  return e ? { policies: e.policies, orders: e.orders.map((o) => o.name) } : null;
+  return e
+    ? { policies: e.policies, orders: e.orders.map((o) => o.name), examples: e.examples.map((x) => x.name) }
+    : null;
 };
 
 /** A checked case (link, case file): its settings, then its graph, then a run; then the step,
- * the spill and the lesson it was shared at. */
-async function applyCase(c: Case, title: string) {
+ * the spill and the lesson it was shared at. False when the example or lesson it names (instead of
+ * its graph) is not on this page. */
+async function applyCase(c: Case, title: string): Promise<boolean> {
   const lesson = c.view?.lesson ? LESSONS.find((l) => l.id === c.view!.lesson) : undefined;
+  const example = c.example ? store.get().engine?.examples.find((e) => e.name === c.example) : undefined;
+  let graph = c.graph;
+  let edited = false; // a lesson's text, edited before it was shared: a later link carries it
+  if (example && graph === null) graph = await engine.example(example.name);
+  else if (lesson && !example) {
+    const own = await lessonGraph(lesson);
+    if (graph === null || sameText(graph, own)) graph = own;
+    else edited = true;
+  }
+  if (graph === null) {
+    notify(`This link is refused: its lesson "${c.view?.lesson}" is not one of this page's lessons.`, 'error');
+    return false;
+  }
   store.set({
     settings: c.settings,
     lesson: null,
     pendingView: c.view ? { step: c.view.step ?? 0, spill: c.view.spill ?? null } : null,
   });
-  await doc.load(c.graph, { title: lesson ? `Lesson: ${lesson.title}` : title, edited: false }, true);
+  const source = example
+    ? { title: `Example: ${example.title || example.name}`, description: example.description, example: example.name }
+    : { title: lesson ? `Lesson: ${lesson.title}` : title };
+  await doc.load(graph, { ...source, edited }, true);
   if (lesson) store.set({ lesson: { id: lesson.id, answer: null, docVersion: store.get().docVersion } });
   await runner.run();
+  return true;
 }
+
+/** Two texts of one graph (whitespace outside strings aside), or the same program. */
+const sameText = (a: string, b: string) => a === b || (!isProgram(a) && compactJson(a) === compactJson(b));
 
 /** What a link carries besides the case: the step, the selected spill, the lesson. */
 function caseView(): CaseView {
   const s = store.get();
   return { step: s.cursor, spill: s.selectedSpill, lesson: s.lesson?.id ?? null };
+}
+
+/** What a link may name instead of carrying the graph: the lesson or the built-in example on
+ * screen, as long as its text is not edited. */
+function caseRef(): CaseRef {
+  const s = store.get();
+  if (s.lesson && s.lesson.docVersion === s.docVersion && !s.source?.edited) return { lesson: s.lesson.id };
+  if (s.source?.example && !s.source.edited) return { example: s.source.example };
+  return null;
 }
 
 // ---- lessons ---------------------------------------------------------------------------------
@@ -281,6 +313,11 @@ store.subscribe((s, p) => {
   });
 });
 
+/** A lesson's text: its program, its example or its graph. */
+async function lessonGraph(l: Lesson): Promise<string> {
+  return l.program ?? (l.example ? engine.example(l.example) : layoutJson(compactJson(JSON.stringify(l.graph))));
+}
+
 async function openLesson(l: Lesson) {
   try {
     runner.interrupt();
@@ -288,8 +325,7 @@ async function openLesson(l: Lesson) {
       const s = store.get();
       beforeLessons = { settings: s.settings, predict: s.predict.on };
     }
-    const graph =
-      l.program ?? (l.example ? await engine.example(l.example) : layoutJson(compactJson(JSON.stringify(l.graph))));
+    const graph = await lessonGraph(l);
     // a program's capacity is its memory line's, in the engine's translation
     const model = l.program ? await engine.translate(l.program) : graph;
     const caps = (JSON.parse(model) as { Capacities?: Record<string, number> }).Capacities;
@@ -405,16 +441,19 @@ async function loadProgram() {
 }
 $('program').addEventListener('click', () => void loadProgram());
 
-/** Opens a "#case=" fragment once it passed every check; true if it opened a case. */
+/** Opens a "#case=" fragment once it passed every check; true if it opened a case. The fragment
+ * stays in the address bar, and follows what is on screen from then on (linkInAddressBar). */
 async function openLink(hash: string): Promise<boolean> {
-  history.replaceState(null, '', location.pathname + location.search); // a reload keeps later edits
+  addressFollows = false;
   notify('Opening the case from the link…', 'info');
   const decoded = await text.decodeLink(hash, engineNames());
-  if (!decoded?.ok) {
-    notify(`${decoded?.message ?? 'This link holds no case.'} The page shows your last graph instead.`, 'error');
+  if (!decoded?.ok || !(await applyCase(decoded.case, 'From a shared link'))) {
+    history.replaceState(null, '', location.pathname + location.search); // a reload shows the page's own graph
+    if (!decoded?.ok)
+      notify(`${decoded?.message ?? 'This link holds no case.'} The page shows your last graph instead.`, 'error');
     return false;
   }
-  await applyCase(decoded.case, 'From a shared link');
+  addressFollows = true;
   notifyBriefly('Opened the case from the link.');
   return true;
 }
@@ -425,6 +464,35 @@ function linkFragment(): string {
     enterEmbed(`${location.origin}${location.pathname}${location.search}#${fragment}`);
   return fragment;
 }
+
+// ---- the address bar: once a link opened, its fragment is the link to what is on screen ---------
+let addressFollows = false;
+let addressTimer = 0;
+/** Writes the link to what is on screen into the address bar (no history entry), keeping any
+ * "&flags" after the case; a link too long to share leaves the address bar without a case, so a
+ * reload shows the stored graph rather than an older one. */
+async function linkInAddressBar() {
+  const flags = location.hash.includes('&') ? location.hash.slice(location.hash.indexOf('&')) : '';
+  const s = store.get();
+  const link = await text.encodeLink(doc.text(), s.settings, caseView(), caseRef());
+  if (!addressFollows) return;
+  const fragment = link.fragment.length <= LINK_WARN_LENGTH ? `#${link.fragment}${flags}` : flags && `#${flags}`;
+  history.replaceState(null, '', location.pathname + location.search + fragment);
+}
+store.subscribe((s, p) => {
+  if (!addressFollows) return;
+  if (
+    s.docVersion === p.docVersion &&
+    s.settings === p.settings &&
+    s.cursor === p.cursor &&
+    s.selectedSpill === p.selectedSpill &&
+    s.lesson?.id === p.lesson?.id &&
+    s.source === p.source
+  )
+    return;
+  clearTimeout(addressTimer);
+  addressTimer = window.setTimeout(() => void linkInAddressBar(), 400);
+});
 window.addEventListener('hashchange', () => {
   const hash = linkFragment();
   if (hash.startsWith(CASE_PREFIX)) void openLink(hash);

@@ -1,8 +1,8 @@
 // "Copy link": the whole case (graph, settings, and the step, spill and lesson on screen: format
-// v3) compressed into the fragment. The
+// v3) compressed into the fragment; an unedited built-in example or lesson goes by its name (v6). The
 // graph goes in compacted (whitespace outside strings removed) and the text worker compresses it,
 // so a large graph does not hold the page. The popover says how long the link is.
-import { caseJson as caseText, LINK_WARN_LENGTH, type CaseView } from '../lib/share';
+import { caseJson as caseText, LINK_WARN_LENGTH, type CaseRef, type CaseView } from '../lib/share';
 import { LIMITS, fmtLimit } from '../lib/limits';
 import { download } from '../lib/files';
 import { fmtInt, h } from '../lib/format';
@@ -17,6 +17,7 @@ export function mountShare(
   text: TextClient,
   getText: () => string,
   getView: () => CaseView,
+  getRef: () => CaseRef,
 ) {
   button.dataset.testid = 'share';
   button.setAttribute('aria-haspopup', 'dialog');
@@ -49,7 +50,7 @@ export function mountShare(
     popover.hidden = false;
     let link: Awaited<ReturnType<TextClient['encodeLink']>>;
     try {
-      link = await text.encodeLink(graph, settings, view);
+      link = await text.encodeLink(graph, settings, view, getRef());
     } catch (err) {
       if (mine === token)
         popover.replaceChildren(
@@ -71,7 +72,6 @@ export function mountShare(
     dl.addEventListener('click', () =>
       download('spillway-case.json', caseText(graph, settings, view), 'application/json'),
     );
-    const saved = graph.length - link.graphChars;
     popover.replaceChildren(
       h('div', { class: 'share-title' }, 'Link to this case'),
       input,
@@ -81,15 +81,7 @@ export function mountShare(
         status,
         h('span', { class: 'share-length', 'data-testid': 'share-length' }, `${fmtInt(url.length)} characters`),
       ),
-      h(
-        'div',
-        { class: 'muted small' },
-        link.compacted
-          ? `The graph travels without its whitespace (${fmtInt(saved)} characters fewer) and is laid out again when the link is opened.`
-          : isProgram(graph)
-            ? 'The program travels exactly as typed.'
-            : 'The graph is not valid JSON, so it travels exactly as typed.',
-      ),
+      h('div', { class: 'muted small' }, howItTravels(graph, link)),
     );
     if (link.fragment.length > LIMITS.linkChars) {
       popover.append(
@@ -127,4 +119,14 @@ export function mountShare(
       button.focus();
     }
   });
+}
+
+/** How the graph goes in the link: by name, compacted, or as typed. */
+function howItTravels(graph: string, link: { graphChars: number; compacted: boolean; named: boolean }): string {
+  if (link.named) return 'The link names the example or lesson: its graph comes with the page.';
+  if (link.compacted)
+    return `The graph travels without its whitespace (${fmtInt(graph.length - link.graphChars)} characters fewer) and is laid out again when the link is opened.`;
+  return isProgram(graph)
+    ? 'The program travels exactly as typed.'
+    : 'The graph is not valid JSON, so it travels exactly as typed.';
 }

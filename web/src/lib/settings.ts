@@ -18,6 +18,8 @@ export const DEFAULT_ORDER = 'graph';
 export interface EngineNames {
   policies: readonly string[];
   orders: readonly string[];
+  /** the built-in examples' names a link may name (v6) */
+  examples?: readonly string[];
 }
 
 /** The order search's effort (evaluations) of the effort menu's named choices; the default is

@@ -1,4 +1,8 @@
 // The case in a link: "#case=" + lz-string(JSON {v, graph, settings, view}), and in a case file.
+// v6 lets a link name its graph instead of carrying it: `example` (a built-in example's name) or,
+// without `example`, the lesson of its view; such a link carries only the settings that differ
+// from the defaults (never the capacities, which an example's graph may set). A fragment may go on
+// with "&flags" after the case (read elsewhere); the case ends at the first "&".
 // v5 adds the objective to the settings (`objective`: "bytes" or "cycles"; absent: "bytes", what
 // v1 to v4 cases ran with); a page that reads v4 refuses a v5 link rather than plan it for bytes.
 // v4 adds the order search's effort to the settings (`effort`, evaluations; null or absent: the
@@ -11,12 +15,12 @@
 // out again for the editor when it is opened. Every limit (lib/limits.ts) is checked before the
 // next step: the link's length, the decompressed length, then the settings.
 import { compressToEncodedURIComponent } from 'lz-string';
-import { checkSettings, type EngineNames, type Settings } from './settings';
+import { checkSettings, defaultSettings, type EngineNames, type Settings } from './settings';
 import { LESSON_ID, LIMITS, fmtLimit } from './limits';
 import { DecompressedTooLarge, decompressBounded } from './lz-bounded';
 import { compactJson, layoutJson } from './json-text';
 
-export const CASE_VERSION = 5;
+export const CASE_VERSION = 6;
 export const LINK_WARN_LENGTH = 8000;
 export const CASE_PREFIX = 'case=';
 
@@ -27,12 +31,20 @@ export interface CaseView {
   lesson?: string | null;
 }
 
+/** A case's graph: its text, or (v6) the built-in example or the lesson that holds it. */
 export interface Case {
   v: number;
-  graph: string;
+  /** null: the graph of `example`, else of the view's lesson */
+  graph: string | null;
+  example?: string;
   settings: Settings;
   view?: CaseView;
 }
+
+/** What a link names instead of carrying the graph: an unedited built-in example or lesson. */
+export type CaseRef = { example: string } | { lesson: string } | null;
+
+const EXAMPLE_NAME = /^[a-z0-9][a-z0-9_-]{0,59}$/;
 
 export type DecodeResult = { ok: true; case: Case } | { ok: false; message: string };
 
@@ -45,22 +57,53 @@ const isJson = (text: string) => {
   }
 };
 
-/** The link fragment (without '#') for a graph and settings, and the graph's length in it. */
+/** The settings that differ from the defaults, and always the capacities. */
+function settingsDelta(settings: Settings): Partial<Settings> {
+  const dflt = defaultSettings() as unknown as Record<string, unknown>;
+  const delta: Record<string, unknown> = { capacities: settings.capacities };
+  for (const [k, v] of Object.entries(settings))
+    if (k !== 'capacities' && JSON.stringify(v) !== JSON.stringify(dflt[k])) delta[k] = v;
+  return delta as Partial<Settings>;
+}
+
+/** A view without its empty fields. */
+const viewDelta = (view: CaseView | undefined): CaseView =>
+  Object.fromEntries(Object.entries(view ?? {}).filter(([, v]) => v !== null && v !== undefined));
+
+/** The link fragment (without '#') for a graph and settings, and the graph's length in it. With a
+ * `ref`, the link names the example or lesson instead of carrying the graph. */
 export function encodeCase(
   graph: string,
   settings: Settings,
   view?: CaseView,
-): { fragment: string; graphChars: number; compacted: boolean } {
+  ref: CaseRef = null,
+): { fragment: string; graphChars: number; compacted: boolean; named: boolean } {
+  if (ref) {
+    const named = 'example' in ref ? { example: ref.example } : {};
+    const v = viewDelta('lesson' in ref ? { ...view, lesson: ref.lesson } : { ...view, lesson: null });
+    const c = { v: CASE_VERSION, ...named, settings: settingsDelta(settings), view: v };
+    return {
+      fragment: CASE_PREFIX + compressToEncodedURIComponent(JSON.stringify(c)),
+      graphChars: 0,
+      compacted: false,
+      named: true,
+    };
+  }
   const compacted = isJson(graph);
   const g = compacted ? compactJson(graph) : graph; // invalid JSON travels as typed
   const c: Case = { v: CASE_VERSION, graph: g, settings, view };
-  return { fragment: CASE_PREFIX + compressToEncodedURIComponent(JSON.stringify(c)), graphChars: g.length, compacted };
+  return {
+    fragment: CASE_PREFIX + compressToEncodedURIComponent(JSON.stringify(c)),
+    graphChars: g.length,
+    compacted,
+    named: false,
+  };
 }
 
 /** hash without "#". Null when the fragment holds no case. */
 export function decodeCaseFragment(hash: string, names: EngineNames | null): DecodeResult | null {
   if (!hash.startsWith(CASE_PREFIX)) return null;
-  const payload = hash.slice(CASE_PREFIX.length);
+  const payload = hash.slice(CASE_PREFIX.length).split('&')[0];
   if (payload.length > LIMITS.linkChars)
     return {
       ok: false,
@@ -103,15 +146,29 @@ export function parseCase(raw: unknown, names: EngineNames | null, what: 'link' 
       ok: false,
       message: `This ${what} was made by a newer Spillway playground (case format v${r.v}; this page reads v${CASE_VERSION}). Open it with the newer version.`,
     };
-  if (r.v < 1 || typeof r.graph !== 'string') return damaged('the case has no graph');
+  // v6: a case without a graph names the example, else the lesson, that holds it
+  const named = r.v >= 6 && r.graph === undefined;
+  if (r.v < 1 || (!named && typeof r.graph !== 'string')) return damaged('the case has no graph');
   const checked = checkSettings(r.settings, names);
   if (!checked.ok) return { ok: false, message: `This ${what} is refused: ${checked.message}.` };
   const settings = checked.settings;
-  if (r.v === 1) migrateV1(settings, r.graph, r.settings);
   const view = checkView(r.view);
   if (typeof view === 'string') return { ok: false, message: `This ${what} is refused: ${view}.` };
+  if (named) {
+    if (r.example === undefined && !view?.lesson)
+      return damaged('the case names neither a graph, an example nor a lesson');
+    const e = r.example;
+    if (e !== undefined && (typeof e !== 'string' || !EXAMPLE_NAME.test(e) || names?.examples?.includes(e) === false))
+      return {
+        ok: false,
+        message: `This ${what} is refused: its example "${String(e).slice(0, 60)}" is not one of this page's examples.`,
+      };
+    return { ok: true, case: { v: CASE_VERSION, graph: null, example: e as string | undefined, settings, view } };
+  }
+  const text = r.graph as string;
+  if (r.v === 1) migrateV1(settings, text, r.settings);
   // a compacted graph is one long line: lay it out again for the editor
-  const graph = !r.graph.includes('\n') && isJson(r.graph) ? layoutJson(compactJson(r.graph)) : r.graph;
+  const graph = !text.includes('\n') && isJson(text) ? layoutJson(compactJson(text)) : text;
   return { ok: true, case: { v: CASE_VERSION, graph, settings, view } };
 }
 

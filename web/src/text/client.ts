@@ -1,14 +1,14 @@
 // Typed promise API over the text worker (worker.ts).
 import { WorkerClient } from '../lib/worker-rpc';
 import type { EngineNames, Settings } from '../lib/settings';
-import type { CaseView, DecodeResult } from '../lib/share';
+import type { CaseRef, CaseView, DecodeResult } from '../lib/share';
 import type { ErrorWhere, GraphInfo } from '../store';
 import type { Place } from '../lib/locate';
 
 export type TextRequest =
   | { method: 'inspect'; text: string; version: number }
   | { method: 'openFile'; file: Blob; names: EngineNames | null }
-  | { method: 'encodeLink'; graph: string; settings: Settings; view?: CaseView }
+  | { method: 'encodeLink'; graph: string; settings: Settings; view?: CaseView; ref?: CaseRef }
   | { method: 'decodeLink'; hash: string; names: EngineNames | null }
   | { method: 'locate'; text: string; where: ErrorWhere };
 
@@ -32,8 +32,9 @@ export class TextClient extends WorkerClient<TextRequest> {
     graph: string,
     settings: Settings,
     view?: CaseView,
-  ): Promise<{ fragment: string; graphChars: number; compacted: boolean }> {
-    return this.call({ method: 'encodeLink', graph, settings, view });
+    ref: CaseRef = null,
+  ): Promise<{ fragment: string; graphChars: number; compacted: boolean; named: boolean }> {
+    return this.call({ method: 'encodeLink', graph, settings, view, ref });
   }
 
   /** The case in a link's fragment (without '#'), checked against every limit; null if none. */

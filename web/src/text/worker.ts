@@ -78,7 +78,7 @@ serve<TextRequest & { id: number }>(async (req) => {
       return isCaseObject(raw) ? parseCase(raw, req.names, 'case file') : null;
     }
     case 'encodeLink':
-      return encodeCase(req.graph, req.settings, req.view);
+      return encodeCase(req.graph, req.settings, req.view, req.ref);
     case 'decodeLink':
       return decodeCaseFragment(req.hash, req.names);
     case 'locate':
