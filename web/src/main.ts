@@ -106,6 +106,22 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
+// Esc cancels a run under way, as Cancel does (the best plan so far stays), unless something
+// nearer the focus used the key (a tooltip, a menu).
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && !e.defaultPrevented && store.get().running) {
+    e.preventDefault();
+    runner.cancel();
+  }
+});
+
+// ---- presentation mode: the question, the chart and the state at the cursor on one screen ----
+const presentation = $('presentation');
+presentation.addEventListener('click', () => {
+  const on = document.body.classList.toggle('presentation');
+  presentation.setAttribute('aria-pressed', String(on));
+});
+
 // ---- components ------------------------------------------------------------------------------
 const exampleSelect = $('example-select') as HTMLSelectElement;
 mountSettings($('settings'), store, (m, l) => notify(m, l));
@@ -374,7 +390,15 @@ async function openLink(hash: string): Promise<boolean> {
   }
   await applyCase(decoded.case, 'From a shared link');
   notifyBriefly('Opened the case from the link.');
+  landOnResult();
   return true;
+}
+
+/** On a narrow screen (one column: lessons, settings and the editor above the results) a link
+ * opens at its result: the page scrolls to the summary. */
+function landOnResult() {
+  if (!matchMedia('(max-width: 1100px)').matches || document.body.classList.contains('presentation')) return;
+  requestAnimationFrame(() => $('summary-card').scrollIntoView({ block: 'start' }));
 }
 window.addEventListener('hashchange', () => {
   const hash = location.hash.slice(1);
