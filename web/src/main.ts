@@ -107,9 +107,10 @@ document.addEventListener('keydown', (e) => {
 });
 
 // Esc cancels a run under way, as Cancel does (the best plan so far stays), unless something
-// nearer the focus used the key (a tooltip, a menu).
+// nearer the focus used the key (the chart's tooltip; the share and download menus close on it).
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && !e.defaultPrevented && store.get().running) {
+  const inMenu = (e.target as Element | null)?.closest?.('.menu-wrap');
+  if (e.key === 'Escape' && !e.defaultPrevented && !inMenu && store.get().running) {
     e.preventDefault();
     runner.cancel();
   }
