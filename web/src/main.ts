@@ -109,6 +109,23 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
+// Esc cancels a run under way, as Cancel does (the best plan so far stays), unless something
+// nearer the focus used the key (the chart's tooltip; the share and download menus close on it).
+document.addEventListener('keydown', (e) => {
+  const inMenu = (e.target as Element | null)?.closest?.('.menu-wrap');
+  if (e.key === 'Escape' && !e.defaultPrevented && !inMenu && store.get().running) {
+    e.preventDefault();
+    runner.cancel();
+  }
+});
+
+// ---- presentation mode: the question, the chart and the state at the cursor on one screen ----
+const presentation = $('presentation');
+presentation.addEventListener('click', () => {
+  const on = document.body.classList.toggle('presentation');
+  presentation.setAttribute('aria-pressed', String(on));
+});
+
 // ---- components ------------------------------------------------------------------------------
 const exampleSelect = $('example-select') as HTMLSelectElement;
 mountSettings($('settings'), store, (m, l) => notify(m, l));
@@ -455,6 +472,7 @@ async function openLink(hash: string): Promise<boolean> {
   }
   addressFollows = true;
   notifyBriefly('Opened the case from the link.');
+  landOnResult();
   return true;
 }
 /** The link in the fragment, without its embed flag; the flag turns the embed view on. */
@@ -493,6 +511,13 @@ store.subscribe((s, p) => {
   clearTimeout(addressTimer);
   addressTimer = window.setTimeout(() => void linkInAddressBar(), 400);
 });
+
+/** On a narrow screen (one column: lessons, settings and the editor above the results) a link
+ * opens at its result: the page scrolls to the summary. */
+function landOnResult() {
+  if (!matchMedia('(max-width: 1100px)').matches || document.body.classList.contains('presentation')) return;
+  requestAnimationFrame(() => $('summary-card').scrollIntoView({ block: 'start' }));
+}
 window.addEventListener('hashchange', () => {
   const hash = linkFragment();
   if (hash.startsWith(CASE_PREFIX)) void openLink(hash);

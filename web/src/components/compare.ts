@@ -35,6 +35,8 @@ interface Panel {
   legend: HTMLElement;
   policyTitle: string;
   ordersTitle: string;
+  /** the table's one tab stop: the row (its key) and the control (a column of ROW_CONTROLS) */
+  stop: { key: string; col: number } | null;
 }
 
 /** What the table shows beside the rows: the memory types' columns, the marked minimums, the
@@ -63,7 +65,7 @@ export function mountCompare(root: HTMLElement, status: HTMLElement, store: Stor
   const policyTitle = Object.entries(POLICY_TEXT)
     .map(([p, t]) => `${p}: ${t}`)
     .join('\n\n');
-  const panel: Panel = { status, store, on, host, legend, policyTitle, ordersTitle: '' };
+  const panel: Panel = { status, store, on, host, legend, policyTitle, ordersTitle: '', stop: null };
   store.subscribe((s, p) => {
     if (s.engine !== p.engine) renderLegend(panel);
     if (
@@ -109,7 +111,11 @@ function renderStatus(panel: Panel, stale: boolean) {
   const c = panel.store.get().compare;
   status.replaceChildren();
   if (c?.status === 'running') {
-    const cancel = h('button', { class: 'btn small', type: 'button', 'data-testid': 'compare-cancel' }, 'Cancel');
+    const cancel = h(
+      'button',
+      { class: 'btn small', type: 'button', 'data-testid': 'compare-cancel', 'aria-label': 'Cancel comparison' },
+      'Cancel',
+    );
     cancel.addEventListener('click', () => on.cancel());
     status.append(h('span', { class: 'spinner small', 'aria-hidden': 'true' }), 'comparing… ', cancel);
   } else if (c?.status === 'cancelled' || c?.status === 'error') {
@@ -129,9 +135,7 @@ function render(panel: Panel) {
   const { compare: c, view, engine } = store.get();
   const stale = compareStale(store.get());
   renderStatus(panel, stale);
-  const focused =
-    (document.activeElement as HTMLElement | null)?.closest?.('[data-testid=compare-row]')?.getAttribute('data-key') ??
-    null;
+  const hadFocus = host.contains(document.activeElement);
   host.replaceChildren();
   if (!c || (!c.rows.length && c.status !== 'error')) {
     host.append(
@@ -175,7 +179,58 @@ function render(panel: Panel) {
     tbody,
   );
   host.append(h('div', { class: 'compare-scroll' }, table));
-  if (focused) (host.querySelector(`[data-key="${focused}"] [data-testid=diff-pick]`) as HTMLElement | null)?.focus();
+  rove(panel, tbody, hadFocus);
+}
+
+/** A row's controls, left to right: the arrows move between them. */
+const ROW_CONTROLS = ['compare-open', 'diff-pick'];
+
+/** Row `tr`'s control in column `col`; a row whose Open is disabled (the plan on screen) has its
+ * diff box in both columns. */
+function rowControl(tr: Element, col: number): HTMLElement {
+  const want = tr.querySelector<HTMLButtonElement | HTMLInputElement>(`[data-testid=${ROW_CONTROLS[col]}]`);
+  return want && !want.disabled ? want : tr.querySelector<HTMLElement>('[data-testid=diff-pick]')!;
+}
+
+/**
+ * The table is one tab stop (a roving tabindex): only one control in it is tabbable, the last one
+ * focused, kept across renders; Up, Down, Home and End move between rows, Left and Right between a
+ * row's Open button and diff box. Tab leaves the table, so the page after it is a key away.
+ */
+function rove(panel: Panel, tbody: HTMLElement, refocus: boolean) {
+  const trs = [...tbody.querySelectorAll<HTMLElement>(':scope > tr')];
+  for (const c of tbody.querySelectorAll<HTMLElement>('button, input')) c.tabIndex = -1;
+  const stopRow = trs.find((tr) => tr.dataset.key === panel.stop?.key) ?? trs[0];
+  if (!stopRow) return;
+  const stop = rowControl(stopRow, panel.stop?.col ?? 0);
+  stop.tabIndex = 0;
+  if (refocus) stop.focus();
+  const colOf = (el: HTMLElement) => Math.max(0, ROW_CONTROLS.indexOf(el.dataset.testid ?? ''));
+  tbody.addEventListener('focusin', (e) => {
+    const el = e.target as HTMLElement;
+    const tr = el.closest<HTMLElement>('tr');
+    if (!tr) return;
+    for (const c of tbody.querySelectorAll<HTMLElement>('[tabindex="0"]')) c.tabIndex = -1;
+    el.tabIndex = 0;
+    panel.stop = { key: tr.dataset.key ?? '', col: colOf(el) };
+  });
+  tbody.addEventListener('keydown', (e) => {
+    const el = e.target as HTMLElement;
+    const i = trs.indexOf(el.closest<HTMLElement>('tr')!);
+    const col = colOf(el);
+    const moves: Record<string, [number, number]> = {
+      ArrowDown: [i + 1, col],
+      ArrowUp: [i - 1, col],
+      Home: [0, col],
+      End: [trs.length - 1, col],
+      ArrowLeft: [i, 0],
+      ArrowRight: [i, ROW_CONTROLS.length - 1],
+    };
+    const to = moves[e.key];
+    if (!to || i < 0) return;
+    e.preventDefault();
+    rowControl(trs[Math.min(trs.length - 1, Math.max(0, to[0]))], to[1]).focus();
+  });
 }
 
 function tableHead(panel: Panel, f: TableFacts): HTMLElement {
