@@ -372,8 +372,8 @@ test('the compare table lists every policy on every order, and a row opens its p
   await table.waitFor({ timeout: 20000 });
   const rows = table.locator('[data-testid=compare-row]');
   // every compared order source (graph when the file has an Order; schedule, reuse, search,
-  // min-peak, id) x every policy (best, lifetime, residency, seed, window)
-  const rowCount = (hasOrder ? 6 : 5) * 5;
+  // min-peak, id) x every policy (best, lifetime, residency, seed, window, belady, lru, fifo)
+  const rowCount = (hasOrder ? 6 : 5) * 8;
   assert.equal(await rows.count(), rowCount);
   const cell = async (row, col) => Number((await row.locator(`td[data-col=${col}]`).textContent()).replace(/[^0-9]/g, ''));
   const current = table.locator('[data-testid=compare-row][data-current=true]');
