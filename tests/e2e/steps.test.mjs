@@ -397,6 +397,9 @@ for (const size of SIZES) {
     await page.waitForFunction(() => /Lesson 4 of \d+/.test(document.querySelector('[data-testid=lesson-title]')?.textContent ?? ''));
     await waitForFresh(page);
     const result = JSON.parse(await resultText(page));
+    // the spills show once the lesson's question is answered (no spoilers before)
+    const lesson = JSON.parse(fs.readFileSync(path.join(ROOT, 'web/src/lessons/04-copyin-cheaper.json'), 'utf8'));
+    await page.locator(`[data-testid=lesson-choice][data-value="${lesson.question.answer}"]`).click();
     await page.locator('[data-testid=spill-table] .vt-row').first().click(); // spill 1: the cursor goes to it
     await page.waitForFunction((s) => document.querySelector('[data-testid=step-label]').textContent === String(s), result.spills[0].outStep);
     await slideTo(page, 14);
@@ -411,6 +414,7 @@ for (const size of SIZES) {
     await fresh.page.waitForFunction(() => document.querySelector('[data-testid=step-label]')?.textContent === '14', null, { timeout: 60000 });
     assert.deepEqual(JSON.parse(await resultText(fresh.page)).spills, result.spills, 'the same plan');
     assert.match(await text(fresh.page, 'lesson-title'), /Lesson 4 of \d+: COPY_IN buffers are cheaper to spill/);
+    await fresh.page.locator(`[data-testid=lesson-choice][data-value="${lesson.question.answer}"]`).click();
     await fresh.page.locator('[data-testid=spill-table] .vt-row.sel').waitFor();
     assert.equal(await fresh.page.locator('[data-testid=spill-table] .vt-row.sel').getAttribute('data-row'), '0', 'the spill is selected');
     assert.deepEqual(fresh.page.errors, []);
