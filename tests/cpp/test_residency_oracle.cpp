@@ -84,7 +84,8 @@ TEST_CASE("residency oracle: bound <= CBC's optimum == the residency step, graph
         params.maxBytes = 120;
         params.maxReads = 1 + static_cast<int>(seed % 3);
         params.freesAtEnd = seed % 4 == 0;
-        params.capacities = {{"L1", 240 + 8 * static_cast<Bytes>(seed % 9)}, {"UB", 200 + 16 * static_cast<Bytes>(seed % 5)}};
+        params.capacities = {{"L1", 240 + 8 * static_cast<Bytes>(seed % 9)},
+                             {"UB", 200 + 16 * static_cast<Bytes>(seed % 5)}};
         const GraphDocument doc = parseGraphDocument(generateRandomGraph(seed, params));
         if (doc.graph.buffers.size() > 40) continue;
         const Order order = seed % 2 ? orderById(doc.graph) : scheduleForMemory(doc.graph, orderById(doc.graph));
@@ -93,7 +94,10 @@ TEST_CASE("residency oracle: bound <= CBC's optimum == the residency step, graph
             CAPTURE(seed);
             CAPTURE(p.type);
             Bytes total = 0;
-            const Bytes kept = solveWithCbc(cbc, lpText(p, total), dir);
+            const std::string lp = lpText(p, total);
+            // CBC is an outside process: on a loaded machine it once failed to answer, so it gets a second try.
+            Bytes kept = solveWithCbc(cbc, lp, dir);
+            if (kept < 0) kept = solveWithCbc(cbc, lp, dir);
             REQUIRE(kept >= 0);
             const Bytes optimum = total - kept;
             const ResidencyChoice choice = chooseResidency(p);
