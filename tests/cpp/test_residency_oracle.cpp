@@ -95,7 +95,7 @@ TEST_CASE("residency oracle: bound <= CBC's optimum == the residency step, graph
             CAPTURE(p.type);
             Bytes total = 0;
             const std::string lp = lpText(p, total);
-            // CBC is an outside process: on a loaded machine it once failed to answer, so it gets a second try.
+            // CBC is an outside process that may fail to answer on a loaded machine: it gets a second try.
             Bytes kept = solveWithCbc(cbc, lp, dir);
             if (kept < 0) kept = solveWithCbc(cbc, lp, dir);
             REQUIRE(kept >= 0);
