@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -27,7 +28,8 @@ namespace spillway::test {
 inline std::optional<std::string> sharedCase(const std::string& name) {
     std::ifstream in(std::string(SPILLWAY_SHARED_CASES) + "/" + name, std::ios::binary);
     if (!in) {
-        MESSAGE("skipped: " << SPILLWAY_SHARED_CASES << "/" << name << " is absent (only our machines and CI have ../shared)");
+        MESSAGE("skipped: " << SPILLWAY_SHARED_CASES << "/" << name
+                            << " is absent (only our machines and CI have ../shared)");
         return std::nullopt;
     }
     std::ostringstream s;
@@ -87,8 +89,40 @@ inline std::string firstDifference(const std::string& a, const std::string& b) {
     while (at < common && a[at] == b[at]) ++at;
     if (at == common && a.size() == b.size()) return "";
     const size_t from = at < 40 ? 0 : at - 40;
-    return "at character " + std::to_string(at) + ": \"" + a.substr(from, 100) + "\" against \"" + b.substr(from, 100) + "\"";
+    return "at character " + std::to_string(at) + ": \"" + a.substr(from, 100) + "\" against \"" + b.substr(from, 100) +
+           "\"";
 }
+
+// Byte-level mutations of a text for the fuzz-like tests: 1 to 3 edits, each a deletion (1-4
+// bytes), a duplication of a piece of the text (1 to `maxCopy` bytes) or a byte replaced by one of
+// `alphabet`. Deterministic from `seed` (a linear congruential generator).
+class Mutator {
+public:
+    Mutator(std::uint64_t seed, std::string alphabet, size_t maxCopy)
+        : state_(seed), alphabet_(std::move(alphabet)), maxCopy_(maxCopy) {}
+
+    std::string operator()(std::string text) {
+        for (int m = 0, edits = 1 + static_cast<int>(next(3)); m < edits && !text.empty(); ++m) {
+            const size_t at = next(text.size());
+            switch (next(3)) {
+                case 0: text.erase(at, 1 + next(4)); break;
+                case 1: text.insert(at, text.substr(next(text.size()), 1 + next(maxCopy_))); break;
+                default: text[at] = alphabet_[next(alphabet_.size())]; break;
+            }
+        }
+        return text;
+    }
+
+private:
+    size_t next(std::uint64_t bound) {
+        state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<size_t>((state_ >> 33) % bound);
+    }
+
+    std::uint64_t state_;
+    std::string alphabet_;
+    size_t maxCopy_;
+};
 
 // The message of the InputError that `f` throws; fails the test if it throws none.
 template <typename F>

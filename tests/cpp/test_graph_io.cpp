@@ -3,6 +3,7 @@
 
 using namespace spillway;
 using spillway::test::inputErrorOf;
+using spillway::test::Mutator;
 using spillway::test::parse;
 
 namespace {
@@ -11,11 +12,12 @@ const std::string kAlloc0 = R"({"Id":0,"Op":"ALLOC","BufId":0,"Size":100,"Type":
 const std::string kUse1 = R"({"Id":1,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[0]})";
 const std::string kFree2 = R"({"Id":2,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"})";
 
-std::string graph(const std::string& nodes, const std::string& edges = "[[0,1],[1,2]]",
-                  const std::string& extra = "") {
+std::string graph(const std::string& nodes, const std::string& edges = "[[0,1],[1,2]]", const std::string& extra = "") {
     return R"({"Nodes":[)" + nodes + R"(],"Edges":)" + edges + extra + "}";
 }
-std::string good(const std::string& extra = "") { return graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[0,1],[1,2]]", extra); }
+std::string good(const std::string& extra = "") {
+    return graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[0,1],[1,2]]", extra);
+}
 
 std::string errorOfRun(const std::string& text, RunOptions opts = {}) {
     return inputErrorOf([&] { run(parse(text), opts); });
@@ -39,8 +41,8 @@ TEST_CASE("a valid small graph parses with its buffers and edges") {
 
 TEST_CASE("adjacency: each node's successors and predecessors in the order of Edges, flat") {
     // 0 -> 2 listed before 0 -> 1: each list keeps the order of Edges, not of node indices.
-    const std::string nodes = kAlloc0 + "," + kUse1 + "," + kFree2 +
-                              R"(,{"Id":3,"Op":"MUL","Pipe":"VECTOR","Cycles":1,"Bufs":[0]})";
+    const std::string nodes =
+        kAlloc0 + "," + kUse1 + "," + kFree2 + R"(,{"Id":3,"Op":"MUL","Pipe":"VECTOR","Cycles":1,"Bufs":[0]})";
     GraphDocument doc = parse(graph(nodes, "[[0,2],[0,1],[1,2],[3,2]]"));
     auto list = [](IndexRange r) { return std::vector<int>(r.begin(), r.end()); };
     CHECK(list(doc.graph.successors[0]) == std::vector<int>{2, 1});
@@ -72,13 +74,16 @@ TEST_CASE("adjacency: sorting each list drops repeats and keeps the others' list
     CHECK(list(r[3]) == std::vector<int>{0});
 }
 
-TEST_CASE("a host's node limit: a larger graph is refused with both sizes, the limit named, its first node over located") {
+TEST_CASE(
+    "a host's node limit: a larger graph is refused with both sizes, the limit named, its first node over located") {
     const HostNodeLimit limit{2, "the browser", "browserNodes", ": use the CLI"};
     try {
-        parseGraphDocument("{\"Nodes\":[" + kAlloc0 + ",\n" + kUse1 + ",\n" + kFree2 + "],\"Edges\":[[0,1],[1,2]]}", limit);
+        parseGraphDocument("{\"Nodes\":[" + kAlloc0 + ",\n" + kUse1 + ",\n" + kFree2 + "],\"Edges\":[[0,1],[1,2]]}",
+                           limit);
         FAIL("expected an InputError");
     } catch (const InputError& e) {
-        CHECK(std::string(e.what()) == "line 3, column 1: the graph is too large for the browser (3 nodes, limit 2): use the CLI");
+        CHECK(std::string(e.what()) ==
+              "line 3, column 1: the graph is too large for the browser (3 nodes, limit 2): use the CLI");
         REQUIRE(e.where.limit);
         CHECK(e.where.limit->name == "browserNodes");
         CHECK(e.where.limit->max == 2);
@@ -87,8 +92,9 @@ TEST_CASE("a host's node limit: a larger graph is refused with both sizes, the l
     const HostNodeLimit three{3, "the browser", "browserNodes", ""};
     CHECK(parseGraphDocument(good(), three).graph.nodes.size() == 3);
     // Nodes past the limit are skipped unread, yet errors in the nodes before it still come first.
-    CHECK(inputErrorOf([&] { parseGraphDocument(graph(R"({"Id":0,"Op":"ALLOC"},)" + kUse1 + "," + kFree2), limit); })
-              .find("too large") == std::string::npos);
+    CHECK(inputErrorOf([&] {
+              parseGraphDocument(graph(R"({"Id":0,"Op":"ALLOC"},)" + kUse1 + "," + kFree2), limit);
+          }).find("too large") == std::string::npos);
 }
 
 TEST_CASE("Order and Capacities are read when present") {
@@ -115,8 +121,9 @@ TEST_CASE("missing or ill-typed fields name the node and the field") {
           "line 1, column 11: node 4: field \"Size\" is missing");
     CHECK(inputErrorOf([] { parse(graph(R"({"Id":4,"Op":"MUL","Pipe":"VECTOR","Cycles":1.5,"Bufs":[]})", "[]")); }) ==
           "line 1, column 55: node 4: field \"Cycles\" must be an integer, got a non-integer number");
-    CHECK(inputErrorOf([] { parse(graph(R"({"Id":4,"Op":"MUL","Pipe":"VECTOR","Cycles":1,"Bufs":[1,"x"]})", "[]")); }) ==
-          "line 1, column 67: node 4: field \"Bufs[1]\" must be an integer, got a string");
+    CHECK(inputErrorOf([] {
+              parse(graph(R"({"Id":4,"Op":"MUL","Pipe":"VECTOR","Cycles":1,"Bufs":[1,"x"]})", "[]"));
+          }) == "line 1, column 67: node 4: field \"Bufs[1]\" must be an integer, got a string");
     CHECK(inputErrorOf([] { parse(graph(R"({"Id":4,"Op":"MUL","Cycles":1,"Bufs":[]})", "[]")); }) ==
           "line 1, column 11: node 4: field \"Pipe\" is missing");
     CHECK(inputErrorOf([] { parse(R"({"Edges":[]})"); }) == "line 1, column 1: the graph: field \"Nodes\" is missing");
@@ -129,9 +136,8 @@ TEST_CASE("Size <= 0 is rejected with the node") {
 }
 
 TEST_CASE("duplicate Id") {
-    std::string msg = inputErrorOf([] {
-        parse(graph(kAlloc0 + "," + kUse1 + "," + R"({"Id":1,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"})"));
-    });
+    std::string msg = inputErrorOf(
+        [] { parse(graph(kAlloc0 + "," + kUse1 + "," + R"({"Id":1,"Op":"FREE","BufId":0,"Size":100,"Type":"L1"})")); });
     CHECK(msg == "line 1, column 127: duplicate node Id 1 (Nodes[1] and Nodes[2])");
 }
 
@@ -155,8 +161,10 @@ TEST_CASE("a buffer without exactly one ALLOC and one FREE") {
           "line 1, column 11: buffer 0 has an ALLOC (node 0) but no FREE");
     CHECK(inputErrorOf([] { parse(graph(kUse1 + "," + kFree2, "[[1,2]]")); }) ==
           "line 1, column 72: buffer 0 has a FREE (node 2) but no ALLOC");
-    std::string twoAllocs = kAlloc0 + "," + R"({"Id":3,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"})" + "," + kUse1 + "," + kFree2;
-    CHECK(inputErrorOf([&] { parse(graph(twoAllocs)); }) == "line 1, column 66: buffer 0 has two ALLOC nodes: node 0 and node 3");
+    std::string twoAllocs =
+        kAlloc0 + "," + R"({"Id":3,"Op":"ALLOC","BufId":0,"Size":100,"Type":"L1"})" + "," + kUse1 + "," + kFree2;
+    CHECK(inputErrorOf([&] { parse(graph(twoAllocs)); }) ==
+          "line 1, column 66: buffer 0 has two ALLOC nodes: node 0 and node 3");
     std::string mismatch = kAlloc0 + "," + kUse1 + "," + R"({"Id":2,"Op":"FREE","BufId":0,"Size":50,"Type":"L1"})";
     CHECK(inputErrorOf([&] { parse(graph(mismatch)); }) ==
           "line 1, column 127: buffer 0: node 2 says 50 bytes of L1 but node 0 says 100 bytes of L1");
@@ -192,12 +200,11 @@ TEST_CASE("a Type without capacity, a buffer larger than its memory, a capacity 
 }
 
 TEST_CASE("one node whose buffers of one memory exceed it: no plan can exist") {
-    std::string nodes =
-        R"({"Id":0,"Op":"ALLOC","BufId":0,"Size":300,"Type":"L1"},)"
-        R"({"Id":1,"Op":"ALLOC","BufId":1,"Size":300,"Type":"L1"},)"
-        R"({"Id":2,"Op":"ADD","Pipe":"VECTOR","Cycles":5,"Bufs":[0,1]},)"
-        R"({"Id":3,"Op":"FREE","BufId":0,"Size":300,"Type":"L1"},)"
-        R"({"Id":4,"Op":"FREE","BufId":1,"Size":300,"Type":"L1"})";
+    std::string nodes = R"({"Id":0,"Op":"ALLOC","BufId":0,"Size":300,"Type":"L1"},)"
+                        R"({"Id":1,"Op":"ALLOC","BufId":1,"Size":300,"Type":"L1"},)"
+                        R"({"Id":2,"Op":"ADD","Pipe":"VECTOR","Cycles":5,"Bufs":[0,1]},)"
+                        R"({"Id":3,"Op":"FREE","BufId":0,"Size":300,"Type":"L1"},)"
+                        R"({"Id":4,"Op":"FREE","BufId":1,"Size":300,"Type":"L1"})";
     RunOptions opts;
     opts.capacities = Capacities{{"L1", 512}};
     CHECK(errorOfRun(graph(nodes, "[[0,2],[1,2],[2,3],[2,4]]"), opts) ==
@@ -212,24 +219,29 @@ TEST_CASE("orders: not a permutation, breaking an edge, using a buffer outside i
         return o;
     };
     CHECK(errorOfRun(good(), withOrder("0\n1\n")) == "the given order misses node 2 (it has 2 of the graph's 3 nodes)");
-    CHECK(errorOfRun(good(), withOrder("0\n1\n1\n2\n")) == "the given order, position 2: node 1 already appears at position 1");
+    CHECK(errorOfRun(good(), withOrder("0\n1\n1\n2\n")) ==
+          "the given order, position 2: node 1 already appears at position 1");
     CHECK(errorOfRun(good(), withOrder("0\n1\n2\n5\n")) == "the given order, position 3: node 5 is not in the graph");
     CHECK(errorOfRun(good(), withOrder("0\n2\n1\n")) ==
           "the given order breaks edge 1 -> 2: node 2 at position 1 comes before node 1 at position 2");
     // Without edges, an order can still use a buffer after its FREE.
     CHECK(errorOfRun(graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[]"), withOrder("0\n2\n1\n")) ==
-          "the given order: node 1 (position 2) uses buffer 0 outside its lifetime (ALLOC at position 0, FREE at position 1)");
+          "the given order: node 1 (position 2) uses buffer 0 outside its lifetime (ALLOC at position 0, FREE at "
+          "position 1)");
     // An Order in the graph file: located at the entry the error names.
     CHECK(errorOfRun(good(R"(,"Order":[2,1,0])")) ==
-          "line 1, column 215: the graph's \"Order\" breaks edge 0 -> 1: node 1 at position 1 comes before node 0 at position 2");
+          "line 1, column 215: the graph's \"Order\" breaks edge 0 -> 1: node 1 at position 1 comes before node 0 at "
+          "position 2");
     CHECK(inputErrorOf([] { parseOrderText("0\n1\nx2\n"); }) ==
           "order file, line 3: expected one node id (0..1073741823), got \"x2\"");
     // A UTF-8 byte order mark is skipped, as the JSON reader skips it.
-    CHECK(parseOrderText("\xEF\xBB\xBF" "2\n0\n") == Order{2, 0});
+    CHECK(parseOrderText("\xEF\xBB\xBF"
+                         "2\n0\n") == Order{2, 0});
 }
 
 TEST_CASE("run options from JSON (the bindings' format)") {
-    RunOptions o = parseRunOptions(R"({"capacities":{"L1":2048},"order":"id","policy":"seed","cost":{"model":"seed","fixedLatency":7,"cyclesPerByte":3}})");
+    RunOptions o = parseRunOptions(
+        R"({"capacities":{"L1":2048},"order":"id","policy":"seed","cost":{"model":"seed","fixedLatency":7,"cyclesPerByte":3}})");
     CHECK(o.capacities->at("L1") == 2048);
     CHECK(o.orderSource == "id");
     CHECK(o.cost.kind == CostModel::Kind::Seed);
@@ -241,13 +253,15 @@ TEST_CASE("run options from JSON (the bindings' format)") {
     CHECK(inputErrorOf([] { parseRunOptions(R"({"cost":{"model":"cheap"}})"); }) ==
           "line 1, column 18: options.cost: field \"model\" must be \"seed\" or \"contest\", got \"cheap\"");
     CHECK(inputErrorOf([] { parseRunOptions(R"({"order":"random"})"); }) ==
-          "line 1, column 10: options: field \"order\" must be one of graph, best, schedule, reuse, search, min-peak, id, or an array of node ids, got \"random\"");
+          "line 1, column 10: options: field \"order\" must be one of graph, best, schedule, reuse, search, min-peak, "
+          "id, or an array of node ids, got \"random\"");
     CHECK(parseRunOptions(R"({"order":"search","effort":250})").effort == 250);
     CHECK(parseRunOptions("{}").effort == -1);
     CHECK(inputErrorOf([] { parseRunOptions(R"({"effort":-1})"); }) ==
           "line 1, column 11: options: field \"effort\" must be an integer between 0 and 100000000, got -1");
     CHECK(inputErrorOf([] { parseRunOptions(R"({"order":"search","policy":"magic"})"); }) ==
-          "line 1, column 28: options: unknown policy \"magic\": expected one of best, lifetime, residency, seed, window, belady, lru, fifo");
+          "line 1, column 28: options: unknown policy \"magic\": expected one of best, lifetime, residency, seed, "
+          "window, belady, lru, fifo");
 }
 
 TEST_CASE("run options from JSON: the objective and the cycles techniques to switch off, hostile values located") {
@@ -262,14 +276,30 @@ TEST_CASE("run options from JSON: the objective and the cycles techniques to swi
         const char* field;
     };
     for (const Hostile& h : {
-             Hostile{R"({"objective":"fast"})", "line 1, column 14: options: unknown objective \"fast\": expected bytes or cycles", "objective"},
-             Hostile{R"({"objective":2})", "line 1, column 14: options: field \"objective\" must be \"bytes\" or \"cycles\", got an integer", "objective"},
-             Hostile{R"({"objective":["cycles"]})", "line 1, column 14: options: field \"objective\" must be \"bytes\" or \"cycles\", got an array", "objective"},
-             Hostile{R"({"objective":"cycles","disable":"hoist"})", "line 1, column 33: options: field \"disable\" must be an array of technique names, got a string", "disable"},
-             Hostile{R"({"objective":"cycles","disable":["hoist",7]})", "line 1, column 42: options.disable[1] must be a technique's name, got an integer", "disable[1]"},
-             Hostile{R"({"objective":"cycles","disable":["warp"]})", "line 1, column 34: options.disable[0]: unknown technique \"warp\" of the cycles objective: expected one of placement, fit, schedule, hoist, swaps, policies, reserve, orders, search, headroom, retime", "disable[0]"},
-             Hostile{R"({"disable":["hoist"]})", "line 1, column 12: options: field \"disable\" switches off techniques of the objective \"cycles\", but the objective is \"bytes\"", "disable"},
-             Hostile{R"({"objective":"cycles","objective":"bytes"})", "line 1, column 23: options: field \"objective\" appears twice", "objective"},
+             Hostile{R"({"objective":"fast"})",
+                     "line 1, column 14: options: unknown objective \"fast\": expected bytes or cycles", "objective"},
+             Hostile{R"({"objective":2})",
+                     "line 1, column 14: options: field \"objective\" must be \"bytes\" or \"cycles\", got an integer",
+                     "objective"},
+             Hostile{R"({"objective":["cycles"]})",
+                     "line 1, column 14: options: field \"objective\" must be \"bytes\" or \"cycles\", got an array",
+                     "objective"},
+             Hostile{R"({"objective":"cycles","disable":"hoist"})",
+                     "line 1, column 33: options: field \"disable\" must be an array of technique names, got a string",
+                     "disable"},
+             Hostile{R"({"objective":"cycles","disable":["hoist",7]})",
+                     "line 1, column 42: options.disable[1] must be a technique's name, got an integer", "disable[1]"},
+             Hostile{
+                 R"({"objective":"cycles","disable":["warp"]})",
+                 "line 1, column 34: options.disable[0]: unknown technique \"warp\" of the cycles objective: expected "
+                 "one of placement, fit, schedule, hoist, swaps, policies, reserve, orders, search, headroom, retime",
+                 "disable[0]"},
+             Hostile{R"({"disable":["hoist"]})",
+                     "line 1, column 12: options: field \"disable\" switches off techniques of the objective "
+                     "\"cycles\", but the objective is \"bytes\"",
+                     "disable"},
+             Hostile{R"({"objective":"cycles","objective":"bytes"})",
+                     "line 1, column 23: options: field \"objective\" appears twice", "objective"},
          }) {
         CAPTURE(h.options);
         try {
@@ -292,40 +322,31 @@ TEST_CASE("graphToJson round-trips a document") {
 }
 
 TEST_CASE("a number too large for JSON's doubles is bad input with its place, not a crash") {
-    CHECK(inputErrorOf([] { parse(R"({"Nodes":[{"Id":0,"Op":"ALLOC","BufId":0,"Size":1e400,"Type":"L1"}],"Edges":[]})"); }) ==
-          "line 1, column 49: the graph is not valid JSON: number overflow parsing '1e400'");
+    CHECK(inputErrorOf([] {
+              parse(R"({"Nodes":[{"Id":0,"Op":"ALLOC","BufId":0,"Size":1e400,"Type":"L1"}],"Edges":[]})");
+          }) == "line 1, column 49: the graph is not valid JSON: number overflow parsing '1e400'");
 }
 
 TEST_CASE("a cycle through the ALLOC/use/FREE rule is named too") {
     // The file's only edge says FREE before ALLOC: acyclic as written, impossible to order.
     // It is a use outside the buffer's lifetime, and said so (not called a cycle).
     std::string msg = inputErrorOf([] { parse(graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[2,0]]")); });
-    CHECK(msg == "line 1, column 191: node 1 uses buffer 0 but the edges make it run after the buffer's FREE (node 2): 2 -> 0 -> 1");
+    CHECK(msg ==
+          "line 1, column 191: node 1 uses buffer 0 but the edges make it run after the buffer's FREE (node 2): 2 -> 0 "
+          "-> 1");
     CHECK(inputErrorOf([] { parse(graph(kAlloc0 + "," + kUse1 + "," + kFree2, "[[1,0]]")); }) ==
-          "line 1, column 191: node 1 uses buffer 0 but the edges make it run before the buffer's ALLOC (node 0): 1 -> 0");
+          "line 1, column 191: node 1 uses buffer 0 but the edges make it run before the buffer's ALLOC (node 0): 1 -> "
+          "0");
 }
 
 TEST_CASE("fuzz: mangled graph text gives a result or an InputError, never anything else") {
     // Byte-level mutations of a valid document (deletions, duplications, digit and bracket
     // swaps): every outcome must be a verified plan or one clear error.
     const std::string base = good(R"(,"Capacities":{"L1":150})");
-    std::uint64_t state = 42;
-    auto next = [&](std::uint64_t bound) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        return static_cast<size_t>((state >> 33) % bound);
-    };
-    const std::string alphabet = "0123456789-.,:[]{}\"eE AFLU";
+    Mutator mutate(42, "0123456789-.,:[]{}\"eE AFLU", 6);
     int planned = 0, rejected = 0;
     for (int i = 0; i < 3000; ++i) {
-        std::string text = base;
-        for (int m = 0, edits = 1 + static_cast<int>(next(3)); m < edits && !text.empty(); ++m) {
-            const size_t at = next(text.size());
-            switch (next(3)) {
-                case 0: text.erase(at, 1 + next(4)); break;
-                case 1: text.insert(at, text.substr(next(text.size()), 1 + next(6))); break;
-                default: text[at] = alphabet[next(alphabet.size())]; break;
-            }
-        }
+        const std::string text = mutate(base);
         CAPTURE(text);
         try {
             GraphDocument doc = parse(text);
@@ -353,16 +374,21 @@ TEST_CASE("buffers come out in ascending BufId whatever order their ALLOCs and F
         std::string nodes, edges;
         const int n = static_cast<int>(ids.size());
         auto add = [&](const std::string& node) { nodes += (nodes.empty() ? "" : ",") + node; };
-        auto edge = [&](int a, int b) { edges += (edges.empty() ? "" : ",") + ("[" + std::to_string(a) + "," + std::to_string(b) + "]"); };
+        auto edge = [&](int a, int b) {
+            edges += (edges.empty() ? "" : ",") + ("[" + std::to_string(a) + "," + std::to_string(b) + "]");
+        };
         for (int k = 0; k < n; ++k) {
             const std::string id = std::to_string(ids[k]), size = std::to_string(16 * (k + 1));
-            add(R"({"Id":)" + std::to_string(3 * k) + R"(,"Op":"ALLOC","BufId":)" + id + R"(,"Size":)" + size + R"(,"Type":"L1"})");
-            add(R"({"Id":)" + std::to_string(3 * k + 1) + R"(,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[)" + id + "]}");
+            add(R"({"Id":)" + std::to_string(3 * k) + R"(,"Op":"ALLOC","BufId":)" + id + R"(,"Size":)" + size +
+                R"(,"Type":"L1"})");
+            add(R"({"Id":)" + std::to_string(3 * k + 1) + R"(,"Op":"COPY_IN","Pipe":"MTE2","Cycles":10,"Bufs":[)" + id +
+                "]}");
             edge(3 * k, 3 * k + 1);
         }
         for (int k = n - 1; k >= 0; --k) {
             const std::string id = std::to_string(ids[k]), size = std::to_string(16 * (k + 1));
-            add(R"({"Id":)" + std::to_string(3 * k + 2) + R"(,"Op":"FREE","BufId":)" + id + R"(,"Size":)" + size + R"(,"Type":"L1"})");
+            add(R"({"Id":)" + std::to_string(3 * k + 2) + R"(,"Op":"FREE","BufId":)" + id + R"(,"Size":)" + size +
+                R"(,"Type":"L1"})");
             edge(3 * k + 1, 3 * k + 2);
         }
         const GraphDocument doc = parse(graph(nodes, "[" + edges + "]"));

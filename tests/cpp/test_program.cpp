@@ -248,23 +248,10 @@ TEST_CASE("what if: the bindings' options read force, and refuse it malformed") 
 
 TEST_CASE("program: mangled programs give a verified plan, its lines read back, or an InputError") {
     const std::string base = std::string(kThree) + "store c\nx:2 = add d\nuse x a\n";
-    std::uint64_t state = 7;
-    auto next = [&](std::uint64_t bound) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        return static_cast<size_t>((state >> 33) % bound);
-    };
-    const std::string alphabet = "abcdx0129 =:#\n\tloadusetrgi";
+    spillway::test::Mutator mutate(7, "abcdx0129 =:#\n\tloadusetrgi", 8);
     int planned = 0, rejected = 0;
     for (int i = 0; i < 2000; ++i) {
-        std::string text = base;
-        for (int m = 0, edits = 1 + static_cast<int>(next(3)); m < edits && !text.empty(); ++m) {
-            const size_t at = next(text.size());
-            switch (next(3)) {
-                case 0: text.erase(at, 1 + next(4)); break;
-                case 1: text.insert(at, text.substr(next(text.size()), 1 + next(8))); break;
-                default: text[at] = alphabet[next(alphabet.size())]; break;
-            }
-        }
+        const std::string text = mutate(base);
         CAPTURE(text);
         try {
             const GraphDocument doc = parseGraphDocument(text);
