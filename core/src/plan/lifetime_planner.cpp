@@ -176,8 +176,9 @@ private:
         return {f.step, g_.bufferIndex.at(f.buffer)};
     }
 
-    std::string forcedName() const {
-        return "buffer " + std::to_string(g_.buffers[forced_->buf].id) + " at step " + std::to_string(forced_->step);
+    [[noreturn]] void forcedNotIdle() const {
+        forceError("buffer " + std::to_string(g_.buffers[forced_->buf].id) + " at step " +
+                   std::to_string(forced_->step) + ": it is not resident there, or the node at that step uses it");
     }
 
     // Policy residency: the gap of the forced buffer over the forced step, taken out of `problem`
@@ -186,8 +187,7 @@ private:
         auto it = std::find_if(problem.gaps.begin(), problem.gaps.end(), [&](const Gap& gap) {
             return gap.buf == forced_->buf && gap.from < forced_->step && forced_->step < gap.to;
         });
-        if (it == problem.gaps.end())
-            forceError(forcedName() + ": it is not resident there, or the node at that step uses it");
+        if (it == problem.gaps.end()) forcedNotIdle();
         const Gap gap = *it;
         problem.gaps.erase(it);
         forceApplied_ = true;
@@ -534,8 +534,7 @@ private:
                 }
             if (forced_ && forced_->step == s && g_.buffers[forced_->buf].type == type) {
                 const int b = forced_->buf;
-                if (open[b] < 0 || std::find(needed.begin(), needed.end(), b) != needed.end())
-                    forceError(forcedName() + ": it is not resident there, or the node at that step uses it");
+                if (open[b] < 0 || std::find(needed.begin(), needed.end(), b) != needed.end()) forcedNotIdle();
                 close(b, outTime(s));
                 Eviction e{b, {}, 0, {}, 0, 0, budget[s]};
                 e.forced = true;
