@@ -1,5 +1,5 @@
 // The program form of a graph (docs/programs.md): a text whose first non-blank character is not
-// `{` is a program (`registers 3`, `a = load`, `c = mul a b`, ...), which the engine translates
+// `{` (nor `[`) is a program (`registers 3`, `a = load`, `c = mul a b`, ...), which the engine translates
 // to a graph. A program's result carries the rewritten program (`program.lines`, each with its
 // step in the plan's new order). The page's reading of both; pure functions.
 
@@ -35,12 +35,13 @@ store f
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff;
 
-/** Whether the text is a program: its first non-blank character is there and is not `{`. Only
- * reads up to that character (a 4 MB graph costs nothing). */
+/** Whether the text is a program: its first non-blank character is there and is neither `{` nor
+ * `[` (JSON, read as a graph), as the engine decides. Only reads up to that character (a 4 MB graph
+ * costs nothing). */
 export function isProgram(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (!isSpace(c)) return c !== 123; // '{'
+    if (!isSpace(c)) return c !== 123 && c !== 91; // '{', '['
   }
   return false;
 }
