@@ -272,16 +272,31 @@ export async function waitForCompare(page, timeout = 120000) {
   if (outcome !== 'verified') throw new Error(outcome);
 }
 
+/** Starts watching for a run's first plan (marked while its search goes on): firstPlanAt() is then
+ * the frame that first showed one (performance.now()), or 0. */
+export const watchFirstPlan = (page) => page.evaluate(() => {
+  window.__firstPlanAt = 0;
+  window.__firstPlanWatch?.disconnect();
+  window.__firstPlanWatch = new MutationObserver(() => {
+    if (!document.querySelector('[data-testid=early-plan][data-stopped=false]')) return;
+    window.__firstPlanWatch.disconnect();
+    requestAnimationFrame(() => { window.__firstPlanAt = performance.now(); });
+  });
+  window.__firstPlanWatch.observe(document.body, { childList: true, subtree: true });
+});
+export const firstPlanAt = (page) => page.evaluate(() => window.__firstPlanAt);
+
 /**
  * What the page itself computes from Run until it has painted the result, its pipe timeline last
  * (painted in a task of its own after the chart and tables), measured so that a loaded machine
  * stretches it little: the main thread's CPU time in that span (trace), plus the worker's time
  * preparing the view (`prepare`, a wall time but a small one). Call waitForCompare first, so that no other worker shares the
  * cores and no compare table is drawn in the span. Also returns the span's wall time and the
- * engine's.
+ * engine's, and `first`: Run until the first plan is on screen (the result, when no first plan came).
  */
 export async function runUntilPainted(browser, page) {
   let span;
+  await watchFirstPlan(page);
   const tasks = await rendererMainTasks(browser, page, async () => {
     await page.evaluate(() => {
       window.__runStart = performance.now();
@@ -295,6 +310,7 @@ export async function runUntilPainted(browser, page) {
     }, null, { polling: 5, timeout: 60000 })).jsonValue();
     span = await page.evaluate((paintedAt) => ({
       total: Math.round(paintedAt - window.__runStart),
+      first: Math.round((window.__firstPlanAt || paintedAt) - window.__runStart),
       engine: Math.round(window.__spillwayTimes.engine),
       prepare: Math.round(window.__spillwayTimes.prepare),
     }), at);

@@ -1,14 +1,15 @@
 // The order search in the playground, against the native CLI on the same graph: the lower bound
 // beside every plan (and in the compare table), the effort setting (the CLI's `--effort N` gives
 // the same bytes), anytime progress with a Cancel that keeps a verified plan of a smaller effort,
-// and the effort in links and stored settings. Desktop and phone (390×844).
+// and the effort in links and stored settings, a contest case's first plan before its search's. Desktop and phone
+// (390×844).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
-import { usePlayground, SIZES, scratch, CLI, cliPlan, openPage, waitForResult, waitForFresh, waitForNewResult, text, num, resultText, graphText, pasteGraph, selectExample, storedState, engineModule } from './helpers.mjs';
+import { usePlayground, SIZES, scratch, CLI, cliPlan, openPage, waitForResult, waitForFresh, waitForNewResult, text, num, resultText, graphText, pasteGraph, selectExample, storedState, engineModule, sharedCaseOrSkip, waitForCompare } from './helpers.mjs';
 
 const pg = usePlayground();
 const tmp = scratch();
@@ -176,7 +177,7 @@ for (const size of SIZES) {
     await chooseEffort(page, 'thorough');
     const early = page.locator('[data-testid=early-plan][data-stopped=false]');
     await early.waitFor({ timeout: 60000 });
-    assert.match(await text(page, 'early-plan'), /^Best plan so far, at effort [\d,]+; the search goes on toward 20,000\.$/);
+    assert.match(await text(page, 'early-plan'), /^(First plan, from a short search \(effort 50\)|Best plan so far, at effort [\d,]+); the search goes on toward 20,000\.$/);
     const progress = page.locator('[data-testid=progress]');
     await page.waitForFunction(() => /Searching orders at effort [\d,]+(, on the way to 20,000)?: [\d,]+ of [\d,]+ evaluations, best so far [\d,]+ B · \d+\.\d s/
       .test(document.querySelector('[data-testid=progress]')?.textContent ?? ''), null, { timeout: 30000 });
@@ -226,6 +227,47 @@ test('the order and policy menus are the engine\'s registries, explained', async
     await page.locator('[data-testid=policy]').selectOption(p);
     assert.doesNotMatch(await text(page, 'policy-help'), /no description/, `${p} is explained`);
   }
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+/** The first plan once it is on screen, marked as such while the search goes on (read at once:
+ * the search's plan may replace it any moment): its result text, its mark, and whether it is
+ * marked out of date. */
+const firstPlan = async (page) => (await page.waitForFunction(() => {
+  const mark = document.querySelector('[data-testid=early-plan][data-stopped=false]');
+  return mark && { result: window.spillway.resultText(), mark: mark.textContent, stale: document.querySelector('#summary-card').dataset.stale };
+}, null, { timeout: 60000, polling: 10 })).jsonValue();
+
+test('a contest case shows a first plan (the CLI\'s at effort 50) while its search goes on, then the search\'s; Cancel keeps the first', async (t) => {
+  const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
+  if (!file) return;
+  const graph = fs.readFileSync(file, 'utf8');
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  await waitForCompare(page);
+  await page.locator('#open-input').setInputFiles(file);
+  const { result: first, mark, stale } = await firstPlan(page);
+  assert.equal(mark, 'First plan, from a short search (effort 50); the search goes on toward the default.');
+  assert.equal(stale, 'false', 'the first plan is the run\'s, not out of date');
+  sameBytes(first, cliPlan(tmp, graph, ['--effort', '50']).text, 'the first plan: the CLI\'s with --effort 50');
+  // then the search's plan replaces it, unmarked: the CLI's bytes with the same (default) options
+  await page.locator('[data-testid=early-plan]').waitFor({ state: 'detached', timeout: 60000 });
+  await waitForFresh(page);
+  sameBytes(await resultText(page), cliPlan(tmp, graph).text, 'the final plan: the CLI\'s');
+
+  // Run again, Cancel as soon as the first plan is on screen (in the same task: the search's plan
+  // cannot come between): it stays, marked as stopped at effort 50
+  await page.locator('[data-testid=run]').click();
+  await page.waitForFunction(() => {
+    if (!document.querySelector('[data-testid=early-plan][data-stopped=false]')) return false;
+    document.querySelector('[data-testid=cancel]').click();
+    return true;
+  }, null, { timeout: 60000, polling: 'raf' });
+  const stopped = page.locator('[data-testid=early-plan][data-stopped=true]');
+  await stopped.waitFor();
+  assert.equal(await stopped.getAttribute('data-effort'), '50');
+  sameBytes(await resultText(page), first, 'Cancel keeps the first plan');
   assert.deepEqual(page.errors, []);
   await context.close();
 });

@@ -1,8 +1,15 @@
 // Anytime runs (web/src/lib/anytime.ts) against a scripted engine and clock: which efforts are
-// planned, which plans are handed over, and that the answer is the call asked for.
+// planned, which plans are handed over (a first one on a long graph), and that the answer is the
+// call asked for.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { EFFORT_FACTOR, FIRST_EFFORT, LONG_SEARCH_MS, planAnytime } from '../../build/web-lib/anytime.js';
+import {
+  EFFORT_FACTOR,
+  FIRST_EFFORT,
+  FIRST_PLAN_CHARS,
+  LONG_SEARCH_MS,
+  planAnytime,
+} from '../../build/web-lib/anytime.js';
 
 const CONSTRUCTIONS = 200; // evaluations the search spends on its constructions
 const DEFAULT_EFFORT = 10000; // the scripted engine's own effort when none is asked for
@@ -31,18 +38,21 @@ function scriptedEngine({ setupMs = 100, stepMs = 100, reports = 5, error = null
   return engine;
 }
 
-function run(engine, options) {
+/** A graph text of FIRST_PLAN_CHARS characters: long enough for a first plan. */
+const LONG_GRAPH = `{${' '.repeat(FIRST_PLAN_CHARS - 2)}}`;
+
+function run(engine, options, graph = '{}') {
   const handed = [];
   const progress = [];
   const hooks = {
     plan: (text, effort) => handed.push([effort, text]),
     progress: (_p, effort) => progress.push(effort),
   };
-  const text = planAnytime(engine.plan, '{}', { capacities: {}, ...options }, hooks, engine.now);
+  const text = planAnytime(engine.plan, graph, { capacities: {}, ...options }, hooks, engine.now);
   return { text, handed, progress };
 }
 
-test('the default effort on a quick search: one call, nothing handed over before it', () => {
+test('the default effort on a short graph: one call, nothing handed over before it', () => {
   const engine = scriptedEngine();
   const r = run(engine, {});
   assert.equal(r.text, '{"plan":10000}');
@@ -107,4 +117,53 @@ test('an error is the answer as it is', () => {
   const climbing = scriptedEngine({ error });
   assert.equal(run(climbing, { effort: 20000 }).text, error);
   assert.deepEqual(climbing.calls, [FIRST_EFFORT], 'the climb ends at the first error');
+});
+
+test('a graph of FIRST_PLAN_CHARS: the first rung is handed over, then the call asked for', () => {
+  const engine = scriptedEngine();
+  const r = run(engine, {}, LONG_GRAPH);
+  assert.deepEqual(engine.calls, [FIRST_EFFORT, DEFAULT_EFFORT]);
+  assert.deepEqual(r.handed, [[50, '{"plan":50}']]);
+  assert.equal(r.text, '{"plan":10000}');
+  assert.deepEqual(r.progress, [50, 50, 50, 50, 50, null, null, null, null, null]);
+  assert.deepEqual(run(scriptedEngine(), {}, LONG_GRAPH.slice(1)).handed, [], 'one character shorter: none');
+});
+
+test('a first rung for an effort asked up to the second rung, none for FIRST_EFFORT or less', () => {
+  const engine = scriptedEngine();
+  const r = run(engine, { effort: FIRST_EFFORT * EFFORT_FACTOR }, LONG_GRAPH);
+  assert.deepEqual(engine.calls, [50, 400]);
+  assert.deepEqual(r.handed, [[50, '{"plan":50}']]);
+  assert.equal(r.text, '{"plan":400}');
+  for (const effort of [FIRST_EFFORT, 10]) {
+    const small = scriptedEngine();
+    assert.equal(run(small, { effort }, LONG_GRAPH).text, `{"plan":${effort}}`);
+    assert.deepEqual(small.calls, [effort]);
+  }
+});
+
+test('a first rung that reports no search is the answer: the effort changed nothing', () => {
+  const engine = scriptedEngine({ reports: 0 });
+  const r = run(engine, {}, LONG_GRAPH);
+  assert.deepEqual(engine.calls, [FIRST_EFFORT]);
+  assert.deepEqual(r.handed, []);
+  assert.equal(r.text, '{"plan":50}');
+});
+
+test('a first rung, then a long search: stopped, the climb goes on from the second rung', () => {
+  const engine = scriptedEngine({ setupMs: 1000, stepMs: 1000, reports: 20 });
+  const r = run(engine, {}, LONG_GRAPH);
+  assert.deepEqual(engine.calls, [50, DEFAULT_EFFORT, 400, 3200, DEFAULT_EFFORT]);
+  assert.deepEqual(
+    r.handed.map(([effort]) => effort),
+    [50, 400, 3200],
+  );
+  assert.equal(r.text, '{"plan":10000}');
+});
+
+test('an error in the first rung is the answer', () => {
+  const error = '{"error":{"kind":"input","message":"bad"}}';
+  const engine = scriptedEngine({ error });
+  assert.equal(run(engine, {}, LONG_GRAPH).text, error);
+  assert.deepEqual(engine.calls, [FIRST_EFFORT]);
 });

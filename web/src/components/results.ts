@@ -10,6 +10,7 @@ import type { EarlyPlan, Store } from '../store';
 import type { PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
 import { boundGap } from '../lib/bound';
+import { FIRST_EFFORT } from '../lib/anytime';
 import { waitCell, waitChain } from '../lib/waits';
 import { hiddenFrom, lessonAsksMetric } from '../app/stepping';
 
@@ -49,7 +50,9 @@ function searchLines(view: PlanView, early: EarlyPlan | null): HTMLElement[] {
         },
         early.stopped
           ? `Search stopped at effort ${fmtInt(early.effort)} (asked: ${asked}): this is the best plan it made before Cancel. Run to search again.`
-          : `Best plan so far, at effort ${fmtInt(early.effort)}; the search goes on toward ${asked}.`,
+          : early.effort === FIRST_EFFORT
+            ? `First plan, from a short search (effort ${fmtInt(early.effort)}); the search goes on toward ${asked}.`
+            : `Best plan so far, at effort ${fmtInt(early.effort)}; the search goes on toward ${asked}.`,
       ),
     );
   }
