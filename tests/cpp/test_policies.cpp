@@ -301,3 +301,24 @@ TEST_CASE("an unknown policy fails before any order is made: the order search ne
     test::planVerified(doc, opts);
     CHECK(reports > 0);
 }
+
+TEST_CASE("policies: a plan tells its relaxations' work: residency's, none for the others") {
+    // What the cycles objective's retime budgets its windows by: counted, so deterministic.
+    RandomGraphParams params;
+    params.operations = 200;
+    const GraphDocument doc = parseGraphDocument(generateRandomGraph(2, params));
+    const Order order = orderById(doc.graph);
+    const Capacities caps = spillway::test::tightCapacities(doc.graph, 1);
+    const auto workOf = [&](const std::string& policy) {
+        std::int64_t work = 0;
+        const Plan plan = planSpills(doc.graph, order, PlanOptions{caps, CostModel{}, policy, {}, &work});
+        CHECK(verifyPlan(doc.graph, caps, plan).empty());
+        return work;
+    };
+    CHECK(workOf("lifetime") == 0);
+    CHECK(workOf("seed") == 0);
+    const std::int64_t residency = workOf("residency");
+    CHECK(residency > 10 * static_cast<std::int64_t>(order.size()));
+    CHECK(workOf("residency") == residency);
+    CHECK(workOf("best") == residency);  // the others solve no relaxation
+}

@@ -2,6 +2,7 @@
 // SPILL_IN pairs where a memory is full. Policies differ in whom they spill and where they
 // place; all of them produce a Plan that the verifier must accept.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ struct PlanOptions {
     CostModel cost;
     std::string policy = "best";
     std::optional<ForcedSpill> force;  // policies that can take it: forceablePolicyNames()
+    // When set, the policy adds its relaxations' flow work to it (counted operations: residency's
+    // relaxation may cost a thousand times a plan's steps), so that a caller planning many orders
+    // can budget them the same way natively and in WebAssembly.
+    std::int64_t* relaxationWork = nullptr;
 };
 
 // Policy "best" runs every other policy, on a huge graph (scale.h) only this one (docs/policies.md,

@@ -93,11 +93,17 @@ Bytes CyclesOptions::allowedBytes(Bytes bytesPlanBytes) const {
 namespace {
 
 // Technique retime: positions of the input order reordered at once; windows planned without a
-// sooner plan before it stops; graph nodes its windows' plans may have in all, so that a larger
-// graph plans fewer windows (96 up to 4,166 nodes, 29 at 13,392). Counts.
+// sooner plan before it stops; the work its windows may spend in all, so that a larger graph, or
+// one whose plans solve large relaxations, plans fewer windows. A window's work: kRetimeNodeWork
+// per node (its plan and the rounds improving it) plus its plan's relaxations' flow work
+// (PlanOptions::relaxationWork). Without relaxations that is 400,000 nodes planned in all (96
+// windows up to 4,166 nodes, 29 at 13,392); with them, every window of the contest cases still
+// fits (Conv_Case0's relaxations: about 190,000 each), while a random graph whose residency plans
+// retry their relaxations (7 x 10^6 a window) gets a few. Counts.
 constexpr int kRetimeWidth = 32;
 constexpr int kRetimePatience = 40;
-constexpr std::int64_t kRetimeWork = 400'000;
+constexpr std::int64_t kRetimeNodeWork = 64;
+constexpr std::int64_t kRetimeWork = 400'000 * kRetimeNodeWork;
 
 Bytes extraBytesOf(const Graph& g, const Plan& plan) {
     Bytes bytes = 0;
@@ -455,21 +461,24 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
         // from the first after the last; each window's order is planned by the best plan's
         // policy and, when it stays within the margin, improved (on the path of rounds the best
         // plan came from) and kept when it finishes sooner; the next windows are taken from the
-        // kept order. It stops after opts.retimes windows planned (fewer on a large graph:
-        // kRetimeWork), kRetimePatience planned since the last kept, or a whole pass of windows
-        // since then (counts).
+        // kept order. It stops after opts.retimes windows planned, kRetimePatience planned since
+        // the last kept, a whole pass of windows since then, or before a window whose nodes would
+        // take its work past kRetimeWork (counts).
         const int n = static_cast<int>(g.nodes.size());
         const int windows = n / (kRetimeWidth / 2) + 1;
-        const std::int64_t budget = std::min<std::int64_t>(opts.retimes, kRetimeWork / std::max(1, n));
         std::vector<Cycles> start = startsOf(g, best);
         int planned = 0, plannedSinceKept = 0, sinceKept = 0;
-        for (int first = 0; planned < budget && plannedSinceKept < kRetimePatience && sinceKept < windows;
+        std::int64_t work = 0;
+        const std::int64_t nodeWork = kRetimeNodeWork * n;
+        for (int first = 0; planned < opts.retimes && work + nodeWork <= kRetimeWork &&
+                            plannedSinceKept < kRetimePatience && sinceKept < windows;
              first = first + kRetimeWidth / 2 < n ? first + kRetimeWidth / 2 : 0) {
             ++sinceKept;
             Order order = retimedWindow(g, *best.input, start, first, kRetimeWidth);
             if (order == *best.input) continue;
             ++planned, ++plannedSinceKept;
-            Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy, {}});
+            work += nodeWork;
+            Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy, {}, &work});
             if (extraBytesOf(g, plan) > allowed) continue;
             retimed.push_back(std::move(order));
             const Cycles before = best.total;

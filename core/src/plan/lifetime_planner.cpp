@@ -116,6 +116,13 @@ public:
         : g_(g), order_(order), opts_(opts), builder_(g, order, opts.cost, opts.capacities), rule_(rule) {
         if (opts.force) forced_ = checkedForce(*opts.force);
     }
+    // Its relaxations' work is told to the caller however the planner ends (a plan, no packing,
+    // a draft not recorded).
+    ~LifetimePlanner() {
+        if (opts_.relaxationWork) *opts_.relaxationWork += relaxationWork_;
+    }
+    LifetimePlanner(const LifetimePlanner&) = delete;
+    LifetimePlanner& operator=(const LifetimePlanner&) = delete;
 
     std::optional<Plan> run() {
         std::optional<std::map<std::string, MemoryPlan>> plans = planMemories();
