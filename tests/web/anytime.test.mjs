@@ -129,6 +129,14 @@ test('a graph of FIRST_PLAN_CHARS: the first rung is handed over, then the call 
   assert.deepEqual(run(scriptedEngine(), {}, LONG_GRAPH.slice(1)).handed, [], 'one character shorter: none');
 });
 
+test('no first rung under the objective cycles: the call asked for alone', () => {
+  const engine = scriptedEngine();
+  const r = run(engine, { objective: 'cycles' }, LONG_GRAPH);
+  assert.deepEqual(engine.calls, [DEFAULT_EFFORT]);
+  assert.deepEqual(r.handed, []);
+  assert.equal(r.text, '{"plan":10000}');
+});
+
 test('a first rung for an effort asked up to the second rung, none for FIRST_EFFORT or less', () => {
   const engine = scriptedEngine();
   const r = run(engine, { effort: FIRST_EFFORT * EFFORT_FACTOR }, LONG_GRAPH);
