@@ -32,7 +32,7 @@ import { mountShare } from './components/share';
 import { mountSource } from './components/source';
 import { mountStale } from './components/stale';
 import { mountErrorPanel } from './components/errorpanel';
-import { mountExport } from './components/export';
+import { mountExport, mountTimelineExport } from './components/export';
 import { enterEmbed } from './components/embed';
 import { splitEmbed } from './lib/embed';
 import { download, fullResult, memoryTxt, resultText, scheduleTxt, spillTxt } from './lib/files';
@@ -159,6 +159,7 @@ mountChart($('chart'), store, {
 mountExport($('chart-export'), store, (m) => notify(m, 'error'));
 mountProgramView($('program-card'), $('program-view'), store, (step) => stepper.goTo(step));
 mountTimeline($('timeline'), store, { goTo: (step) => stepper.goTo(step), hiddenFrom });
+mountTimelineExport($('timeline-export'), store, (m) => notify(m, 'error'));
 mountStepControls($('step-controls'), store, stepper);
 mountStepState($('step-state'), store, {
   pick: (buf) => stepper.pick(buf),
