@@ -49,7 +49,7 @@ export interface TimelineSnapshot {
 }
 
 const WIDTH = 960;
-const GUTTER = 110;
+const GUTTER = 140;
 const RIGHT = 24;
 const TOP = 92;
 const BAR_H = 18;
