@@ -8,23 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { usePlayground, ROOT, openPage, waitForResult, waitForFresh, waitForNewResult, waitForCompare, resultText, pasteGraph, selectExample, engineModule, CASES } from './helpers.mjs';
+import { usePlayground, ROOT, openPage, waitForResult, waitForFresh, waitForNewResult, waitForCompare, resultText, pasteGraph, selectExample, engineModule, CASES, tablesShow } from './helpers.mjs';
 
 const pg = usePlayground();
 
 const lessonDir = path.join(ROOT, 'web/src/lessons');
 const lessons = fs.readdirSync(lessonDir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(fs.readFileSync(path.join(lessonDir, f), 'utf8')));
-
-/** What the tables show: spill rows, and the SPILL_OUT rows of the new order (its rows are
- * virtualised: the ones shown are read from the plan by their count). */
-async function tablesShow(page, result) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // (rows are drawn at a frame)
-  const spills = Number(await page.locator('[data-testid=spill-table]').getAttribute('data-shown'));
-  const rows = Number(await page.locator('[data-testid=order-table]').getAttribute('data-shown'));
-  const spillOuts = result.decisions.filter((d) => d.kind === 'spill' && d.orderStep < rows).length;
-  const spillRowsDrawn = await page.locator('[data-testid=spill-table] .vt-row:visible').count();
-  return { spills, spillRowsDrawn, rows, spillOuts };
-}
 
 /** Every tooltip the pointer brings up over the chart and the timeline, swept over a grid. */
 async function sweepTips(page) {
