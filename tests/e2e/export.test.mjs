@@ -151,10 +151,14 @@ test('in a lesson before its answer the timeline export ends before the question
   }
   const png = await exported(page, 'png', 'timeline-export');
   assert.equal(png.name, 'spillway-timeline-step7.png');
+  await slideTo(page, 8);
+  const memory = await parseSvg(page, (await exported(page, 'svg')).bytes.toString('utf8'));
+  assert.match(memory.text, /Memory at step 8 of \d+: a decision: what will it be\?/, 'the memory export names no SPILL_OUT either');
+  assert.doesNotMatch(memory.text, /SPILL_OUT/);
   await page.locator('[data-testid=lesson-choice][data-value="0"]').click();
   await page.locator('[data-testid=lesson-answer][data-right=true]').waitFor();
   const after = await parseSvg(page, (await exported(page, 'svg', 'timeline-export')).bytes.toString('utf8'));
-  assert.deepEqual(after.nodes.sort((a, b) => a.step - b.step), timelineUpTo(result, graph, last).nodes, 'answered: up to the cursor');
+  assert.deepEqual(after.nodes.sort((a, b) => a.step - b.step), timelineUpTo(result, graph, 8).nodes, 'answered: up to the cursor');
   assert.ok(after.marks.includes('▼'), 'answered: the spill shows');
   assert.deepEqual(page.errors, []);
   await context.close();

@@ -26,9 +26,11 @@ function memorySnapshot(store: Store): Snapshot | null {
     v,
     s.settings.capacities.map((e) => e[0]),
   );
+  // the node at a step an open question hides would name its answer (a SPILL_OUT's buffer)
+  const node = step < hiddenFrom(s) ? describeStep(v, step) : 'a decision: what will it be?';
   return {
     name: `spillway-memory-step${step}`,
-    ...memorySvg({ step, steps: v.order.length, node: describeStep(v, step), memories: stateAt(v, step, types) }),
+    ...memorySvg({ step, steps: v.order.length, node, memories: stateAt(v, step, types) }),
   };
 }
 
