@@ -188,7 +188,7 @@ mountCompare($('compare'), $('compare-status'), store, {
 const compareHidden = h(
   'p',
   { class: 'muted', 'data-testid': 'compare-hidden', hidden: true },
-  'The table shows once you answer the lesson\u2019s question.',
+  'The table shows once you answer the question.',
 );
 $('compare').after(compareHidden);
 store.subscribe((s, p) => {

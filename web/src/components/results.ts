@@ -97,14 +97,15 @@ function objectiveLine(view: PlanView): HTMLElement | null {
   );
 }
 
-/** While a lesson asks for a plan's totals, the summary says when they show instead of them. */
+/** While a lesson (or a link's question) asks for a plan's totals, the summary says when they
+ * show instead of them. */
 function totalsHidden(root: HTMLElement, store: Store): boolean {
   if (!lessonAsksMetric(store.get())) return false;
   root.append(
     h(
       'div',
       { class: 'placeholder', 'data-testid': 'summary-hidden' },
-      'The plan\u2019s totals show once you answer the lesson\u2019s question.',
+      'The plan\u2019s totals show once you answer the question.',
     ),
   );
   return true;
