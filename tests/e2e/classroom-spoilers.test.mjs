@@ -35,6 +35,27 @@ async function sweepTips(page) {
 
 const stepIs = (page, s) => page.waitForFunction((x) => document.querySelector('[data-testid=step-label]').textContent === String(x), s);
 
+/** What the timeline would say of the steps before `hidden`: its lanes (the pipes that ran a node
+ * by then, in the order they first did, then ALLOC/FREE), their nodes, the waits. */
+function timelineBefore(result, hidden) {
+  const shown = result.waits.slice(0, hidden);
+  const names = [...new Set(shown.map((w) => w.pipe || 'ALLOC/FREE'))];
+  const lanes = [...names.filter((n) => n !== 'ALLOC/FREE'), ...names.filter((n) => n === 'ALLOC/FREE')];
+  const count = (lane) => shown.filter((w) => (w.pipe || 'ALLOC/FREE') === lane).length.toLocaleString('en-US');
+  return { lanes, counts: lanes.map((lane) => `${lane}${lane === 'ALLOC/FREE' ? ' (no pipe, no cycles)' : ''}: ${count(lane)} nodes`), waits: shown.filter((w) => w.cause !== 'none').length };
+}
+
+/** The timeline on screen says what `timelineBefore` does: its lanes, each lane's count of nodes
+ * (as its label and its text description have them) and the waits it counts. */
+async function timelineSays(page, want, what) {
+  const timeline = page.locator('[data-testid=timeline]');
+  assert.deepEqual((await timeline.getAttribute('data-lanes')).split(','), want.lanes, `${what}: the timeline's lanes`);
+  assert.equal(Number(await timeline.getAttribute('data-waits')), want.waits, `${what}: the timeline's waits`);
+  const description = await page.locator('[data-testid=timeline-description]').textContent();
+  const said = [...description.matchAll(/(?:^| )([^ :]+(?: \(no pipe, no cycles\))?: [\d,]+ nodes)/g)].map((m) => m[1]);
+  assert.deepEqual(said, want.counts, `${what}: each lane's count of nodes`);
+}
+
 async function openLesson(page, l) {
   await page.locator(`[data-testid=lesson-item][data-lesson=${l.id}]`).click();
   await page.waitForFunction((id) => document.querySelector('[data-testid=lesson-item][aria-current=step]')?.dataset.lesson === id, l.id);
@@ -45,6 +66,7 @@ async function openLesson(page, l) {
 test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or total that answers it; after it everything', async () => {
   const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
+  let lanesHidden = 0;
   for (const l of lessons) {
     await openLesson(page, l);
     const result = JSON.parse(await resultText(page));
@@ -60,6 +82,11 @@ test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or
     assert.ok(shown.rows <= l.step + 1, `${l.id}: the new order ends at the cursor (${shown.rows} rows)`);
     assert.equal(shown.spillOuts, allowed, `${l.id}: no SPILL_OUT row`);
     if (!allowed) assert.equal(await page.locator('[data-testid=order-table] .vt-row.spill-out:visible').count(), 0, `${l.id}: no SPILL_OUT row drawn`);
+    // the timeline counts only the nodes before the hidden steps, and has no lane of a pipe that
+    // runs only hidden ones (a SPILL_OUT's)
+    const before = timelineBefore(result, hidden);
+    await timelineSays(page, before, `${l.id}, before the answer`);
+    if (before.lanes.length < timelineBefore(result, Infinity).lanes.length) lanesHidden++;
     const tips = await sweepTips(page);
     for (const tip of tips) {
       if (!allowed) assert.doesNotMatch(tip.text, /spilled out|SPILL_OUT|SPILL_IN/, `${l.id}: ${tip.tip} says nothing of a spill: ${tip.text}`);
@@ -86,7 +113,9 @@ test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or
     assert.equal(after.spills, result.spills.length, `${l.id}: answered, every spill shows`);
     assert.equal(after.rows, result.order.length, `${l.id}: answered, every step shows`);
     if (q.field.startsWith('metrics.')) await page.locator('[data-testid=spill-count]').waitFor();
+    await timelineSays(page, timelineBefore(result, Infinity), `${l.id}, answered`);
   }
+  assert.ok(lanesHidden > 0, 'in some lesson a pipe runs only nodes its question hides (its lane shows once answered)');
   assert.deepEqual(page.errors, []);
   await context.close();
 });

@@ -62,7 +62,7 @@ export function draw(t: Timeline) {
     ctx.beginPath();
     ctx.rect(GUTTER, lane.top - 7, x.width, LANE_H + 7);
     ctx.clip();
-    const visible = visibleSteps(t, lane, last);
+    const visible = visibleSteps(t, lane);
     if (visible.length > PIXELS_ABOVE) {
       pixels++;
       paintPixels(t, lane, visible);
@@ -179,7 +179,7 @@ function drawCursor(t: Timeline, last: number) {
   canvas.dataset.cursorBox = '';
   canvas.dataset.cursorWaitBox = '';
   if (c < 0 || c >= v.order.length || c > last) return;
-  const lane = laneOfStep(t, c);
+  const lane = laneOfStep(t, c)!;
   const xa = x.px(v.start[c]),
     xb = Math.max(xa + 2, x.px(v.end[c]));
   ctx.save();

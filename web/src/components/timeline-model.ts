@@ -25,6 +25,7 @@ export const NO_PIPE = 'ALLOC/FREE';
 
 export interface Lane {
   name: string; // the pipe, or NO_PIPE
+  index: number; // in the plan's timeline lanes
   pipe: boolean;
   steps: Int32Array; // in order
   top: number;
@@ -60,18 +61,28 @@ export interface Timeline {
   palette: Palette | null;
 }
 
-/** The lanes of a plan, with each pipe's busy cycles and waits counted. */
-export function lanesOf(v: PlanView): Lane[] {
+/** The lanes of a plan up to step `last` (the steps after it an open question hides): those that
+ * ran a node by then, each with those nodes, its busy cycles and waits counted. */
+export function lanesOf(v: PlanView, last = Number.POSITIVE_INFINITY): Lane[] {
   const t = v.timeline;
-  const lanes = t.lanes.map((name, l) => ({
-    name: name || NO_PIPE,
-    pipe: name !== '',
-    steps: t.laneSteps.subarray(t.laneStart[l], t.laneStart[l + 1]),
-    top: TOP + l * (LANE_H + LANE_GAP),
-    busy: 0,
-    waits: [0, 0, 0, 0],
-    lost: [0, 0, 0, 0],
-  }));
+  const lanes: Lane[] = [];
+  t.lanes.forEach((name, l) => {
+    const all = t.laneSteps.subarray(t.laneStart[l], t.laneStart[l + 1]);
+    const shown = all.findIndex((s) => s > last);
+    const steps = shown < 0 ? all : all.subarray(0, shown);
+    if (!steps.length) return;
+    const top = TOP + lanes.length * (LANE_H + LANE_GAP);
+    lanes.push({
+      name: name || NO_PIPE,
+      index: l,
+      pipe: name !== '',
+      steps,
+      top,
+      busy: 0,
+      waits: [0, 0, 0, 0],
+      lost: [0, 0, 0, 0],
+    });
+  });
   for (const lane of lanes) {
     for (const s of lane.steps) {
       lane.busy += v.end[s] - v.start[s];
@@ -88,27 +99,21 @@ export function lanesOf(v: PlanView): Lane[] {
 export function lanesUpTo(v: PlanView, last: number): TimelineLaneAt[] {
   const p = makePalette(v, false, TIMELINE_SVG_COLORS);
   const strings = v.nodes.strings;
-  const out: TimelineLaneAt[] = [];
-  for (const lane of lanesOf(v)) {
-    const nodes = [];
-    for (const s of lane.steps) {
-      if (s > last) break;
-      const id = v.order[s];
-      const cause = v.timeline.root[s];
-      nodes.push({
-        step: s,
-        node: id,
-        op: strings[v.nodes.op[id]],
-        start: v.start[s],
-        end: v.end[s],
-        fill: nodeRgb(v, p, s),
-        spill: nodeSpillKind(v, p, s),
-        wait: hasWait(v, s) ? { from: waitFrom(v, s), cause, name: CAUSE_NAMES[WAIT_CAUSES[cause]] } : null,
-      });
-    }
-    if (nodes.length) out.push({ name: lane.name, pipe: lane.pipe, nodes });
-  }
-  return out;
+  const nodeAt = (s: number) => {
+    const id = v.order[s];
+    const cause = v.timeline.root[s];
+    return {
+      step: s,
+      node: id,
+      op: strings[v.nodes.op[id]],
+      start: v.start[s],
+      end: v.end[s],
+      fill: nodeRgb(v, p, s),
+      spill: nodeSpillKind(v, p, s),
+      wait: hasWait(v, s) ? { from: waitFrom(v, s), cause, name: CAUSE_NAMES[WAIT_CAUSES[cause]] } : null,
+    };
+  };
+  return lanesOf(v, last).map((lane) => ({ name: lane.name, pipe: lane.pipe, nodes: Array.from(lane.steps, nodeAt) }));
 }
 
 /** What a lane holds and what its nodes waited for, in words. */
@@ -125,7 +130,8 @@ export function laneText(l: Lane, totalCycles: number): string {
     : `${NO_PIPE} (no pipe, no cycles): ${fmtInt(l.steps.length)} nodes; ${said}.`;
 }
 
-export const laneOfStep = (t: Timeline, s: number) => t.lanes[t.view!.timeline.lane[s]];
+/** The lane of the node at step `s`; none for a step an open question hides on a lane it hides whole. */
+export const laneOfStep = (t: Timeline, s: number) => t.lanes.find((l) => l.index === t.view!.timeline.lane[s]);
 /** where the node could have started: its start less the cycles its wait cost */
 export const waitFrom = (v: PlanView, s: number) => v.start[s] - v.timeline.cycles[s];
 export const hasWait = (v: PlanView, s: number) => v.timeline.cause[s] !== WAIT_NONE && v.timeline.cycles[s] > 0;
@@ -173,12 +179,11 @@ export const spillKind = (t: Timeline, s: number) => nodeSpillKind(t.view!, pal(
 /** The last step shown: the one before those a question keeps hidden, else past the end. */
 export const lastShown = (t: Timeline, s: State) => Math.min(t.on.hiddenFrom(s) - 1, t.view!.order.length);
 
-/** The steps of a lane with something on screen (bar or wait), none after `last`. */
-export function visibleSteps(t: Timeline, lane: Lane, last: number): number[] {
+/** The steps of a lane with something on screen (bar or wait). */
+export function visibleSteps(t: Timeline, lane: Lane): number[] {
   const v = t.view!;
   const out: number[] = [];
   for (const s of lane.steps) {
-    if (s > last) break;
     const from = lane.pipe && hasWait(v, s) ? waitFrom(v, s) : v.start[s];
     if (v.end[s] >= t.x.x0 && from <= t.x.x1) out.push(s);
   }
@@ -192,12 +197,10 @@ export function hit(t: Timeline, mx: number, my: number, tolPx: number): number 
   if (!v || !lane || !x.inPlot(mx)) return -1;
   const at = x.at(mx);
   const tol = x.perPx() * tolPx;
-  const last = lastShown(t, t.store.get());
   const inWaits = lane.pipe && my > lane.top + BAR_H + WAIT_GAP / 2;
   let best = -1,
     bestScore = Infinity;
   for (const s of lane.steps) {
-    if (s > last) break;
     if (inWaits && !hasWait(v, s)) continue;
     const a = inWaits ? waitFrom(v, s) : v.start[s],
       b = inWaits ? v.start[s] : v.end[s];
