@@ -49,7 +49,7 @@ test('a question written at a spill decision travels in a link without its answe
   await context.close();
 
   const { page: p, context: ctx } = await openPage(pg.browser, url);
-  await waitForResult(p);
+  await p.waitForFunction(() => window.spillway.resultText(), null, { timeout: 30000 }); // (the summary waits for the answer)
   await waitForFresh(p);
   await p.locator('[data-testid=asked-text]').waitFor();
   assert.match(await p.locator('[data-testid=asked-text]').textContent(), new RegExp(text.replace(/[?]/g, '\\?')));
@@ -60,6 +60,9 @@ test('a question written at a spill decision travels in a link without its answe
   assert.equal(before.spillRowsDrawn, 0);
   assert.equal(before.spillOuts, 0, '#order shows no SPILL_OUT row');
   assert.equal(await p.locator('[data-testid=order-table] .vt-row.spill-out:visible').count(), 0);
+  // the count of spills would tell whether the decision asked about spills
+  assert.equal(await p.locator('[data-testid=summary-hidden]').isVisible(), true, 'the totals are hidden');
+  assert.equal(await p.locator('[data-testid=spill-count]').count(), 0);
   assert.deepEqual(
     await p.locator('[data-testid=asked-choice]').evaluateAll((bs) => bs.map((b) => Number(b.dataset.value))),
     choices,
@@ -77,13 +80,14 @@ test('a question written at a spill decision travels in a link without its answe
   const after = await tablesShow(p, opened);
   assert.equal(after.spills, opened.spills.length, 'the right answer shows every spill');
   assert.ok(after.spillOuts > 0, 'and the SPILL_OUT rows');
+  assert.equal(await p.locator('[data-testid=spill-count]').textContent(), String(opened.metrics.spills), 'and the totals');
   assert.deepEqual(p.errors, []);
   await ctx.close();
 
   // the same link in the embed view: the question, without the editor
   const embed = await openPage(pg.browser, `${url}&embed`, { viewport: { width: 640, height: 480 } });
   const e = embed.page;
-  await waitForResult(e);
+  await e.waitForFunction(() => window.spillway.resultText(), null, { timeout: 30000 }); // (the summary waits for the answer)
   await waitForFresh(e);
   await e.locator('[data-testid=asked-text]').waitFor();
   for (const sel of ['[data-testid=asked-text]', '[data-testid=asked-choice]', '#chart canvas'])

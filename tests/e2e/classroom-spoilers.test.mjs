@@ -103,8 +103,10 @@ test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or
       if (result.spills.length) assert.match(live, /It shows once you answer/);
       assert.doesNotMatch(live, /buffer \d/i, `${l.id}: ] names no buffer`);
     } else assert.doesNotMatch(live, / of \d/, `${l.id}: ] does not count the spills`);
+    // a question about the totals or about a decision: the count of spills would tell
+    assert.equal(await page.locator('[data-testid=spill-count]').count(), 0, `${l.id}: the summary keeps its totals back`);
+    assert.equal(await page.locator('[data-testid=extra-bytes]').count(), 0, `${l.id}: the summary keeps the bytes moved back`);
     if (q.field.startsWith('metrics.')) {
-      assert.equal(await page.locator('[data-testid=spill-count]').count(), 0, `${l.id}: the summary keeps its totals back`);
       assert.equal(await page.locator('#compare').isHidden(), true, `${l.id}: the compare table is hidden`);
     }
     await page.locator(`[data-testid=lesson-choice][data-value="${q.answer}"]`).click();
@@ -112,7 +114,8 @@ test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or
     const after = await tablesShow(page, result);
     assert.equal(after.spills, result.spills.length, `${l.id}: answered, every spill shows`);
     assert.equal(after.rows, result.order.length, `${l.id}: answered, every step shows`);
-    if (q.field.startsWith('metrics.')) await page.locator('[data-testid=spill-count]').waitFor();
+    await page.locator('[data-testid=spill-count]').waitFor();
+    assert.equal(await page.locator('[data-testid=spill-count]').textContent(), String(result.metrics.spills), `${l.id}: answered, the summary counts the spills`);
     await timelineSays(page, timelineBefore(result, Infinity), `${l.id}, answered`);
   }
   assert.ok(lanesHidden > 0, 'in some lesson a pipe runs only nodes its question hides (its lane shows once answered)');

@@ -6,12 +6,12 @@
 // (the best so far of a search under way, or kept when it was stopped).
 import { createVTable } from './vtable';
 import { fmtBytes, fmtInt, fmtMs, h, present } from '../lib/format';
-import type { EarlyPlan, Store } from '../store';
+import type { EarlyPlan, State, Store } from '../store';
 import type { PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
 import { boundGap } from '../lib/bound';
 import { waitCell, waitChain } from '../lib/waits';
-import { hiddenFrom, lessonAsksMetric } from '../app/stepping';
+import { hiddenFrom, lessonAsksMetric, lessonQuestionStep } from '../app/stepping';
 
 /** The rows of a table over the plan's steps that an open question leaves on screen: those of
  * the steps before the ones it keeps hidden (all of them when no question is open). */
@@ -97,10 +97,15 @@ function objectiveLine(view: PlanView): HTMLElement | null {
   );
 }
 
-/** While a lesson (or a link's question) asks for a plan's totals, the summary says when they
- * show instead of them. */
+/** A lesson's (or a link's) open question about a plan's totals, or about the decision at a step:
+ * the count of spills (and the bytes they move, the spill nodes among the steps) would tell whether
+ * that decision spills. */
+const asksTotals = (s: State) => !!lessonAsksMetric(s) || lessonQuestionStep(s) >= 0;
+
+/** While a question asks what the plan's totals would tell, the summary says when they show
+ * instead of them. */
 function totalsHidden(root: HTMLElement, store: Store): boolean {
-  if (!lessonAsksMetric(store.get())) return false;
+  if (!asksTotals(store.get())) return false;
   root.append(
     h(
       'div',
@@ -222,7 +227,7 @@ export function mountSummary(root: HTMLElement, store: Store) {
     );
   };
   store.subscribe((s, p) => {
-    const asks = lessonAsksMetric(s) !== lessonAsksMetric(p);
+    const asks = asksTotals(s) !== asksTotals(p);
     if (asks || s.view !== p.view || s.totalMs !== p.totalMs || s.earlyPlan !== p.earlyPlan) render();
   });
   render();
