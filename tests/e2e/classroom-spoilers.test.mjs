@@ -8,23 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { usePlayground, ROOT, openPage, waitForResult, waitForFresh, waitForNewResult, waitForCompare, resultText, pasteGraph, selectExample, engineModule, CASES } from './helpers.mjs';
+import { usePlayground, ROOT, openPage, waitForResult, waitForFresh, waitForNewResult, waitForCompare, resultText, pasteGraph, selectExample, engineModule, CASES, tablesShow } from './helpers.mjs';
 
 const pg = usePlayground();
 
 const lessonDir = path.join(ROOT, 'web/src/lessons');
 const lessons = fs.readdirSync(lessonDir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(fs.readFileSync(path.join(lessonDir, f), 'utf8')));
-
-/** What the tables show: spill rows, and the SPILL_OUT rows of the new order (its rows are
- * virtualised: the ones shown are read from the plan by their count). */
-async function tablesShow(page, result) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // (rows are drawn at a frame)
-  const spills = Number(await page.locator('[data-testid=spill-table]').getAttribute('data-shown'));
-  const rows = Number(await page.locator('[data-testid=order-table]').getAttribute('data-shown'));
-  const spillOuts = result.decisions.filter((d) => d.kind === 'spill' && d.orderStep < rows).length;
-  const spillRowsDrawn = await page.locator('[data-testid=spill-table] .vt-row:visible').count();
-  return { spills, spillRowsDrawn, rows, spillOuts };
-}
 
 /** Every tooltip the pointer brings up over the chart and the timeline, swept over a grid. */
 async function sweepTips(page) {
@@ -46,6 +35,27 @@ async function sweepTips(page) {
 
 const stepIs = (page, s) => page.waitForFunction((x) => document.querySelector('[data-testid=step-label]').textContent === String(x), s);
 
+/** What the timeline would say of the steps before `hidden`: its lanes (the pipes that ran a node
+ * by then, in the order they first did, then ALLOC/FREE), their nodes, the waits. */
+function timelineBefore(result, hidden) {
+  const shown = result.waits.slice(0, hidden);
+  const names = [...new Set(shown.map((w) => w.pipe || 'ALLOC/FREE'))];
+  const lanes = [...names.filter((n) => n !== 'ALLOC/FREE'), ...names.filter((n) => n === 'ALLOC/FREE')];
+  const count = (lane) => shown.filter((w) => (w.pipe || 'ALLOC/FREE') === lane).length.toLocaleString('en-US');
+  return { lanes, counts: lanes.map((lane) => `${lane}${lane === 'ALLOC/FREE' ? ' (no pipe, no cycles)' : ''}: ${count(lane)} nodes`), waits: shown.filter((w) => w.cause !== 'none').length };
+}
+
+/** The timeline on screen says what `timelineBefore` does: its lanes, each lane's count of nodes
+ * (as its label and its text description have them) and the waits it counts. */
+async function timelineSays(page, want, what) {
+  const timeline = page.locator('[data-testid=timeline]');
+  assert.deepEqual((await timeline.getAttribute('data-lanes')).split(','), want.lanes, `${what}: the timeline's lanes`);
+  assert.equal(Number(await timeline.getAttribute('data-waits')), want.waits, `${what}: the timeline's waits`);
+  const description = await page.locator('[data-testid=timeline-description]').textContent();
+  const said = [...description.matchAll(/(?:^| )([^ :]+(?: \(no pipe, no cycles\))?: [\d,]+ nodes)/g)].map((m) => m[1]);
+  assert.deepEqual(said, want.counts, `${what}: each lane's count of nodes`);
+}
+
 async function openLesson(page, l) {
   await page.locator(`[data-testid=lesson-item][data-lesson=${l.id}]`).click();
   await page.waitForFunction((id) => document.querySelector('[data-testid=lesson-item][aria-current=step]')?.dataset.lesson === id, l.id);
@@ -56,6 +66,7 @@ async function openLesson(page, l) {
 test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or total that answers it; after it everything', async () => {
   const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
+  let lanesHidden = 0;
   for (const l of lessons) {
     await openLesson(page, l);
     const result = JSON.parse(await resultText(page));
@@ -71,6 +82,11 @@ test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or
     assert.ok(shown.rows <= l.step + 1, `${l.id}: the new order ends at the cursor (${shown.rows} rows)`);
     assert.equal(shown.spillOuts, allowed, `${l.id}: no SPILL_OUT row`);
     if (!allowed) assert.equal(await page.locator('[data-testid=order-table] .vt-row.spill-out:visible').count(), 0, `${l.id}: no SPILL_OUT row drawn`);
+    // the timeline counts only the nodes before the hidden steps, and has no lane of a pipe that
+    // runs only hidden ones (a SPILL_OUT's)
+    const before = timelineBefore(result, hidden);
+    await timelineSays(page, before, `${l.id}, before the answer`);
+    if (before.lanes.length < timelineBefore(result, Infinity).lanes.length) lanesHidden++;
     const tips = await sweepTips(page);
     for (const tip of tips) {
       if (!allowed) assert.doesNotMatch(tip.text, /spilled out|SPILL_OUT|SPILL_IN/, `${l.id}: ${tip.tip} says nothing of a spill: ${tip.text}`);
@@ -87,8 +103,10 @@ test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or
       if (result.spills.length) assert.match(live, /It shows once you answer/);
       assert.doesNotMatch(live, /buffer \d/i, `${l.id}: ] names no buffer`);
     } else assert.doesNotMatch(live, / of \d/, `${l.id}: ] does not count the spills`);
+    // a question about the totals or about a decision: the count of spills would tell
+    assert.equal(await page.locator('[data-testid=spill-count]').count(), 0, `${l.id}: the summary keeps its totals back`);
+    assert.equal(await page.locator('[data-testid=extra-bytes]').count(), 0, `${l.id}: the summary keeps the bytes moved back`);
     if (q.field.startsWith('metrics.')) {
-      assert.equal(await page.locator('[data-testid=spill-count]').count(), 0, `${l.id}: the summary keeps its totals back`);
       assert.equal(await page.locator('#compare').isHidden(), true, `${l.id}: the compare table is hidden`);
     }
     await page.locator(`[data-testid=lesson-choice][data-value="${q.answer}"]`).click();
@@ -96,8 +114,11 @@ test('every lesson, before its answer: no spill, no SPILL_OUT row, no tooltip or
     const after = await tablesShow(page, result);
     assert.equal(after.spills, result.spills.length, `${l.id}: answered, every spill shows`);
     assert.equal(after.rows, result.order.length, `${l.id}: answered, every step shows`);
-    if (q.field.startsWith('metrics.')) await page.locator('[data-testid=spill-count]').waitFor();
+    await page.locator('[data-testid=spill-count]').waitFor();
+    assert.equal(await page.locator('[data-testid=spill-count]').textContent(), String(result.metrics.spills), `${l.id}: answered, the summary counts the spills`);
+    await timelineSays(page, timelineBefore(result, Infinity), `${l.id}, answered`);
   }
+  assert.ok(lanesHidden > 0, 'in some lesson a pipe runs only nodes its question hides (its lane shows once answered)');
   assert.deepEqual(page.errors, []);
   await context.close();
 });

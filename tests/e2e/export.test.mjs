@@ -22,9 +22,10 @@ function residentAt(result, graph, step) {
     .sort((a, b) => a - b);
 }
 
-/** Clicks an export button and resolves to the downloaded file's name and bytes. */
-async function exported(page, kind) {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-testid=export-${kind}]`).click()]);
+/** Clicks an export button (`export-svg`, `timeline-export-png`, …) and resolves to the
+ * downloaded file's name and bytes. */
+async function exported(page, kind, prefix = 'export') {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-testid=${prefix}-${kind}]`).click()]);
   return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
 }
 
@@ -37,6 +38,8 @@ const parseSvg = (page, svg) => page.evaluate((t) => {
     ns: root.namespaceURI, width: root.getAttribute('width'), height: root.getAttribute('height'),
     text: root.textContent,
     boxes: [...root.querySelectorAll('rect.buffer')].map((r) => ({ buf: Number(r.dataset.buf), fill: r.getAttribute('fill'), title: r.querySelector('title')?.textContent })),
+    nodes: [...root.querySelectorAll('rect.node')].map((r) => ({ step: Number(r.dataset.step), node: Number(r.dataset.node), pipe: r.dataset.pipe, start: Number(r.dataset.start), end: Number(r.dataset.end) })),
+    marks: [...root.querySelectorAll('text.spill-mark')].map((t) => t.textContent),
   };
 }, svg);
 
@@ -78,6 +81,85 @@ test('export-svg downloads the memory at the cursor: one rectangle per resident 
   const svg = await parseSvg(page, (await exported(page, 'svg')).bytes.toString('utf8'));
   assert.equal(png.bytes.readUInt32BE(16), 2 * Number(svg.width), 'the PNG is the SVG at twice its size');
   assert.equal(png.bytes.readUInt32BE(20), 2 * Number(svg.height));
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+/** What the timeline export should hold up to step `last`, from the result's timing data alone:
+ * per step its node, pipe ('' for ALLOC/FREE) and cycles, and the spill marks. */
+function timelineUpTo(result, graph, last) {
+  const op = new Map([...graph.Nodes, ...result.addedNodes].map((n) => [n.Id, n.Op]));
+  const nodes = result.timing.slice(0, last + 1).map(([node, start, end], step) => ({ step, node, pipe: result.waits[step].pipe ?? '', start, end }));
+  const marks = nodes.filter((n) => n.pipe && /^SPILL_(OUT|IN)$/.test(op.get(n.node))).map((n) => (op.get(n.node) === 'SPILL_IN' ? '▲' : '▼'));
+  return { nodes, marks };
+}
+
+test('timeline-export-svg downloads the pipe timeline up to the cursor: one bar per node run by then, on its pipe, at its cycles; the PNG is that SVG', async () => {
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  await waitForFresh(page);
+  const result = JSON.parse(await resultText(page));
+  const graph = JSON.parse(await graphText(page));
+  const sp = result.spills[0];
+  for (const step of [sp.outStep - 1, sp.inStep]) {
+    await slideTo(page, step);
+    const want = timelineUpTo(result, graph, step);
+    const { name, bytes } = await exported(page, 'svg', 'timeline-export');
+    assert.equal(name, `spillway-timeline-step${step}.svg`);
+    const svg = await parseSvg(page, bytes.toString('utf8'));
+    assert.equal(svg.error, null, 'the SVG parses');
+    assert.equal(svg.ns, 'http://www.w3.org/2000/svg');
+    assert.match(svg.text, new RegExp(`Pipe timeline up to step ${step} of ${result.order.length}`));
+    assert.deepEqual(svg.nodes.sort((a, b) => a.step - b.step), want.nodes, `one shape per node run up to step ${step}, on its pipe, at its cycles`);
+    assert.deepEqual(svg.marks.sort(), want.marks.sort(), 'a mark per spill node');
+    for (const pipe of new Set(want.nodes.map((n) => n.pipe).filter(Boolean))) assert.match(svg.text, new RegExp(pipe), `lane ${pipe} is labelled`);
+    for (const label of ['SPILL_OUT', 'SPILL_IN', 'edge', 'pipe busy', 'address reuse']) assert.ok(svg.text.includes(label), `the legend has ${label}`);
+  }
+  assert.ok(timelineUpTo(result, graph, sp.inStep).marks.length >= 2, 'the picture at the SPILL_IN shows the spill pair');
+
+  const png = await exported(page, 'png', 'timeline-export');
+  assert.equal(png.name, `spillway-timeline-step${sp.inStep}.png`);
+  assert.ok(png.bytes.length > 0);
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'a PNG signature');
+  const svg = await parseSvg(page, (await exported(page, 'svg', 'timeline-export')).bytes.toString('utf8'));
+  assert.equal(png.bytes.readUInt32BE(16), 2 * Number(svg.width), 'the PNG is the SVG at twice its size');
+  assert.equal(png.bytes.readUInt32BE(20), 2 * Number(svg.height));
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('in a lesson before its answer the timeline export ends before the question\'s step, wherever the cursor goes; after the answer it shows the spill', async () => {
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  await page.locator('[data-testid=lesson-item][data-lesson=one-spill]').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-item][aria-current=step]')?.dataset.lesson === 'one-spill');
+  await waitForFresh(page);
+  await page.waitForFunction(() => document.querySelector('[data-testid=step-label]').textContent === '8');
+  const result = JSON.parse(await resultText(page));
+  const graph = JSON.parse(await graphText(page));
+  const q = result.decisions.find((d) => d.kind === 'spill');
+  assert.equal(q.orderStep, 8, 'the lesson asks about the spill at step 8');
+  const last = result.order.length - 1;
+  for (const step of [8, last]) {
+    if (step !== 8) await slideTo(page, step);
+    const { name, bytes } = await exported(page, 'svg', 'timeline-export');
+    assert.equal(name, 'spillway-timeline-step7.svg', `at step ${step} the picture ends at step 7`);
+    const svg = await parseSvg(page, bytes.toString('utf8'));
+    assert.deepEqual(svg.nodes.sort((a, b) => a.step - b.step), timelineUpTo(result, graph, 7).nodes);
+    assert.deepEqual(svg.marks, [], 'no spill mark');
+    assert.doesNotMatch(svg.text, /SPILL_OUT \(node|SPILL_IN \(node/, 'no spill node');
+  }
+  const png = await exported(page, 'png', 'timeline-export');
+  assert.equal(png.name, 'spillway-timeline-step7.png');
+  await slideTo(page, 8);
+  const memory = await parseSvg(page, (await exported(page, 'svg')).bytes.toString('utf8'));
+  assert.match(memory.text, /Memory at step 8 of \d+: a decision: what will it be\?/, 'the memory export names no SPILL_OUT either');
+  assert.doesNotMatch(memory.text, /SPILL_OUT/);
+  await page.locator('[data-testid=lesson-choice][data-value="0"]').click();
+  await page.locator('[data-testid=lesson-answer][data-right=true]').waitFor();
+  const after = await parseSvg(page, (await exported(page, 'svg', 'timeline-export')).bytes.toString('utf8'));
+  assert.deepEqual(after.nodes.sort((a, b) => a.step - b.step), timelineUpTo(result, graph, 8).nodes, 'answered: up to the cursor');
+  assert.ok(after.marks.includes('▼'), 'answered: the spill shows');
   assert.deepEqual(page.errors, []);
   await context.close();
 });

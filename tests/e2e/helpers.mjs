@@ -201,6 +201,17 @@ export async function slideTo(page, step) {
     && ['memory-chart', 'timeline'].every((id) => document.querySelector(`[data-testid=${id}]`).dataset.cursor === String(s)), step);
 }
 
+/** What the tables show: spill rows, and the SPILL_OUT rows of the new order (its rows are
+ * virtualised: the ones shown are read from the plan by their count). */
+export async function tablesShow(page, result) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // (rows are drawn at a frame)
+  const spills = Number(await page.locator('[data-testid=spill-table]').getAttribute('data-shown'));
+  const rows = Number(await page.locator('[data-testid=order-table]').getAttribute('data-shown'));
+  const spillOuts = result.decisions.filter((d) => d.kind === 'spill' && d.orderStep < rows).length;
+  const spillRowsDrawn = await page.locator('[data-testid=spill-table] .vt-row:visible').count();
+  return { spills, spillRowsDrawn, rows, spillOuts };
+}
+
 /** The localStorage of the page's origin, as an object. */
 export const storedState = (page) => page.evaluate(() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])));
 

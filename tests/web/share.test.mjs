@@ -115,7 +115,7 @@ test('an unedited example or lesson travels by name, with only the settings that
   assert.equal(named, true);
   const raw = JSON.parse(LZString.decompressFromEncodedURIComponent(fragment.slice(CASE_PREFIX.length)));
   assert.deepEqual(raw, {
-    v: 6,
+    v: CASE_VERSION,
     example: 'one-spill',
     settings: { capacities: [['UB', 512]], policy: 'belady' },
     view: { step: 4 },
@@ -165,4 +165,83 @@ test('flags after the case ("&embed") leave the case readable', () => {
   assert.equal(decoded.ok, true);
   assert.deepEqual(JSON.parse(decoded.case.graph), JSON.parse(GRAPH));
   assert.deepEqual(decoded.case.view, { step: 2 });
+});
+
+const QUESTION = { text: 'Which buffer does the seed write out?', field: 'buf', at: 8, choices: [0, 1, 2, 3] };
+
+test('v7: a question travels in the view, without an answer, with a named example or the graph', () => {
+  const settings = { ...defaultSettings(), policy: 'seed', capacities: [['UB', 512]] };
+  const view = { step: 7, spill: null, lesson: null, question: QUESTION };
+  const named = encodeCase(GRAPH, settings, view, { example: 'one-spill' });
+  const raw = JSON.parse(LZString.decompressFromEncodedURIComponent(named.fragment.slice(CASE_PREFIX.length)));
+  assert.equal(raw.v, 7);
+  assert.deepEqual(raw.view, { step: 7, question: QUESTION });
+  const back = decodeCaseFragment(named.fragment, { ...NAMES, examples: ['one-spill'] });
+  assert.equal(back.ok, true);
+  assert.deepEqual(back.case.view, { step: 7, question: QUESTION });
+
+  const metric = { text: 'How many spills?', field: 'metrics.spills', at: 0 };
+  const carried = decodeCaseFragment(encodeCase(GRAPH, settings, { step: 0, question: metric }).fragment, NAMES);
+  assert.equal(carried.ok, true);
+  assert.deepEqual(carried.case.view, { step: 0, question: metric }, 'no choices: the answer is typed');
+  assert.deepEqual(JSON.parse(carried.case.graph), JSON.parse(GRAPH));
+});
+
+test('v7: every field of a question is checked, with a message naming it', () => {
+  const refused = (question, v = CASE_VERSION) =>
+    decodeCaseFragment(fragmentOf({ v, graph: GRAPH, settings: {}, view: { step: 1, question } }), NAMES);
+  const cases = [
+    ['not a question', 'its question is not an object'],
+    [[QUESTION], 'its question is not an object'],
+    [{ ...QUESTION, answer: 0 }, 'its question carries an answer: the page works the answer out from the plan'],
+    [{ ...QUESTION, text: '  ' }, 'its question has no text'],
+    [{ ...QUESTION, text: 7 }, 'its question has no text'],
+    [
+      { ...QUESTION, text: 'x'.repeat(LIMITS.questionChars + 1) },
+      'its question text has 1,001 characters; a question has at most 1,000',
+    ],
+    [
+      { ...QUESTION, field: 'offset' },
+      'its question asks for "offset", not one of buf, metrics.spills, metrics.extraBytes',
+    ],
+    [
+      { ...QUESTION, field: undefined },
+      'its question asks for "undefined", not one of buf, metrics.spills, metrics.extraBytes',
+    ],
+    [{ ...QUESTION, at: -1 }, 'its question step ("at") is not a step number'],
+    [{ ...QUESTION, at: 1.5 }, 'its question step ("at") is not a step number'],
+    [{ ...QUESTION, at: undefined }, 'its question step ("at") is not a step number'],
+    [{ ...QUESTION, choices: [1] }, 'its question choices are not a list of 2 to 64 numbers'],
+    [{ ...QUESTION, choices: '0,1' }, 'its question choices are not a list of 2 to 64 numbers'],
+    [
+      { ...QUESTION, choices: Array.from({ length: 65 }, (_, i) => i) },
+      'its question choices are not a list of 2 to 64 numbers',
+    ],
+    [{ ...QUESTION, choices: [0, -1] }, 'its question choices are not all whole numbers'],
+    [{ ...QUESTION, choices: [0, '1'] }, 'its question choices are not all whole numbers'],
+    [{ ...QUESTION, choices: [2, 2] }, 'its question choices repeat a number'],
+  ];
+  for (const [question, why] of cases)
+    assert.deepEqual(
+      refused(question),
+      { ok: false, message: `This link is refused: ${why}.` },
+      JSON.stringify(question)?.slice(0, 80),
+    );
+  assert.deepEqual(refused(QUESTION, 6), {
+    ok: false,
+    message: 'This link is refused: its view has a question, which links carry from format v7 on (this one is v6).',
+  });
+  assert.equal(refused(QUESTION).ok, true, 'the question itself is fine');
+});
+
+test('v6 links (and a v7 link without a question) still open', () => {
+  const v6 = decodeCaseFragment(fragmentOf({ v: 6, example: 'one-spill', settings: {}, view: { step: 3 } }), {
+    ...NAMES,
+    examples: ['one-spill'],
+  });
+  assert.equal(v6.ok, true);
+  assert.deepEqual(v6.case.view, { step: 3 });
+  const plain = decodeCaseFragment(encodeCase(GRAPH, defaultSettings(), { step: 3 }).fragment, NAMES);
+  assert.equal(plain.ok, true);
+  assert.equal(plain.case.view.question, undefined);
 });

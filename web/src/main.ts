@@ -4,7 +4,15 @@
 import './styles.css';
 import { store, notify, notifyBriefly } from './store';
 import { checkSettings, ORDER_FILE, type EngineNames, type Settings } from './lib/settings';
-import { CASE_PREFIX, caseJson, LINK_WARN_LENGTH, type Case, type CaseRef, type CaseView } from './lib/share';
+import {
+  CASE_PREFIX,
+  caseJson,
+  LINK_WARN_LENGTH,
+  type Case,
+  type CaseQuestion,
+  type CaseRef,
+  type CaseView,
+} from './lib/share';
 import { EngineClient } from './engine/client';
 import { TextClient } from './text/client';
 import { createDocument } from './app/document';
@@ -32,8 +40,9 @@ import { mountShare } from './components/share';
 import { mountSource } from './components/source';
 import { mountStale } from './components/stale';
 import { mountErrorPanel } from './components/errorpanel';
-import { mountExport } from './components/export';
+import { mountExport, mountTimelineExport } from './components/export';
 import { enterEmbed } from './components/embed';
+import { mountAskEditor, mountAsked } from './components/ask';
 import { splitEmbed } from './lib/embed';
 import { download, fullResult, memoryTxt, resultText, scheduleTxt, spillTxt } from './lib/files';
 import { fmtInt, fmtMs, h } from './lib/format';
@@ -159,6 +168,7 @@ mountChart($('chart'), store, {
 mountExport($('chart-export'), store, (m) => notify(m, 'error'));
 mountProgramView($('program-card'), $('program-view'), store, (step) => stepper.goTo(step));
 mountTimeline($('timeline'), store, { goTo: (step) => stepper.goTo(step), hiddenFrom });
+mountTimelineExport($('timeline-export'), store, (m) => notify(m, 'error'));
 mountStepControls($('step-controls'), store, stepper);
 mountStepState($('step-state'), store, {
   pick: (buf) => stepper.pick(buf),
@@ -178,7 +188,7 @@ mountCompare($('compare'), $('compare-status'), store, {
 const compareHidden = h(
   'p',
   { class: 'muted', 'data-testid': 'compare-hidden', hidden: true },
-  'The table shows once you answer the lesson\u2019s question.',
+  'The table shows once you answer the question.',
 );
 $('compare').after(compareHidden);
 store.subscribe((s, p) => {
@@ -190,6 +200,20 @@ store.subscribe((s, p) => {
 });
 mountOrderTable($('order'), store, (step) => stepper.goTo(step));
 mountSpillTable($('spills'), store, selectSpill);
+// ---- a lecturer's question in a link (v7) ---------------------------------------------------------
+mountAsked($('asked'), store);
+/** The share link of the case on screen asking `question` (opened a step before a spill's). */
+async function questionLink(question: CaseQuestion): Promise<string> {
+  const s = store.get();
+  const view = { ...caseView(), step: s.cursor, spill: null, question };
+  const link = await text.encodeLink(doc.text(), s.settings, view, caseRef());
+  return `${location.origin}${location.pathname}${location.search}#${link.fragment}`;
+}
+mountAskEditor($('ask-editor'), store, questionLink);
+store.subscribe((s, p) => {
+  // another graph, or an edit, takes a link's question away (it is about the graph it came with)
+  if (s.asked && s.docVersion !== p.docVersion && s.asked.docVersion !== s.docVersion) store.set({ asked: null });
+});
 mountShare($('share') as HTMLButtonElement, $('share-popover'), store, text, () => doc.text(), caseView, caseRef);
 mountStale(
   $('stale-bar'),
@@ -272,16 +296,24 @@ async function applyCase(c: Case, title: string): Promise<boolean> {
     notify(`This link is refused: its lesson "${c.view?.lesson}" is not one of this page's lessons.`, 'error');
     return false;
   }
+  const question = c.view?.question;
   store.set({
     settings: c.settings,
     lesson: null,
-    pendingView: c.view ? { step: c.view.step ?? 0, spill: c.view.spill ?? null } : null,
+    pendingView: question
+      ? { step: question.field === 'buf' ? Math.max(0, question.at - 1) : question.at, spill: null } // before the question's step
+      : c.view
+        ? { step: c.view.step ?? 0, spill: c.view.spill ?? null }
+        : null,
   });
   const source = example
     ? { title: `Example: ${example.title || example.name}`, description: example.description, example: example.name }
     : { title: lesson ? `Lesson: ${lesson.title}` : title };
   await doc.load(graph, { ...source, edited }, true);
-  if (lesson) store.set({ lesson: { id: lesson.id, answer: null, docVersion: store.get().docVersion } });
+  const docVersion = store.get().docVersion;
+  // a link's own question replaces the lesson's whose graph it names
+  if (question) store.set({ asked: { question, docVersion, wrong: null, right: false } });
+  else if (lesson) store.set({ lesson: { id: lesson.id, answer: null, docVersion } });
   await runner.run();
   return true;
 }
@@ -289,10 +321,12 @@ async function applyCase(c: Case, title: string): Promise<boolean> {
 /** Two texts of one graph (whitespace outside strings aside), or the same program. */
 const sameText = (a: string, b: string) => a === b || (!isProgram(a) && compactJson(a) === compactJson(b));
 
-/** What a link carries besides the case: the step, the selected spill, the lesson. */
+/** What a link carries besides the case: the step, the selected spill, the lesson, the question a
+ * link asked about this graph. */
 function caseView(): CaseView {
   const s = store.get();
-  return { step: s.cursor, spill: s.selectedSpill, lesson: s.lesson?.id ?? null };
+  const question = s.asked?.docVersion === s.docVersion ? s.asked.question : undefined;
+  return { step: s.cursor, spill: s.selectedSpill, lesson: s.lesson?.id ?? null, question };
 }
 
 /** What a link may name instead of carrying the graph: the lesson or the built-in example on
@@ -505,6 +539,7 @@ store.subscribe((s, p) => {
     s.cursor === p.cursor &&
     s.selectedSpill === p.selectedSpill &&
     s.lesson?.id === p.lesson?.id &&
+    s.asked?.question === p.asked?.question &&
     s.source === p.source
   )
     return;

@@ -3,6 +3,7 @@
 import type { CompareRow, EngineInfo, PlanView, SearchProgress } from './engine/types';
 import type { ErrorWhere } from '../../wasm/spillway';
 import { defaultSettings, settingsKeys, type Settings } from './lib/settings';
+import type { CaseQuestion } from './lib/share';
 
 // ErrorWhere (where an engine error is, docs/result-format.md "Errors") is the bindings' own type.
 export type { ErrorWhere, Settings };
@@ -75,6 +76,17 @@ export interface LessonState {
   answer: string | null;
   /** the docVersion the lesson loaded: a later edit means the question no longer applies */
   docVersion: number;
+}
+
+/** A question a link asks (a lecturer's, link format v7), asked like a lesson's: the page keeps
+ * its answer hidden until the learner gives the one the plan on screen gives. */
+export interface AskedState {
+  question: CaseQuestion;
+  /** the docVersion the link loaded: a later edit or another graph takes the question away */
+  docVersion: number;
+  /** the last wrong answer given (the question stays open), or null */
+  wrong: number | null;
+  right: boolean;
 }
 
 /** Two rows of the compare table side by side: their plans, and one cursor over both (the
@@ -151,6 +163,7 @@ export interface State {
   predict: PredictState;
   lesson: LessonState | null;
   lessonsDone: string[];
+  asked: AskedState | null;
   /** rows of the compare table picked for the diff ("policy|order"), at most two */
   diffPicks: string[];
   diff: DiffState | null;
@@ -228,6 +241,7 @@ export const store = createStore({
   predict: { on: false, picks: {}, note: null },
   lesson: null,
   lessonsDone: [],
+  asked: null,
   diffPicks: [],
   diff: null,
   whatIf: null,

@@ -4,7 +4,7 @@
 import { store, runKey, type State } from '../store';
 import type { PlanView } from '../engine/types';
 import { decisionAtStep, spillAtStep, stateAt, type DecisionView, type LiveBuffer } from '../lib/steps';
-import { lessonById } from '../lib/lessons';
+import { lessonById, type LessonQuestion } from '../lib/lessons';
 
 export const SPEEDS = [1, 2, 5, 10, 25] as const; // steps per second
 
@@ -30,11 +30,25 @@ export function openQuestion(s: State): number {
   return k >= 0 && s.predict.picks[k] === undefined ? k : -1;
 }
 
-/** The step whose decision the lesson on screen asks about, while its question is unanswered
- * (the page keeps that decision and what follows it hidden there, as for a predict question). */
+/** The step whose decision the lesson on screen (or a link's question) asks about, while its
+ * question is unanswered (the page keeps that decision and what follows it hidden there, as for a
+ * predict question). */
 export function lessonQuestionStep(s: State): number {
+  const q = questionAsking(s);
+  return q && !q.field.startsWith('metrics.') ? q.at : -1;
+}
+
+/** The question a link asks (v7), while unanswered and about the graph the link opened. */
+export function linkAsking(s: State) {
+  const a = s.asked;
+  return a && !a.right && a.docVersion === s.docVersion ? a.question : undefined;
+}
+
+/** The unanswered question on screen, a lesson's or a link's: what it asks, the step it is about,
+ * and the settings its answer holds under when not the plan's own. */
+function questionAsking(s: State): { field: string; at: number; with?: LessonQuestion['with'] } | undefined {
   const l = lessonAsking(s);
-  return l && !l.question.field.startsWith('metrics.') ? (l.question.at ?? l.step) : -1;
+  return l ? { field: l.question.field, at: l.question.at ?? l.step, with: l.question.with } : linkAsking(s);
 }
 
 /** The lesson on screen while its question waits for an answer (about the plan on screen). */
@@ -44,29 +58,35 @@ export function lessonAsking(s: State) {
     : undefined;
 }
 
-/** A lesson's open question about a whole plan's figures (spills, data moved): the summary's totals
- * (or, for a question about other settings, the compare table's) would answer it. */
+/** A lesson's (or a link's) open question about a whole plan's figures (spills, data moved): the
+ * summary's totals (or, for a question about other settings, the compare table's) would answer it. */
 export function lessonAsksMetric(s: State): 'plan' | 'other' | null {
-  const l = lessonAsking(s);
-  if (!l?.question.field.startsWith('metrics.')) return null;
-  return l.question.with ? 'other' : 'plan';
+  const q = questionAsking(s);
+  if (!q?.field.startsWith('metrics.')) return null;
+  return q.with ? 'other' : 'plan';
 }
 
 /** The first step the page keeps hidden while a question is open, Infinity when none is: the
- * answer is in that step's decision or after it. A lesson keeps everything after the cursor and
- * its question's step on hidden; predict mode everything after the cursor (the next questions'
- * answers), and the cursor's own step while its question waits for the pick. The chart, the
+ * answer is in that step's decision or after it. A lesson (or a link's question) keeps everything
+ * after the cursor and its question's step on hidden; predict mode everything after the cursor (the
+ * next questions' answers), and the cursor's own step while its question waits for the pick. The chart, the
  * timeline, their tooltips and the order and spill tables show nothing from this step on. */
 export function hiddenFrom(s: State): number {
   if (!s.view) return Number.POSITIVE_INFINITY;
   let from = Number.POSITIVE_INFINITY;
-  if (lessonAsking(s)) {
+  if (questionAsking(s)) {
     const q = lessonQuestionStep(s);
     from = Math.min(s.cursor + 1, q >= 0 ? q : from);
   }
   if (s.predict.on && !s.view.decisionsBrief && s.view !== s.whatIf?.forced)
     from = Math.min(from, openQuestion(s) >= 0 ? s.cursor : s.cursor + 1);
   return from;
+}
+
+/** The buffers the decision at `step` weighed, by id (the choices of a question about its victim). */
+export function weighedAt(view: PlanView, step: number): number[] {
+  const d = decisionAtStep(view, step);
+  return d ? d.candidates.map((c) => c.buf).sort((a, b) => a - b) : [];
 }
 
 /** Whether the decision at the cursor waits for an answer (predict mode or the lesson's question). */

@@ -3,7 +3,7 @@
 // way on. Everything is a button: a keyboard (or a phone) completes a lesson without a mouse.
 import type { Store, State } from '../store';
 import { LESSONS, lessonById, type Lesson } from '../lib/lessons';
-import { decisionAtStep } from '../lib/steps';
+import { weighedAt } from '../app/stepping';
 import { fmtInt, h, present } from '../lib/format';
 import { redrawKeepingFocus } from '../lib/focus';
 
@@ -19,8 +19,7 @@ export interface LessonHandlers {
 /** The choices of a lesson's question: its own, or the buffers the decision at its step weighed. */
 function choicesOf(s: State, l: Lesson): number[] {
   if (l.question.choices) return l.question.choices;
-  const d = s.view ? decisionAtStep(s.view, l.question.at ?? l.step) : null;
-  return d ? d.candidates.map((c) => c.buf).sort((a, b) => a - b) : [];
+  return s.view ? weighedAt(s.view, l.question.at ?? l.step) : [];
 }
 
 /** The mounted lesson path: its parts and where the focus goes after the next redraw. */

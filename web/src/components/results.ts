@@ -6,13 +6,13 @@
 // (the best so far of a search under way, or kept when it was stopped).
 import { createVTable } from './vtable';
 import { fmtBytes, fmtInt, fmtMs, h, present } from '../lib/format';
-import type { EarlyPlan, Store } from '../store';
+import type { EarlyPlan, State, Store } from '../store';
 import type { PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
 import { boundGap } from '../lib/bound';
 import { FIRST_EFFORT } from '../lib/anytime';
 import { waitCell, waitChain } from '../lib/waits';
-import { hiddenFrom, lessonAsksMetric } from '../app/stepping';
+import { hiddenFrom, lessonAsksMetric, lessonQuestionStep } from '../app/stepping';
 
 /** The rows of a table over the plan's steps that an open question leaves on screen: those of
  * the steps before the ones it keeps hidden (all of them when no question is open). */
@@ -100,14 +100,20 @@ function objectiveLine(view: PlanView): HTMLElement | null {
   );
 }
 
-/** While a lesson asks for a plan's totals, the summary says when they show instead of them. */
+/** A lesson's (or a link's) open question about a plan's totals, or about the decision at a step:
+ * the count of spills (and the bytes they move, the spill nodes among the steps) would tell whether
+ * that decision spills. */
+const asksTotals = (s: State) => !!lessonAsksMetric(s) || lessonQuestionStep(s) >= 0;
+
+/** While a question asks what the plan's totals would tell, the summary says when they show
+ * instead of them. */
 function totalsHidden(root: HTMLElement, store: Store): boolean {
-  if (!lessonAsksMetric(store.get())) return false;
+  if (!asksTotals(store.get())) return false;
   root.append(
     h(
       'div',
       { class: 'placeholder', 'data-testid': 'summary-hidden' },
-      'The plan\u2019s totals show once you answer the lesson\u2019s question.',
+      'The plan\u2019s totals show once you answer the question.',
     ),
   );
   return true;
@@ -224,7 +230,7 @@ export function mountSummary(root: HTMLElement, store: Store) {
     );
   };
   store.subscribe((s, p) => {
-    const asks = lessonAsksMetric(s) !== lessonAsksMetric(p);
+    const asks = asksTotals(s) !== asksTotals(p);
     if (asks || s.view !== p.view || s.totalMs !== p.totalMs || s.earlyPlan !== p.earlyPlan) render();
   });
   render();

@@ -135,7 +135,8 @@ export function mountStepControls(root: HTMLElement, store: Store, stepper: Step
       s.cursor !== p.cursor ||
       s.playing !== p.playing ||
       s.predict !== p.predict ||
-      s.lesson !== p.lesson
+      s.lesson !== p.lesson ||
+      s.asked !== p.asked
     )
       render();
   });
@@ -328,7 +329,7 @@ export function mountStepDecision(root: HTMLElement, store: Store, stepper: Step
           'p',
           { class: 'predict-q' },
           h('strong', {}, 'Your turn: '),
-          'answer the lesson’s question first; the decision taken here shows once you have. The memories at this step are in the table.',
+          'answer the question first; the decision taken here shows once you have. The memories at this step are in the table.',
         ),
       );
     }
@@ -357,6 +358,7 @@ export function mountStepDecision(root: HTMLElement, store: Store, stepper: Step
       s.predict !== p.predict ||
       s.theme !== p.theme ||
       s.lesson !== p.lesson ||
+      s.asked !== p.asked ||
       s.whatIf !== p.whatIf
     )
       redrawKeepingFocus(root, render, '[data-testid=predict-answer]');

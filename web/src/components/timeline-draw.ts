@@ -62,7 +62,7 @@ export function draw(t: Timeline) {
     ctx.beginPath();
     ctx.rect(GUTTER, lane.top - 7, x.width, LANE_H + 7);
     ctx.clip();
-    const visible = visibleSteps(t, lane, last);
+    const visible = visibleSteps(t, lane);
     if (visible.length > PIXELS_ABOVE) {
       pixels++;
       paintPixels(t, lane, visible);
@@ -116,8 +116,8 @@ function paintPixels(t: Timeline, lane: Lane, visible: number[]) {
       barB = xb;
       barRank = rank;
     }
-    if (!lane.pipe || !hasWait(t, s)) continue;
-    const wa = col(waitFrom(t, s)),
+    if (!lane.pipe || !hasWait(v, s)) continue;
+    const wa = col(waitFrom(v, s)),
       wb = Math.max(wa + 1, xa);
     if (wa !== waitA || wb !== waitB || v.timeline.root[s] > waitRank) {
       img.fill(wa, wb, waitTop, H, img.mix(causeRgb(t, v.timeline.root[s]), 0.9));
@@ -145,8 +145,8 @@ function drawShapes(t: Timeline, lane: Lane, visible: number[]) {
       ctx.strokeStyle = colors.panel;
       ctx.strokeRect(xa + 0.5, lane.top + 0.5, w - 1, BAR_H - 1);
     }
-    if (lane.pipe && hasWait(t, s)) {
-      const wa = x.px(waitFrom(t, s));
+    if (lane.pipe && hasWait(v, s)) {
+      const wa = x.px(waitFrom(v, s));
       ctx.fillStyle = rgbCss(causeRgb(t, v.timeline.root[s]));
       ctx.fillRect(wa, lane.top + BAR_H + WAIT_GAP, Math.max(1, xa - wa), WAIT_H);
     }
@@ -179,7 +179,7 @@ function drawCursor(t: Timeline, last: number) {
   canvas.dataset.cursorBox = '';
   canvas.dataset.cursorWaitBox = '';
   if (c < 0 || c >= v.order.length || c > last) return;
-  const lane = laneOfStep(t, c);
+  const lane = laneOfStep(t, c)!;
   const xa = x.px(v.start[c]),
     xb = Math.max(xa + 2, x.px(v.end[c]));
   ctx.save();
@@ -193,8 +193,8 @@ function drawCursor(t: Timeline, last: number) {
   ctx.strokeStyle = colors.strong;
   ctx.lineWidth = 2;
   ctx.strokeRect(xa - 1, lane.top - 1, xb - xa + 2, BAR_H + 2);
-  if (lane.pipe && hasWait(t, c)) {
-    const wa = x.px(waitFrom(t, c));
+  if (lane.pipe && hasWait(v, c)) {
+    const wa = x.px(waitFrom(v, c));
     ctx.setLineDash([3, 2]);
     ctx.strokeRect(wa - 1, lane.top + BAR_H + WAIT_GAP - 1, Math.max(2, xa - wa) + 2, WAIT_H + 2);
     ctx.setLineDash([]);

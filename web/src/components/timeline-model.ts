@@ -7,6 +7,7 @@ import { cssRgb, opRgb } from '../lib/color';
 import { fmtInt } from '../lib/format';
 import type { PlotColors, PlotDom, PlotX } from '../lib/plot';
 import { CAUSE_NAMES } from '../lib/waits';
+import { TIMELINE_SVG_COLORS, type TimelineLaneAt } from '../lib/timeline-svg';
 
 export const GUTTER = 76;
 export const RIGHT = 10;
@@ -24,6 +25,7 @@ export const NO_PIPE = 'ALLOC/FREE';
 
 export interface Lane {
   name: string; // the pipe, or NO_PIPE
+  index: number; // in the plan's timeline lanes
   pipe: boolean;
   steps: Int32Array; // in order
   top: number;
@@ -59,18 +61,28 @@ export interface Timeline {
   palette: Palette | null;
 }
 
-/** The lanes of a plan, with each pipe's busy cycles and waits counted. */
-export function lanesOf(v: PlanView): Lane[] {
+/** The lanes of a plan up to step `last` (the steps after it an open question hides): those that
+ * ran a node by then, each with those nodes, its busy cycles and waits counted. */
+export function lanesOf(v: PlanView, last = Number.POSITIVE_INFINITY): Lane[] {
   const t = v.timeline;
-  const lanes = t.lanes.map((name, l) => ({
-    name: name || NO_PIPE,
-    pipe: name !== '',
-    steps: t.laneSteps.subarray(t.laneStart[l], t.laneStart[l + 1]),
-    top: TOP + l * (LANE_H + LANE_GAP),
-    busy: 0,
-    waits: [0, 0, 0, 0],
-    lost: [0, 0, 0, 0],
-  }));
+  const lanes: Lane[] = [];
+  t.lanes.forEach((name, l) => {
+    const all = t.laneSteps.subarray(t.laneStart[l], t.laneStart[l + 1]);
+    const shown = all.findIndex((s) => s > last);
+    const steps = shown < 0 ? all : all.subarray(0, shown);
+    if (!steps.length) return;
+    const top = TOP + lanes.length * (LANE_H + LANE_GAP);
+    lanes.push({
+      name: name || NO_PIPE,
+      index: l,
+      pipe: name !== '',
+      steps,
+      top,
+      busy: 0,
+      waits: [0, 0, 0, 0],
+      lost: [0, 0, 0, 0],
+    });
+  });
   for (const lane of lanes) {
     for (const s of lane.steps) {
       lane.busy += v.end[s] - v.start[s];
@@ -80,6 +92,28 @@ export function lanesOf(v: PlanView): Lane[] {
     }
   }
   return lanes;
+}
+
+/** The lanes of a plan's timeline up to step `last` for an export (lib/timeline-svg.ts): the
+ * lanes that ran a node by then, each with its nodes, in the export's colours. */
+export function lanesUpTo(v: PlanView, last: number): TimelineLaneAt[] {
+  const p = makePalette(v, false, TIMELINE_SVG_COLORS);
+  const strings = v.nodes.strings;
+  const nodeAt = (s: number) => {
+    const id = v.order[s];
+    const cause = v.timeline.root[s];
+    return {
+      step: s,
+      node: id,
+      op: strings[v.nodes.op[id]],
+      start: v.start[s],
+      end: v.end[s],
+      fill: nodeRgb(v, p, s),
+      spill: nodeSpillKind(v, p, s),
+      wait: hasWait(v, s) ? { from: waitFrom(v, s), cause, name: CAUSE_NAMES[WAIT_CAUSES[cause]] } : null,
+    };
+  };
+  return lanesOf(v, last).map((lane) => ({ name: lane.name, pipe: lane.pipe, nodes: Array.from(lane.steps, nodeAt) }));
 }
 
 /** What a lane holds and what its nodes waited for, in words. */
@@ -96,16 +130,19 @@ export function laneText(l: Lane, totalCycles: number): string {
     : `${NO_PIPE} (no pipe, no cycles): ${fmtInt(l.steps.length)} nodes; ${said}.`;
 }
 
-export const laneOfStep = (t: Timeline, s: number) => t.lanes[t.view!.timeline.lane[s]];
+/** The lane of the node at step `s`; none for a step an open question hides on a lane it hides whole. */
+export const laneOfStep = (t: Timeline, s: number) => t.lanes.find((l) => l.index === t.view!.timeline.lane[s]);
 /** where the node could have started: its start less the cycles its wait cost */
-export const waitFrom = (t: Timeline, s: number) => t.view!.start[s] - t.view!.timeline.cycles[s];
-export const hasWait = (t: Timeline, s: number) =>
-  t.view!.timeline.cause[s] !== WAIT_NONE && t.view!.timeline.cycles[s] > 0;
+export const waitFrom = (v: PlanView, s: number) => v.start[s] - v.timeline.cycles[s];
+export const hasWait = (v: PlanView, s: number) => v.timeline.cause[s] !== WAIT_NONE && v.timeline.cycles[s] > 0;
+
+/** The colours a palette is made of (the page's theme, or an export's light ones). */
+export type PaletteColors = Pick<PlotColors, 'text' | 'waitEdge' | 'waitPipe' | 'waitAddress' | 'spillOut' | 'spillIn'>;
 
 /** The colours of a plan's nodes as 0xRRGGBB, worked out once per plan and theme (not per bar:
  * a large plan has tens of thousands): per operation (by its index in the node table's
  * strings), per wait cause (WAIT_CAUSES order; none in the muted text colour), spill nodes. */
-function makePalette(v: PlanView, dark: boolean, colors: PlotColors) {
+export function makePalette(v: PlanView, dark: boolean, colors: PaletteColors) {
   const strings = v.nodes.strings;
   return {
     op: Int32Array.from(strings, (name) => opRgb(name, dark)),
@@ -116,41 +153,38 @@ function makePalette(v: PlanView, dark: boolean, colors: PlotColors) {
     spillIn: cssRgb(colors.spillIn),
   };
 }
-type Palette = ReturnType<typeof makePalette>;
+export type Palette = ReturnType<typeof makePalette>;
 
 const pal = (t: Timeline) => (t.palette ??= makePalette(t.view!, t.store.get().theme === 'dark', t.colors));
 export const causeRgb = (t: Timeline, k: number) => pal(t).cause[k];
 
 /** A node's colour: its operation's; the spill colours for spill nodes; a tick without a pipe
  * takes the colour of what it waited for. */
-export function barRgb(t: Timeline, s: number): number {
-  const p = pal(t);
-  const v = t.view!;
+export function nodeRgb(v: PlanView, p: Palette, s: number): number {
   const op = v.nodes.op[v.order[s]];
   if (op === p.spillOutOp) return p.spillOut;
   if (op === p.spillInOp) return p.spillIn;
-  if (!laneOfStep(t, s).pipe) return p.cause[v.timeline.root[s]];
+  if (v.timeline.lanes[v.timeline.lane[s]] === '') return p.cause[v.timeline.root[s]];
   return p.op[op];
 }
+export const barRgb = (t: Timeline, s: number) => nodeRgb(t.view!, pal(t), s);
 
 /** 1 for a SPILL_IN, 0 for a SPILL_OUT, -1 for any other node */
-export function spillKind(t: Timeline, s: number): number {
-  const v = t.view!;
+export function nodeSpillKind(v: PlanView, p: Palette, s: number): number {
   const op = v.nodes.op[v.order[s]];
-  const p = pal(t);
   return op === p.spillInOp ? 1 : op === p.spillOutOp ? 0 : -1;
 }
+export const spillKind = (t: Timeline, s: number) => nodeSpillKind(t.view!, pal(t), s);
 
 /** The last step shown: the one before those a question keeps hidden, else past the end. */
 export const lastShown = (t: Timeline, s: State) => Math.min(t.on.hiddenFrom(s) - 1, t.view!.order.length);
 
-/** The steps of a lane with something on screen (bar or wait), none after `last`. */
-export function visibleSteps(t: Timeline, lane: Lane, last: number): number[] {
+/** The steps of a lane with something on screen (bar or wait). */
+export function visibleSteps(t: Timeline, lane: Lane): number[] {
   const v = t.view!;
   const out: number[] = [];
   for (const s of lane.steps) {
-    if (s > last) break;
-    const from = lane.pipe && hasWait(t, s) ? waitFrom(t, s) : v.start[s];
+    const from = lane.pipe && hasWait(v, s) ? waitFrom(v, s) : v.start[s];
     if (v.end[s] >= t.x.x0 && from <= t.x.x1) out.push(s);
   }
   return out;
@@ -163,14 +197,12 @@ export function hit(t: Timeline, mx: number, my: number, tolPx: number): number 
   if (!v || !lane || !x.inPlot(mx)) return -1;
   const at = x.at(mx);
   const tol = x.perPx() * tolPx;
-  const last = lastShown(t, t.store.get());
   const inWaits = lane.pipe && my > lane.top + BAR_H + WAIT_GAP / 2;
   let best = -1,
     bestScore = Infinity;
   for (const s of lane.steps) {
-    if (s > last) break;
-    if (inWaits && !hasWait(t, s)) continue;
-    const a = inWaits ? waitFrom(t, s) : v.start[s],
+    if (inWaits && !hasWait(v, s)) continue;
+    const a = inWaits ? waitFrom(v, s) : v.start[s],
       b = inWaits ? v.start[s] : v.end[s];
     if (at < a - tol || at > b + tol) continue;
     // inside beats near; among waits the shortest (the most particular) wins

@@ -88,41 +88,50 @@ export function mountTimeline(root: HTMLElement, store: Store, on: TimelineHandl
 }
 
 function setView(t: Timeline, v: PlanView | null) {
-  const { root, dom, x } = t;
   t.view = v;
   t.palette = null;
-  t.lanes = [];
   t.painted = false;
   hideTip(t);
   let total = 1;
-  if (v) {
-    t.lanes = lanesOf(v);
-    for (let s = 0; s < v.order.length; s++) total = Math.max(total, v.end[s]);
-  }
+  if (v) for (let s = 0; s < v.order.length; s++) total = Math.max(total, v.end[s]);
+  t.x.reset(total);
+  showLanes(t);
+  delete t.root.dataset.paintedAt;
+  // reading the layout now would force it; a large plan's lanes are painted in a task of their own
+  requestAnimationFrame(() => setTimeout(() => resize(t), 0));
+}
+
+/** The lanes and their words, from the steps on screen (those before the ones an open question
+ * hides): a lane's count of all its nodes, or the lane of a pipe that runs only hidden nodes (a
+ * SPILL_OUT's), would tell what the hidden steps do. */
+function showLanes(t: Timeline) {
+  const { root, dom, x, view: v } = t;
+  t.lanes = v ? lanesOf(v, lastShown(t, t.store.get())) : [];
   const { lanes } = t;
-  x.reset(total);
   root.dataset.lanes = lanes.map((l) => l.name).join(',');
   root.dataset.total = String(v ? v.meta.metrics.totalCycles : 0);
   root.dataset.waits = String(lanes.reduce((n, l) => n + l.waits.reduce((a, b) => a + b, 0), 0));
-  delete root.dataset.paintedAt;
   dom.showPlot(lanes.length > 0);
   dom.canvas.setAttribute(
     'aria-label',
     lanes.length
-      ? `Pipe timeline over ${fmtInt(total)} cycles: lanes ${lanes.map((l) => l.name).join(', ')}`
+      ? `Pipe timeline over ${fmtInt(x.total)} cycles: lanes ${lanes.map((l) => l.name).join(', ')}`
       : 'Pipe timeline: no result yet',
   );
   dom.describe.textContent = lanes.length
     ? `${lanes.map((l) => laneText(l, x.total)).join(' ')} Keys: left and right arrows move the step cursor, Home and End go to the first and last step, ] and [ go to the next and previous node on the cursor's pipe, Enter tells what the cursor's node waited for, shift with the arrows pans, plus and minus zoom, 0 shows all cycles.`
     : '';
-  // reading the layout now would force it; a large plan's lanes are painted in a task of their own
-  requestAnimationFrame(() => setTimeout(() => resize(t), 0));
 }
 
 function onStoreChange(t: Timeline, s: State, p: State) {
   if (s.view !== p.view) return setView(t, s.view);
   const view = t.view;
   if (!view) return;
+  if (t.on.hiddenFrom(s) !== t.on.hiddenFrom(p)) {
+    const before = t.lanes.length;
+    showLanes(t);
+    if (t.lanes.length !== before) resize(t); // a lane came or went: the canvas's height changes
+  }
   if (s.cursor !== p.cursor || t.on.hiddenFrom(s) !== t.on.hiddenFrom(p)) {
     const c = s.cursor;
     if (c >= 0 && c < view.order.length) t.x.follow(view.start[c], view.end[c]); // the cursor's node stays on screen
@@ -146,7 +155,7 @@ function showTip(t: Timeline, s: number, mx: number, my: number, pinned: boolean
   const v = t.view!;
   const { tip } = t.dom;
   const id = v.order[s];
-  const lane = laneOfStep(t, s);
+  const lane = laneOfStep(t, s)!;
   const cause = WAIT_CAUSES[v.timeline.cause[s]];
   const root = WAIT_CAUSES[v.timeline.root[s]];
   const [first, ...behind] = waitChain(v, s, false); // (the cause is said before the first)
@@ -185,7 +194,7 @@ function showCursorTip(t: Timeline) {
   const c = t.store.get().cursor;
   if (c < 0 || c >= v.order.length || c > lastShown(t, t.store.get())) return;
   draw(t);
-  const lane = laneOfStep(t, c);
+  const lane = laneOfStep(t, c)!;
   const mx = Math.min(GUTTER + t.x.width, Math.max(GUTTER, t.x.px((v.start[c] + v.end[c]) / 2)));
   showTip(t, c, mx, lane.top + BAR_H / 2, true);
 }
@@ -221,7 +230,7 @@ function sayCursor(t: Timeline) {
     t.dom.live.textContent = `Step ${c}: kept hidden until the open question is answered.`;
     return;
   }
-  const lane = laneOfStep(t, c);
+  const lane = laneOfStep(t, c)!;
   t.dom.live.textContent = `Step ${c}: ${nodeName(v, v.order[c])} on ${lane.pipe ? lane.name : 'no pipe'}, cycles ${fmtInt(v.start[c])} to ${fmtInt(v.end[c])}. ${waitChain(v, c).join(' ')}`;
 }
 
@@ -233,7 +242,7 @@ function moveCursor(t: Timeline, to: number) {
 /** The previous / next node on the cursor's lane. */
 function alongPipe(t: Timeline, dir: 1 | -1) {
   const c = t.store.get().cursor;
-  const steps = laneOfStep(t, c).steps;
+  const steps = laneOfStep(t, c)?.steps ?? []; // (none: the cursor's lane is hidden whole)
   let lo = 0,
     hi = steps.length; // first index with a step > c
   while (lo < hi) {

@@ -1,10 +1,10 @@
 // The memory at one step as a standalone SVG (a slide or a handout): one strip per memory type,
 // 0 at the left and the capacity at the right, one rectangle per buffer resident at the step at
-// its offset, in the buffer's colour from the chart. Light colours whatever the page's theme:
-// slides and paper are white. Memory type names come from the graph, so every text is escaped.
+// its offset, in the buffer's colour from the chart (the document around it: lib/svg.ts).
 import { bufferRgb, rgbCss } from './color';
 import { fmtBytes, fmtInt } from './format';
 import type { MemoryAt } from './steps';
+import { esc, svgDocument, type SvgPicture } from './svg';
 
 export interface SvgSnapshot {
   step: number;
@@ -22,9 +22,6 @@ const STRIP_H = 40;
 const STRIP_GAP = 44;
 /** Narrower rectangles carry no id (the title still names the buffer). */
 const LABEL_MIN_PX = 22;
-
-const esc = (t: string) =>
-  t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 function strip(m: MemoryAt, top: number): string {
   const w = SVG_WIDTH - LEFT - RIGHT;
@@ -53,20 +50,15 @@ function strip(m: MemoryAt, top: number): string {
   ].join('');
 }
 
-/** The SVG document (with its XML declaration) of the memory at `s.step`. */
-export function memorySvg(s: SvgSnapshot): { svg: string; width: number; height: number } {
+/** The SVG document of the memory at `s.step`. */
+export function memorySvg(s: SvgSnapshot): SvgPicture {
   const height = TOP + s.memories.length * (STRIP_H + STRIP_GAP) + 20;
   const strips = s.memories.map((m, i) => strip(m, TOP + i * (STRIP_H + STRIP_GAP)));
-  const title = `Memory at step ${fmtInt(s.step)} of ${fmtInt(s.steps)}: ${s.node}`;
-  const svg = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${SVG_WIDTH}" height="${height}" viewBox="0 0 ${SVG_WIDTH} ${height}" font-family="system-ui, sans-serif" fill="#1d2230">`,
-    `<title>${esc(title)}</title>`,
-    `<rect width="${SVG_WIDTH}" height="${height}" fill="#fff"/>`,
-    `<text x="16" y="22" font-size="15" font-weight="650">${esc(title)}</text>`,
-    `<text x="16" y="40" font-size="11.5" fill="#5b6272">Each box is a buffer resident at this step, placed at its offset; its colour is the buffer's in the Spillway playground.</text>`,
-    ...strips,
-    '</svg>',
-  ].join('\n');
-  return { svg: `${svg}\n`, width: SVG_WIDTH, height };
+  return svgDocument(
+    SVG_WIDTH,
+    height,
+    `Memory at step ${fmtInt(s.step)} of ${fmtInt(s.steps)}: ${s.node}`,
+    "Each box is a buffer resident at this step, placed at its offset; its colour is the buffer's in the Spillway playground.",
+    strips,
+  );
 }

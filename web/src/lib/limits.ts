@@ -16,6 +16,10 @@ export const LIMITS = {
   cyclesPerByte: 2 ** 20,
   /** The order search's effort in evaluations (the engine's limit). */
   effort: 100_000_000,
+  /** Characters of a question's text in a link (v7). */
+  questionChars: 1_000,
+  /** Choices a question in a link offers. */
+  questionChoices: 64,
   /** Node ids in an order file. */
   orderIds: 2_000_000,
   /** Above this many nodes the engine keeps brief decisions: what it did, not why (its

@@ -350,6 +350,14 @@ export function pixelImage(ctx: CanvasRenderingContext2D, W: number, H: number, 
 
 /** The x axis under a plot: ticks at round numbers about every 90 pixels, each labelled by
  * `fmt`, and the quantity's name left of the plot. */
+/** The step between an axis's labelled ticks: 1, 2 or 5 times a power of ten, about 90 pixels
+ * apart over `width` pixels showing `span` units. */
+export function axisTick(span: number, width: number): number {
+  const target = span / Math.max(2, width / 90);
+  const p = 10 ** Math.floor(Math.log10(Math.max(1, target)));
+  return [1, 2, 5, 10].map((m) => m * p).find((t) => t >= target) ?? p * 10;
+}
+
 export function drawXAxis(
   ctx: CanvasRenderingContext2D,
   x: PlotX,
@@ -358,10 +366,7 @@ export function drawXAxis(
   colors: PlotColors,
   fmt = (t: number) => String(Math.round(t)),
 ) {
-  const span = x.x1 - x.x0;
-  const target = span / Math.max(2, x.width / 90);
-  const p = 10 ** Math.floor(Math.log10(Math.max(1, target)));
-  const tick = [1, 2, 5, 10].map((m) => m * p).find((t) => t >= target) ?? p * 10;
+  const tick = axisTick(x.x1 - x.x0, x.width);
   ctx.fillStyle = colors.text;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';

@@ -1,4 +1,7 @@
 // The case in a link: "#case=" + lz-string(JSON {v, graph, settings, view}), and in a case file.
+// v7 adds a question to the view (`question`: {text, field, at, choices?}): a lecturer's question
+// about the case, asked like a lesson's. It carries no answer: the page works the answer out from
+// the plan it makes, so a link cannot carry a wrong one (a question with an `answer` is refused).
 // v6 lets a link name its graph instead of carrying it: `example` (a built-in example's name) or,
 // without `example`, the lesson of its view; such a link carries only the settings that differ
 // from the defaults (never the capacities, which an example's graph may set). A fragment may go on
@@ -20,15 +23,32 @@ import { LESSON_ID, LIMITS, fmtLimit } from './limits';
 import { DecompressedTooLarge, decompressBounded } from './lz-bounded';
 import { compactJson, layoutJson } from './json-text';
 
-export const CASE_VERSION = 6;
+export const CASE_VERSION = 7;
 export const LINK_WARN_LENGTH = 8000;
 export const CASE_PREFIX = 'case=';
 
-/** Where the author was: the step of the new order, the selected spill, the lesson (v3). */
+/** What a question in a link may ask: the victim of the spill decision at its step, or a figure
+ * of the whole plan (the fields of a lesson's question, lib/lessons.ts, a page can check). */
+export const QUESTION_FIELDS = ['buf', 'metrics.spills', 'metrics.extraBytes'] as const;
+
+/** A lecturer's question (v7), without its answer. */
+export interface CaseQuestion {
+  text: string;
+  field: (typeof QUESTION_FIELDS)[number];
+  /** "buf": the step of the spill decision it asks about (the link opens a step before it); a
+   * plan's figure: the step the link opens at */
+  at: number;
+  /** the choices offered (for "buf", the buffers the decision weighed); none: a number is typed */
+  choices?: number[];
+}
+
+/** Where the author was: the step of the new order, the selected spill, the lesson (v3), the
+ * question asked (v7). */
 export interface CaseView {
   step?: number;
   spill?: number | null;
   lesson?: string | null;
+  question?: CaseQuestion;
 }
 
 /** A case's graph: its text, or (v6) the built-in example or the lesson that holds it. */
@@ -152,7 +172,7 @@ export function parseCase(raw: unknown, names: EngineNames | null, what: 'link' 
   const checked = checkSettings(r.settings, names);
   if (!checked.ok) return { ok: false, message: `This ${what} is refused: ${checked.message}.` };
   const settings = checked.settings;
-  const view = checkView(r.view);
+  const view = checkView(r.view, r.v);
   if (typeof view === 'string') return { ok: false, message: `This ${what} is refused: ${view}.` };
   if (named) {
     if (r.example === undefined && !view?.lesson)
@@ -172,12 +192,14 @@ export function parseCase(raw: unknown, names: EngineNames | null, what: 'link' 
   return { ok: true, case: { v: CASE_VERSION, graph, settings, view } };
 }
 
-/** A v3 case's view, checked: whole numbers and a lesson's name, else why not. */
-function checkView(raw: unknown): CaseView | undefined | string {
+const wholeNumber = (v: unknown, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
+
+/** A v3 case's view, checked: whole numbers, a lesson's name and (v7) a question, else why not. */
+function checkView(raw: unknown, version: number): CaseView | undefined | string {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'object' || Array.isArray(raw)) return 'its view is not an object';
   const r = raw as Record<string, unknown>;
-  const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= LIMITS.orderIds * 3;
+  const whole = (v: unknown) => wholeNumber(v, LIMITS.orderIds * 3);
   const view: CaseView = {};
   if (r.step !== undefined) {
     if (!whole(r.step)) return 'its step is not a step number';
@@ -191,7 +213,35 @@ function checkView(raw: unknown): CaseView | undefined | string {
     if (typeof r.lesson !== 'string' || !LESSON_ID.test(r.lesson)) return 'its lesson is not a lesson name';
     view.lesson = r.lesson;
   }
+  if (r.question !== undefined) {
+    if (version < 7) return `its view has a question, which links carry from format v7 on (this one is v${version})`;
+    const q = checkQuestion(r.question);
+    if (typeof q === 'string') return `its question ${q}`;
+    view.question = q;
+  }
   return view;
+}
+
+/** A v7 question, checked field by field, else why not (said after "its question"). */
+export function checkQuestion(raw: unknown): CaseQuestion | string {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return 'is not an object';
+  const r = raw as Record<string, unknown>;
+  if (r.answer !== undefined) return 'carries an answer: the page works the answer out from the plan';
+  if (typeof r.text !== 'string' || !r.text.trim()) return 'has no text';
+  if (r.text.length > LIMITS.questionChars)
+    return `text has ${fmtLimit(r.text.length)} characters; a question has at most ${fmtLimit(LIMITS.questionChars)}`;
+  const field = r.field;
+  if (!QUESTION_FIELDS.includes(field as CaseQuestion['field']))
+    return `asks for "${String(field).slice(0, 40)}", not one of ${QUESTION_FIELDS.join(', ')}`;
+  if (!wholeNumber(r.at, LIMITS.orderIds * 3)) return 'step ("at") is not a step number';
+  const q: CaseQuestion = { text: r.text, field: field as CaseQuestion['field'], at: r.at as number };
+  if (r.choices === undefined) return q;
+  const c = r.choices;
+  if (!Array.isArray(c) || c.length < 2 || c.length > LIMITS.questionChoices)
+    return `choices are not a list of 2 to ${LIMITS.questionChoices} numbers`;
+  if (!c.every((x) => wholeNumber(x, Number.MAX_SAFE_INTEGER))) return 'choices are not all whole numbers';
+  if (new Set(c).size !== c.length) return 'choices repeat a number';
+  return { ...q, choices: c as number[] };
 }
 
 /** v1 defaults, spelt out: policy "seed"; a graph without "Order" ran in ascending id order. */
