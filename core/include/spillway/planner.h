@@ -26,9 +26,9 @@ struct PlanOptions {
     CostModel cost;
     std::string policy = "best";
     std::optional<ForcedSpill> force;  // policies that can take it: forceablePolicyNames()
-    // When set, the policy adds its relaxations' flow work to it (counted operations: residency's
-    // relaxation may cost a thousand times a plan's steps), so that a caller planning many orders
-    // can budget them the same way natively and in WebAssembly.
+    // When set, the policy adds its relaxations' flow work to it (counted operations): a plan's
+    // cost is mostly that on some graphs and none on others, so a caller planning many orders
+    // budgets them by it, the same way natively and in WebAssembly.
     std::int64_t* relaxationWork = nullptr;
 };
 

@@ -96,10 +96,9 @@ namespace {
 // sooner plan before it stops; the work its windows may spend in all, so that a larger graph, or
 // one whose plans solve large relaxations, plans fewer windows. A window's work: kRetimeNodeWork
 // per node (its plan and the rounds improving it) plus its plan's relaxations' flow work
-// (PlanOptions::relaxationWork). Without relaxations that is 400,000 nodes planned in all (96
-// windows up to 4,166 nodes, 29 at 13,392); with them, every window of the contest cases still
-// fits (Conv_Case0's relaxations: about 190,000 each), while a random graph whose residency plans
-// retry their relaxations (7 x 10^6 a window) gets a few. Counts.
+// (PlanOptions::relaxationWork). Without relaxations the budget is 400,000 nodes planned; the
+// weight of a node against the flow's work is chosen so that windows with small relaxations all
+// fit and those whose plans retry large ones get a few (docs/timing.md, "retime"). Counts.
 constexpr int kRetimeWidth = 32;
 constexpr int kRetimePatience = 40;
 constexpr std::int64_t kRetimeNodeWork = 64;

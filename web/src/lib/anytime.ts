@@ -11,9 +11,10 @@
 //   dropped) and the run climbs to the effort the engine had chosen.
 // Any other run on a graph of FIRST_PLAN_CHARS or more whose effort is above FIRST_EFFORT makes
 // the first rung before the call asked for: a first plan on screen within a second on the
-// contest cases, for a fraction of the call's work. Not under the objective cycles, whose
-// techniques cost the rung most of the call's work (Matmul_Case0: 3.7 of 5.3 CPU s natively). A first rung whose call made no search
-// report searched nothing: the effort changed nothing, so its plan is the answer.
+// contest cases, for a fraction of the call's work. Not under the objective cycles: its
+// techniques, not the search, are most of a call's work, so the rung would cost nearly as much
+// as the call and come no sooner. A first rung whose call made no search report searched
+// nothing: the effort changed nothing, so its plan is the answer.
 // Every call is deterministic (`spillway plan --effort N` gives the same bytes) and none is worse
 // than the one before, so Cancel keeps the last plan handed over. Wall time only decides whether
 // a default run climbs, never what a plan is.
