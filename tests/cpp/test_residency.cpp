@@ -91,6 +91,39 @@ TEST_CASE("residency: the relaxation never exceeds the optimum; the choice reach
     CHECK(fractional > 10);   // and branch and bound had work to do
 }
 
+TEST_CASE("residency: a memo gives each problem the choice and work counts it gets anew, and tells problems apart") {
+    ResidencyMemo memo;
+    int searched = 0;
+    for (int pass = 0; pass < 2; ++pass)  // the second pass from the memo
+        for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+            const ResidencyProblem p = randomProblem(seed, 24, 12, seed % 3 == 0);
+            const ResidencyChoice anew = chooseResidency(p), remembered = memo.choose(p);
+            INFO("seed " << seed << ", pass " << pass);
+            CHECK(remembered.keep == anew.keep);
+            CHECK(remembered.traffic == anew.traffic);
+            CHECK(remembered.optimal == anew.optimal);
+            CHECK(remembered.work == anew.work);
+            CHECK(remembered.exactWork == anew.exactWork);
+            if (pass == 0) searched += anew.exactWork > 0;
+        }
+    CHECK(searched > 10);  // branch and bound ran, so the memo kept choices
+    CHECK(memo.size() == static_cast<size_t>(searched));
+    // The same problem with its gaps' traffic changed is another problem.
+    int changed = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        ResidencyProblem p = randomProblem(seed, 24, 12, false);
+        const ResidencyChoice before = chooseResidency(p);
+        if (before.exactWork == 0) continue;
+        for (Gap& g : p.gaps) g.traffic = g.traffic == g.size ? 2 * g.size : g.size;
+        const ResidencyChoice anew = chooseResidency(p), remembered = memo.choose(p);
+        INFO("seed " << seed);
+        CHECK(remembered.keep == anew.keep);
+        CHECK(remembered.traffic == anew.traffic);
+        changed += anew.traffic != before.traffic;
+    }
+    CHECK(changed > 10);
+}
+
 TEST_CASE("residency: large problems get a feasible greedy choice between the bound and all-out") {
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
         const ResidencyProblem p = randomProblem(seed, 400, 600, false);

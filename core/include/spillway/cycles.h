@@ -34,6 +34,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@
 #include "schedule.h"
 
 namespace spillway {
+
+class ResidencyMemo;  // residency.h
 
 enum class Objective { Bytes, Cycles };
 // "bytes" | "cycles"; InputError (field "objective") otherwise.
@@ -103,10 +106,31 @@ struct OrderStart {
     Plan plan;
 };
 
+// What shortenPlan remembers for its later calls on the same graph and cost model: the residency
+// choices of its plans and the starts it improved. Compare's rows shorten plans of one order by
+// several policies, whose starts and retimed windows repeat; a memo gives each call the result
+// and work counts it would get alone, in less time. Its memory is bounded (ResidencyMemo,
+// cycles.cpp's ImprovedStarts).
+class CyclesMemo {
+public:
+    CyclesMemo();
+    ~CyclesMemo();
+    CyclesMemo(const CyclesMemo&) = delete;
+    CyclesMemo& operator=(const CyclesMemo&) = delete;
+    ResidencyMemo& residency();  // for the caller's own plans of the same graph
+    struct Parts;
+    Parts& parts() { return *parts_; }
+
+private:
+    std::unique_ptr<Parts> parts_;
+};
+
 // `plan` (made for `inputOrder` under `caps` and `cost` by policy plan.policy) made to finish
 // sooner, `others` (plans of other orders) tried as starts too. The result is never slower than
-// `plan` and moves at most marginPercent more data.
+// `plan` and moves at most marginPercent more data. With a `memo`, what earlier calls on the
+// same graph and cost model found is not found again (the result is the same).
 Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
-                      const Plan& plan, const CyclesOptions& opts, const std::vector<OrderStart>& others = {});
+                      const Plan& plan, const CyclesOptions& opts, const std::vector<OrderStart>& others = {},
+                      CyclesMemo* memo = nullptr);
 
 }  // namespace spillway

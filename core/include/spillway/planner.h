@@ -13,6 +13,8 @@
 
 namespace spillway {
 
+class ResidencyMemo;  // residency.h
+
 // What if: one spill chosen by the user. The buffer is written out just before step `step` of
 // the input order (it must be resident there and not used by that step's node) and comes back
 // before its next use; the policy plans everything else around it.
@@ -30,6 +32,9 @@ struct PlanOptions {
     // cost is mostly that on some graphs and none on others, so a caller planning many orders
     // budgets them by it, the same way natively and in WebAssembly.
     std::int64_t* relaxationWork = nullptr;
+    // When set, policy residency takes its choices through it (residency.h): the same plans and
+    // work counts, in less time when a caller plans orders whose problems repeat.
+    ResidencyMemo* residencyMemo = nullptr;
 };
 
 // Policy "best" runs every other policy, on a huge graph (scale.h) only this one (docs/policies.md,

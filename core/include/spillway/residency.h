@@ -15,8 +15,12 @@
 //   choices (gaps by traffic per byte, and by how much of them the relaxation keeps), each
 //   improved by swaps.
 #pragma once
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "bounds.h"
@@ -58,10 +62,11 @@ struct Relaxation {
 Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {}, std::int64_t flowWork = -1);
 
 struct ResidencyChoice {
-    std::vector<char> keep;  // per gap
-    Bytes traffic = 0;       // of the gaps written out
-    bool optimal = false;    // proven optimal for this budget (fragmentation aside)
-    std::int64_t work = 0;   // operations spent: a deterministic measure of time (branch and bound aside)
+    std::vector<char> keep;      // per gap
+    Bytes traffic = 0;           // of the gaps written out
+    bool optimal = false;        // proven optimal for this budget (fragmentation aside)
+    std::int64_t work = 0;       // operations spent: a deterministic measure of time (but exactWork)
+    std::int64_t exactWork = 0;  // branch and bound's flows' work (its own node budget bounds it)
 };
 struct ResidencyEffort {
     bool relaxation = true;      // solve the relaxation too (exact when integral; guides the greedy)
@@ -72,6 +77,34 @@ struct ResidencyEffort {
 // Without the relaxation only the greedy and its swaps run: fast, for scoring many orders.
 ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {},
                                 ResidencyEffort effort = {});
+
+// Choices remembered by their problem, for a caller that plans many orders whose memories'
+// problems repeat (the cycles objective's starts and windows, compare's rows): a problem met
+// before gets the same choice and the same work counts, without solving it again. Only choices
+// that ran a branch and bound are kept (the rest cost little), and the oldest are forgotten past
+// kEntries, so that its memory stays bounded. A problem is known by a 128-bit fingerprint of all
+// it holds and the effort.
+class ResidencyMemo {
+public:
+    ResidencyChoice choose(const ResidencyProblem& p, const std::vector<Bytes>& budget = {},
+                           ResidencyEffort effort = {});
+    std::size_t size() const { return entries_.size(); }  // choices kept
+
+private:
+    static constexpr std::size_t kEntries = 1 << 14;
+    using Key = std::pair<std::uint64_t, std::uint64_t>;
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.first); }
+    };
+    struct Entry {
+        Bytes traffic = 0;
+        bool optimal = false;
+        std::int64_t work = 0, exactWork = 0;
+        std::vector<int> writtenOut;  // gaps not kept (few: branch and bound runs on small problems)
+    };
+    std::unordered_map<Key, Entry, KeyHash> entries_;
+    std::deque<Key> age_;  // oldest first
+};
 
 // The lower bound of an order: the relaxation's value summed over memories. No plan for this
 // order moves less data; a plan that does is a bug.

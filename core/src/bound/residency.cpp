@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "min_cost_flow.h"
+#include "model/fingerprint.h"
 #include "spillway/cost.h"
 #include "spillway/error.h"
 #include "spillway/id_table.h"
@@ -335,6 +336,8 @@ public:
     BranchAndBound(const std::vector<Gap>& gaps, int nodeBudget) : gaps_(gaps), budget_(nodeBudget) {}
 
     // Improves `best` (a feasible choice and its traffic among `which`); true when proven optimal.
+    std::int64_t work() const { return work_; }
+
     bool solve(const std::vector<int>& which, const std::vector<Bytes>& free, std::vector<char>& best,
                Bytes& bestTraffic) {
         best_ = &best;
@@ -348,7 +351,8 @@ public:
 private:
     void explore(const std::vector<int>& open, const std::vector<Bytes>& free, Bytes dropped) {
         if (++nodes_ > budget_) return;
-        const FlowResult lp = relaxGaps(gaps_, open, free);
+        const FlowResult lp = relaxGaps(gaps_, open, free, -1, storage_);
+        work_ += lp.work;
         const Bytes bound = dropped + totalTraffic(gaps_, open) - lp.saved;
         if (bound >= *bestTraffic_) return;
         // Branch on the open gap the relaxation keeps most of without keeping it whole.
@@ -382,12 +386,21 @@ private:
             explore(rest, kept, dropped);
             current_[i] = 0;
         }
+        // A child's relaxation is this one's with gap i fixed, so its bound is at least this
+        // one's: when the first child brought the best down to it, the second is cut without
+        // solving its flow (counted as the node it would have been).
+        if (bound >= *bestTraffic_) {
+            ++nodes_;
+            return;
+        }
         explore(rest, free, dropped + g.traffic);
     }
 
     const std::vector<Gap>& gaps_;
     int budget_;
     int nodes_ = 0;
+    std::int64_t work_ = 0;  // the flows' work
+    GapFlowStorage storage_;
     std::vector<char> current_;
     std::vector<char>* best_ = nullptr;
     Bytes* bestTraffic_ = nullptr;
@@ -538,9 +551,43 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
     if (!choice.optimal && static_cast<int>(contested.size()) <= kExactGaps) {
         const std::int64_t nodes =
             std::min<std::int64_t>(effort.exactNodes, kExactWork / static_cast<std::int64_t>(contested.size()));
-        choice.optimal =
-            BranchAndBound(p.gaps, static_cast<int>(nodes)).solve(contested, free, choice.keep, choice.traffic);
+        BranchAndBound search(p.gaps, static_cast<int>(nodes));
+        choice.optimal = search.solve(contested, free, choice.keep, choice.traffic);
+        choice.exactWork = search.work();
     }
+    return choice;
+}
+
+ResidencyChoice ResidencyMemo::choose(const ResidencyProblem& p, const std::vector<Bytes>& budget,
+                                      ResidencyEffort effort) {
+    Fingerprint f;
+    for (std::int64_t v : {std::int64_t{effort.relaxation}, std::int64_t{effort.exactNodes},
+                           std::int64_t{effort.swapPasses}, effort.flowWork, p.capacity})
+        f.add(v);
+    f.addAll(p.forced);
+    f.addAll(budget);
+    f.add(static_cast<std::int64_t>(p.gaps.size()));
+    for (const Gap& g : p.gaps)
+        for (std::int64_t v : {std::int64_t{g.buf}, std::int64_t{g.from}, std::int64_t{g.to}, g.size, g.traffic})
+            f.add(v);
+    const Key key = f.value();
+    if (auto it = entries_.find(key); it != entries_.end()) {
+        const Entry& e = it->second;
+        ResidencyChoice choice{std::vector<char>(p.gaps.size(), 1), e.traffic, e.optimal, e.work, e.exactWork};
+        for (int i : e.writtenOut) choice.keep[i] = 0;
+        return choice;
+    }
+    ResidencyChoice choice = chooseResidency(p, budget, effort);
+    if (choice.exactWork == 0) return choice;
+    Entry e{choice.traffic, choice.optimal, choice.work, choice.exactWork, {}};
+    for (size_t i = 0; i < choice.keep.size(); ++i)
+        if (!choice.keep[i]) e.writtenOut.push_back(static_cast<int>(i));
+    if (age_.size() == kEntries) {
+        entries_.erase(age_.front());
+        age_.pop_front();
+    }
+    entries_.emplace(key, std::move(e));
+    age_.push_back(key);
     return choice;
 }
 

@@ -8,11 +8,14 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <unordered_map>
 
 #include "plan_layout.h"
 #include "spillway/error.h"
 #include "spillway/scale.h"
 #include "spillway/planner.h"
+#include "model/fingerprint.h"
+#include "spillway/residency.h"
 #include "time_planning.h"
 
 namespace spillway {
@@ -131,15 +134,104 @@ struct Attempt {
     bool fitInEveryRound = false;      // the path of rounds that made it (Shortener::improve)
 };
 
+}  // namespace
+
+// Starts improved before, known by the plan and the path of rounds (and the capacities and
+// options the rounds ran with): a caller that shortens several plans of one graph (compare's
+// rows of one order) meets the same starts and windows again. What improve() made is kept with
+// its steps' text after the label, so that another label tells the same steps. The oldest are
+// forgotten past kNodes plan nodes kept, so that its memory stays bounded.
+class ImprovedStarts {
+public:
+    struct Improved {
+        Layout layout;
+        Cycles total = 0;
+        std::vector<PlacementNote> notes;
+        std::vector<std::string> steps;  // each without the label it was made under
+        bool fitInEveryRound = false;
+    };
+    static constexpr std::size_t kNodes = std::size_t{1} << 19;
+
+    const Improved* find(const Fingerprint::Value& key) const {
+        auto it = entries_.find(key);
+        return it == entries_.end() ? nullptr : &it->second;
+    }
+    void remember(const Fingerprint::Value& key, Improved improved) {
+        const std::size_t size = improved.layout.order.size();
+        while (!age_.empty() && stored_ + size > kNodes) {
+            stored_ -= entries_.at(age_.front()).layout.order.size();
+            entries_.erase(age_.front());
+            age_.pop_front();
+        }
+        if (size > kNodes || !entries_.emplace(key, std::move(improved)).second) return;
+        stored_ += size;
+        age_.push_back(key);
+    }
+
+private:
+    std::unordered_map<Fingerprint::Value, Improved, Fingerprint::Hash> entries_;
+    std::deque<Fingerprint::Value> age_;  // oldest first
+    std::size_t stored_ = 0;              // plan nodes in entries_
+};
+
+struct CyclesMemo::Parts {
+    ResidencyMemo residency;
+    ImprovedStarts improved;
+};
+CyclesMemo::CyclesMemo() : parts_(std::make_unique<Parts>()) {}
+CyclesMemo::~CyclesMemo() = default;
+ResidencyMemo& CyclesMemo::residency() { return parts_->residency; }
+
+namespace {
+
+void addText(Fingerprint& f, const std::string& text) {
+    f.add(static_cast<std::int64_t>(text.size()));
+    for (char ch : text) f.add(ch);
+}
+
 class Shortener {
 public:
-    Shortener(const Graph& g, const Capacities& caps, const CyclesOptions& opts) : g_(g), caps_(caps), opts_(opts) {}
+    Shortener(const Graph& g, const Capacities& caps, const CyclesOptions& opts, ImprovedStarts& memo)
+        : g_(g), caps_(caps), opts_(opts), memo_(memo) {}
 
     // Rounds of placement and scheduling from `plan`; each step is kept only when it finishes
     // sooner, and the rounds stop when one gains nothing. `fitInEveryRound`, when given: only
     // that path of rounds (below) is run (technique retime runs the one its best plan came from).
     Attempt improve(const Plan& plan, const Order& input, const std::string& label,
                     std::optional<bool> fitInEveryRound = std::nullopt) {
+        const Fingerprint::Value key = keyOf(plan, fitInEveryRound);
+        if (const ImprovedStarts::Improved* known = memo_.find(key)) return attemptOf(*known, plan, input, label);
+        Attempt a = improveAnew(plan, input, label, fitInEveryRound);
+        ImprovedStarts::Improved made{a.layout, a.total, a.notes, {}, a.fitInEveryRound};
+        for (const std::string& step : a.steps) made.steps.push_back(step.substr(label.size()));
+        memo_.remember(key, std::move(made));
+        return a;
+    }
+
+    // Swaps: the schedule again with the priorities of two nodes in a row on one pipe swapped,
+    // where the second started when the first ended (the pipe's sequence set its start); kept
+    // when it finishes sooner. At most opts.swaps schedules, and opts.swapsWork plan nodes
+    // scheduled in all (counts).
+    void swap(Attempt& a) {
+        const PlanNodes nodes(g_, a.base);
+        const bool hoist = opts_.enabled(CyclesTechnique::Hoist);
+        const std::int64_t planNodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(a.layout.order.size()));
+        const std::int64_t tries = std::min<std::int64_t>(opts_.swaps, opts_.swapsWork / planNodes);
+        std::vector<std::pair<int, int>> pairs = pipeWaits(nodes, a.layout);
+        for (size_t next = 0; next < pairs.size() && static_cast<std::int64_t>(next) < tries; ++next) {
+            std::vector<int> ranks(nodes.size(), -1);
+            for (size_t p = 0; p < a.layout.order.size(); ++p) ranks[a.layout.order[p]] = static_cast<int>(p);
+            std::swap(ranks[a.layout.order[pairs[next].first]], ranks[a.layout.order[pairs[next].second]]);
+            const Cycles before = a.total;
+            keepIfSooner(nodes, a, scheduleForTime(nodes, g_, a.layout, hoist, SchedulePriority::Order, &ranks),
+                         "swaps", 0, "two nodes in a row on a pipe swapped");
+            if (a.total < before) pairs = pipeWaits(nodes, a.layout);  // the list of the new layout, from `next` on
+        }
+    }
+
+private:
+    Attempt improveAnew(const Plan& plan, const Order& input, const std::string& label,
+                        std::optional<bool> fitInEveryRound) {
         Attempt a;
         a.base = plan;
         a.input = &input;
@@ -168,28 +260,40 @@ public:
         return a;
     }
 
-    // Swaps: the schedule again with the priorities of two nodes in a row on one pipe swapped,
-    // where the second started when the first ended (the pipe's sequence set its start); kept
-    // when it finishes sooner. At most opts.swaps schedules, and opts.swapsWork plan nodes
-    // scheduled in all (counts).
-    void swap(Attempt& a) {
-        const PlanNodes nodes(g_, a.base);
-        const bool hoist = opts_.enabled(CyclesTechnique::Hoist);
-        const std::int64_t planNodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(a.layout.order.size()));
-        const std::int64_t tries = std::min<std::int64_t>(opts_.swaps, opts_.swapsWork / planNodes);
-        std::vector<std::pair<int, int>> pairs = pipeWaits(nodes, a.layout);
-        for (size_t next = 0; next < pairs.size() && static_cast<std::int64_t>(next) < tries; ++next) {
-            std::vector<int> ranks(nodes.size(), -1);
-            for (size_t p = 0; p < a.layout.order.size(); ++p) ranks[a.layout.order[p]] = static_cast<int>(p);
-            std::swap(ranks[a.layout.order[pairs[next].first]], ranks[a.layout.order[pairs[next].second]]);
-            const Cycles before = a.total;
-            keepIfSooner(nodes, a, scheduleForTime(nodes, g_, a.layout, hoist, SchedulePriority::Order, &ranks),
-                         "swaps", 0, "two nodes in a row on a pipe swapped");
-            if (a.total < before) pairs = pipeWaits(nodes, a.layout);  // the list of the new layout, from `next` on
-        }
+    // What improve() depends on: the plan's order, places and spill nodes, the path of rounds, and
+    // the capacities and options the rounds run with.
+    Fingerprint::Value keyOf(const Plan& plan, std::optional<bool> fitInEveryRound) const {
+        Fingerprint f;
+        f.add(fitInEveryRound ? *fitInEveryRound : -1);
+        for (const auto& [type, capacity] : caps_) addText(f, type), f.add(capacity);
+        f.add(opts_.rounds);
+        f.addAll(opts_.disabled);
+        f.addAll(plan.order);
+        for (const Allocation& a : plan.allocations) f.add(a.buf), f.add(a.offset);
+        f.add(static_cast<std::int64_t>(plan.spills.size()));
+        for (const Spill& s : plan.spills)
+            for (std::int64_t v :
+                 {std::int64_t{s.buf}, s.oldOffset, s.newOffset, std::int64_t{s.outNode}, std::int64_t{s.inNode}})
+                f.add(v);
+        f.add(static_cast<std::int64_t>(plan.addedEdges.size()));
+        for (const auto& [from, to] : plan.addedEdges) f.add(from), f.add(to);
+        return f.value();
     }
 
-private:
+    // An attempt from what improve() made of the same plan before, its steps told under `label`.
+    static Attempt attemptOf(const ImprovedStarts::Improved& known, const Plan& plan, const Order& input,
+                             const std::string& label) {
+        Attempt a;
+        a.base = plan;
+        a.input = &input;
+        a.layout = known.layout;
+        a.total = known.total;
+        a.notes = known.notes;
+        for (const std::string& step : known.steps) a.steps.push_back(label + step);
+        a.fitInEveryRound = known.fitInEveryRound;
+        return a;
+    }
+
     // Positions (earlier, later) of two nodes in a row on one pipe where the later one started
     // when the earlier one ended: the pipe's sequence set its start.
     std::vector<std::pair<int, int>> pipeWaits(const PlanNodes& nodes, const Layout& layout) const {
@@ -262,6 +366,7 @@ private:
     const Graph& g_;
     const Capacities& caps_;
     const CyclesOptions& opts_;
+    ImprovedStarts& memo_;
 };
 
 // The input order of a layout: its order without the spill nodes.
@@ -402,11 +507,14 @@ std::vector<Cycles> startsOf(const Graph& g, const Attempt& a) {
 }  // namespace
 
 Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
-                      const Plan& plan, const CyclesOptions& opts, const std::vector<OrderStart>& others) {
+                      const Plan& plan, const CyclesOptions& opts, const std::vector<OrderStart>& others,
+                      CyclesMemo* given) {
+    CyclesMemo own;
+    CyclesMemo::Parts& memo = (given ? *given : own).parts();
     Shortened out;
     out.bytesPlanExtraBytes = extraBytesOf(g, plan);
     out.bytesPlanCycles = simulateTiming(g, plan).total;
-    Shortener shortener(g, caps, opts);
+    Shortener shortener(g, caps, opts, memo.improved);
     const Bytes allowed = opts.allowedBytes(out.bytesPlanExtraBytes);
     Attempt best = shortener.improve(plan, inputOrder, "bytes plan");
     // Another start: improved, and kept when it finishes sooner.
@@ -425,8 +533,8 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     if (replan && opts.enabled(CyclesTechnique::Policies))
         for (const PolicyInfo& p : policyList())  // the textbook rules are for teaching, not starts
             if (p.name != "best" && p.name != plan.policy && !p.textbook)
-                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, p.name, {}}), inputOrder,
-                         "policy " + p.name);
+                tryStart(planSpills(g, inputOrder, PlanOptions{caps, cost, p.name, {}, nullptr, &memo.residency}),
+                         inputOrder, "policy " + p.name);
     if (opts.enabled(CyclesTechnique::Orders))
         for (const OrderStart& other : others) tryStart(other.plan, other.order, "order " + other.label, other.source);
     if (replan && opts.enabled(CyclesTechnique::Reserve)) {
@@ -450,7 +558,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                 } catch (const InputError&) {
                     continue;  // a node's own buffers no longer fit the smaller memory
                 }
-                tryStart(planSpills(g, order, PlanOptions{less, cost, policy, {}}), order,
+                tryStart(planSpills(g, order, PlanOptions{less, cost, policy, {}, nullptr, &memo.residency}), order,
                          "reserve " + std::to_string(room) + " bytes of " + type, source);
             }
     }
@@ -477,7 +585,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
             if (order == *best.input) continue;
             ++planned, ++plannedSinceKept;
             work += nodeWork;
-            Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy, {}, &work});
+            Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy, {}, &work, &memo.residency});
             if (extraBytesOf(g, plan) > allowed) continue;
             retimed.push_back(std::move(order));
             const Cycles before = best.total;

@@ -9,6 +9,7 @@
 #include "plan/policies.h"
 #include "spillway/error.h"
 #include "spillway/id_table.h"
+#include "spillway/residency.h"
 #include "spillway/scale.h"
 #include "spillway/verifier.h"
 
@@ -422,7 +423,10 @@ Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
     return locatingErrors(doc, [&] { return prepareLocated(doc, opts); });
 }
 
-Result run(const GraphDocument& doc, const RunOptions& opts) {
+namespace {
+// run(), remembering in `memo` what a later run of the same graph and cost model may meet again
+// (compare's rows share one).
+Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& memo) {
     Result r;
     Problem problem = prepare(doc, opts);
     r.capacities = std::move(problem.capacities);
@@ -434,10 +438,12 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     // A forced spill replans the order chosen, even when its source planned it already.
     r.plan = problem.plan && !opts.force
                  ? std::move(*problem.plan)
-                 : planSpills(doc.graph, r.inputOrder, PlanOptions{r.capacities, r.cost, r.policy, opts.force});
+                 : planSpills(doc.graph, r.inputOrder,
+                              PlanOptions{r.capacities, r.cost, r.policy, opts.force, nullptr, &memo.residency()});
     r.objective = opts.objective;
     if (opts.objective == Objective::Cycles) {
-        Shortened s = shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, opts.cycles, problem.others);
+        Shortened s =
+            shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, opts.cycles, problem.others, &memo);
         r.plan = std::move(s.plan);
         r.inputOrder = std::move(s.inputOrder);
         if (!s.orderSource.empty()) r.orderSource = std::move(s.orderSource);
@@ -464,11 +470,18 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     if (measureFailure) throw InternalError(*measureFailure);
     return r;
 }
+}  // namespace
+
+Result run(const GraphDocument& doc, const RunOptions& opts) {
+    CyclesMemo memo;
+    return runWith(doc, opts, memo);
+}
 
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts) {
     std::vector<std::string> sources = comparedOrderSources();
     if (doc.order) sources.insert(sources.begin(), "graph");
     std::vector<ComparisonRow> rows;
+    CyclesMemo memo;
     for (const std::string& source : sources) {
         // The order once per source (a search is the costly part), then every policy on it.
         RunOptions o = opts;
@@ -484,7 +497,7 @@ std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& o
             const std::string& policy = info.name;
             o.policy = policy;
             const auto t1 = std::chrono::steady_clock::now();
-            Result r = run(doc, o);
+            Result r = runWith(doc, o, memo);
             const double ms =
                 orderMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
             rows.push_back({policy, r.plan.policy, source, r.metrics, std::move(r.cycles), ms});

@@ -362,7 +362,8 @@ private:
         if (!exact) effort.exactNodes = 0;
         // The relaxation within the bound's budget: on huge graphs the greedy's choice instead.
         effort.flowWork = boundFlowWork(problem.forced.size());
-        ResidencyChoice choice = spillway::chooseResidency(problem, budget, effort);
+        ResidencyChoice choice = opts_.residencyMemo ? opts_.residencyMemo->choose(problem, budget, effort)
+                                                     : spillway::chooseResidency(problem, budget, effort);
         std::vector<char>& keep = choice.keep;
         const std::vector<Bytes> load = keepBack(problem, budget, keep);
         std::vector<std::vector<const Gap*>> outGaps(g_.buffers.size());
