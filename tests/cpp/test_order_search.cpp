@@ -23,11 +23,13 @@ GraphDocument matmul(int m, int n, int k, Capacities caps) {
 }
 
 SearchResult search(const GraphDocument& doc, std::int64_t effort,
-                    SearchOptions::Objective objective = SearchOptions::Objective::Traffic) {
+                    SearchOptions::Objective objective = SearchOptions::Objective::Traffic,
+                    SearchMemo* memo = nullptr) {
     SearchOptions o;
     o.objective = objective;
     o.capacities = doc.capacities ? *doc.capacities : defaultCapacities();
     o.effort = effort;
+    o.memo = memo;
     return searchOrder(doc.graph, orderById(doc.graph), o);
 }
 
@@ -116,6 +118,33 @@ TEST_CASE("search: deterministic, and a larger effort is never worse") {
     CHECK(r.metrics.extraBytes >= r.metrics.bound.total);
 }
 
+TEST_CASE("search: with a memo, the same searches; a longer one replays the first's scorings from it") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("conv-like"));
+    constexpr auto kTraffic = SearchOptions::Objective::Traffic, kPeak = SearchOptions::Objective::Peak;
+    SearchMemo memo;
+    std::vector<std::size_t> kept;
+    std::vector<std::int64_t> evaluations;
+    for (const auto& [effort, objective] :
+         {std::pair{120, kTraffic}, std::pair{480, kTraffic}, std::pair{120, kPeak}}) {
+        const std::size_t before = memo.size();
+        const SearchResult alone = search(doc, effort, objective), shared = search(doc, effort, objective, &memo);
+        CAPTURE(effort);
+        CHECK(shared.order == alone.order);
+        CHECK(shared.score == alone.score);
+        CHECK(shared.evaluations == alone.evaluations);
+        CHECK(shared.start == alone.start);
+        CHECK(shared.runnersUp == alone.runnersUp);
+        kept.push_back(memo.size() - before);
+        evaluations.push_back(alone.evaluations);
+    }
+    // Orders recur within a search too (a move that builds the same order): fewer scores than
+    // evaluations. The longer search scores anew only past the first's path; the objective peak
+    // has scores of its own.
+    CHECK(kept[0] < static_cast<std::size_t>(evaluations[0]));
+    CHECK(kept[1] < static_cast<std::size_t>(evaluations[1] - evaluations[0]));
+    CHECK(kept[2] > kept[1]);
+}
+
 TEST_CASE("search: a tiled matmul is found to be a grid and swept in blocks") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul"));
     const SearchResult r = search(doc, 0);  // constructions only
@@ -192,6 +221,7 @@ TEST_CASE("order sources: one registry for names, help and parsing") {
     CHECK(!isOrderSource("given"));  // a file or an array, not a name
     CHECK(bestOrderCandidates() == std::vector<std::string>{"schedule", "reuse", "search"});
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("fits"));
-    CHECK(test::inputErrorOf([&] { makeOrder("nope", {doc, defaultCapacities(), -1, {}, {}}); }) ==
-          "unknown order source \"nope\": expected " + orderSourceNames() + " or a file");
+    CHECK(test::inputErrorOf([&] {
+              makeOrder("nope", {doc, defaultCapacities(), -1, {}, {}});
+          }) == "unknown order source \"nope\": expected " + orderSourceNames() + " or a file");
 }

@@ -20,7 +20,9 @@
 // each result (anytime).
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +30,31 @@
 #include "schedule.h"
 
 namespace spillway {
+
+// Scores of orders remembered by the search: its moves often build an order it scored already, and
+// technique search of the cycles objective runs the search again with more effort, which replays
+// the first run's evaluations before it goes on. A score comes back with the work its scoring was counted, so a
+// search takes the same path with a memo or without; the capacities and objective are part of a
+// score's key. At most kEntries kept, the oldest forgotten first.
+class SearchMemo {
+public:
+    struct Scored {
+        Bytes primary = 0, secondary = 0;
+        std::int64_t work = 0;  // what scoring it counted
+    };
+    using Key = std::pair<std::uint64_t, std::uint64_t>;
+    const Scored* find(const Key& key) const;
+    void remember(const Key& key, const Scored& scored);
+    std::size_t size() const { return entries_.size(); }  // scores kept
+
+private:
+    static constexpr std::size_t kEntries = std::size_t{1} << 16;
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.first); }
+    };
+    std::unordered_map<Key, Scored, KeyHash> entries_;
+    std::deque<Key> age_;  // oldest first
+};
 
 struct SearchProgress {
     std::int64_t evaluations = 0;  // candidates scored so far
@@ -50,6 +77,9 @@ struct SearchOptions {
     std::vector<std::pair<std::string, Order>> known;
     // How many of the orders that were best before the one returned to keep (most recent first).
     int runnersUp = 0;
+    // Scores are taken from and added to this memo when set (the same search, in less time when
+    // an earlier search of the graph scored the same orders), else to the search's own.
+    SearchMemo* memo = nullptr;
 };
 
 inline constexpr std::int64_t kProgressEvery = 64;

@@ -38,6 +38,7 @@ struct OrderRequest {
     int runnersUp = 0;                                    // search sources: runners-up to keep
     // schedule and reuse: their dependency lists of the graph by ascending id, when already built
     std::shared_ptr<const ScheduleDependencies> dependencies;
+    SearchMemo* searchMemo = nullptr;  // search sources: scores shared between searches of the graph
 };
 struct MadeOrder {
     Order order;

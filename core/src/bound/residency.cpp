@@ -20,41 +20,61 @@ __extension__ using Wide = __int128;        // products of prices and sizes (bot
 constexpr MinCostFlow::Amount kUnbounded = MinCostFlow::Amount(1) << 60;
 
 // Range add and range minimum over steps: the free bytes left at each step while gaps are kept.
+// Bottom-up (no recursion): min_[v] is the least of v's leaves counting the adds at v and below,
+// add_[v] what was added to all of v's leaves and not yet pushed down; a query first pushes the
+// adds above its two ends down, so that the nodes it reads hold whole values.
 class SlackTree {
 public:
-    explicit SlackTree(const std::vector<Bytes>& initial) : n_(std::max<size_t>(1, initial.size())) {
-        size_ = 1;
-        while (size_ < n_) size_ *= 2;
+    explicit SlackTree(const std::vector<Bytes>& initial) : size_(1), height_(0) {
+        while (size_ < std::max<size_t>(1, initial.size())) size_ *= 2, ++height_;
         min_.assign(2 * size_, kNone);
-        add_.assign(2 * size_, 0);
+        add_.assign(size_, 0);
         for (size_t i = 0; i < initial.size(); ++i) min_[size_ + i] = initial[i];
         for (size_t i = size_; i-- > 1;) min_[i] = std::min(min_[2 * i], min_[2 * i + 1]);
     }
-    // Minimum over steps [l, r).
-    Bytes min(int l, int r) const { return query(1, 0, size_, l, r); }
-    void add(int l, int r, Bytes v) { update(1, 0, size_, l, r, v); }
+    // Minimum over steps [l, r), l < r.
+    Bytes min(int l, int r) {
+        size_t lo = size_ + static_cast<size_t>(l), hi = size_ + static_cast<size_t>(r);
+        pushDown(lo);
+        pushDown(hi - 1);
+        Bytes least = kNone;
+        for (; lo < hi; lo /= 2, hi /= 2) {
+            if (lo & 1) least = std::min(least, min_[lo++]);
+            if (hi & 1) least = std::min(least, min_[--hi]);
+        }
+        return least;
+    }
+    // Adds v at steps [l, r), l < r.
+    void add(int l, int r, Bytes v) {
+        const size_t first = size_ + static_cast<size_t>(l), last = size_ + static_cast<size_t>(r) - 1;
+        for (size_t lo = first, hi = last + 1; lo < hi; lo /= 2, hi /= 2) {
+            if (lo & 1) apply(lo++, v);
+            if (hi & 1) apply(--hi, v);
+        }
+        pullUp(first);
+        pullUp(last);
+    }
 
 private:
     static constexpr Bytes kNone = Bytes(1) << 62;
-    Bytes query(size_t node, size_t nl, size_t nr, int l, int r) const {
-        if (static_cast<size_t>(r) <= nl || nr <= static_cast<size_t>(l)) return kNone;
-        if (static_cast<size_t>(l) <= nl && nr <= static_cast<size_t>(r)) return min_[node];
-        const size_t mid = (nl + nr) / 2;
-        return std::min(query(2 * node, nl, mid, l, r), query(2 * node + 1, mid, nr, l, r)) + add_[node];
+    void apply(size_t v, Bytes value) {
+        min_[v] += value;
+        if (v < size_) add_[v] += value;
     }
-    void update(size_t node, size_t nl, size_t nr, int l, int r, Bytes v) {
-        if (static_cast<size_t>(r) <= nl || nr <= static_cast<size_t>(l)) return;
-        if (static_cast<size_t>(l) <= nl && nr <= static_cast<size_t>(r)) {
-            min_[node] += v;
-            add_[node] += v;
-            return;
+    void pushDown(size_t leaf) {
+        for (int s = height_; s > 0; --s) {
+            const size_t v = leaf >> s;
+            if (add_[v] == 0) continue;
+            apply(2 * v, add_[v]);
+            apply(2 * v + 1, add_[v]);
+            add_[v] = 0;
         }
-        const size_t mid = (nl + nr) / 2;
-        update(2 * node, nl, mid, l, r, v);
-        update(2 * node + 1, mid, nr, l, r, v);
-        min_[node] = std::min(min_[2 * node], min_[2 * node + 1]) + add_[node];
     }
-    size_t n_, size_;
+    void pullUp(size_t leaf) {
+        for (size_t v = leaf / 2; v >= 1; v /= 2) min_[v] = std::min(min_[2 * v], min_[2 * v + 1]) + add_[v];
+    }
+    size_t size_;
+    int height_;
     std::vector<Bytes> min_, add_;
 };
 

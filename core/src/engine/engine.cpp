@@ -240,8 +240,10 @@ void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const O
     }
     const Bytes allowed = opts.cycles.allowedBytes(bytesPlanBytes);
     if (trafficLowerBound(doc.graph, p.order, less).total > allowed) return;
-    const OrderRequest smaller{
-        request.doc, less, request.effort, request.progress, request.known, request.runnersUp, request.dependencies};
+    const OrderRequest smaller{request.doc,          less,
+                               request.effort,       request.progress,
+                               request.known,        request.runnersUp,
+                               request.dependencies, request.searchMemo};
     addSearchStarts(doc, opts, makeOrder("search", smaller),
                     "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " +
                         std::to_string(room) + " bytes of " + type + " kept free",
@@ -374,6 +376,8 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     }
     Bytes bestBytes = 0;
     OrderRequest withKnown = request;  // the search scores the candidates made before it
+    SearchMemo searchMemo;             // technique search replays the first search's scorings
+    withKnown.searchMemo = &searchMemo;
     // The cycles objective's technique orders: every candidate's plan is a start, and the search's
     // runners-up too.
     withKnown.runnersUp = kSearchRunnersUp;

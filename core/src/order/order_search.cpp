@@ -8,6 +8,7 @@
 
 #include "order_builder.h"
 #include "order_cost.h"
+#include "model/fingerprint.h"
 #include "model/rng.h"
 #include "spillway/error.h"
 #include "spillway/order_sources.h"
@@ -46,7 +47,7 @@ const std::pair<Bytes, const char*> kGranularities[] = {
 class Search {
 public:
     Search(const Graph& g, const Order& hint, const SearchOptions& opts)
-        : g_(g), hint_(hint), opts_(opts), cost_(g, opts.capacities) {
+        : g_(g), hint_(hint), opts_(opts), cost_(g, opts.capacities), memo_(opts.memo ? *opts.memo : ownMemo_) {
         levels_.reserve(std::size(kGranularities));  // builders refer to their level's model: no moves
         for (const auto& [divisor, name] : kGranularities) {
             UnitModel model = findUnits(g, hint, opts.capacities, divisor);
@@ -105,13 +106,7 @@ private:
     Score scoreOf(const std::vector<int>& nodes) {
         ++evaluations_;
         work_ += 2 * static_cast<std::int64_t>(nodes.size());  // building the order
-        const OrderCost::Peaks peaks = cost_.peaks(nodes);
-        Score s;
-        if (opts_.objective == SearchOptions::Objective::Peak) {
-            s = {peaks.total, peaks.sumOfMemories};
-        } else {
-            s = {cost_.traffic(nodes), peaks.total};
-        }
+        const Score s = remembered(nodes);
         if (!bestOrder_.empty() && !(s < best_)) return s;
         if (!bestOrder_.empty() && opts_.runnersUp > 0) {
             // The best so far becomes a runner-up (the most recent first, at most runnersUp).
@@ -122,6 +117,32 @@ private:
         bestOrder_.clear();
         for (int v : nodes) bestOrder_.push_back(g_.nodes[v].id);
         bestStart_ = label_;
+        return s;
+    }
+    Score scored(const std::vector<int>& nodes) {
+        const OrderCost::Peaks peaks = cost_.peaks(nodes);
+        if (opts_.objective == SearchOptions::Objective::Peak) return {peaks.total, peaks.sumOfMemories};
+        return {cost_.traffic(nodes), peaks.total};
+    }
+    // The score from the memo when the order was scored before (moves often build an order met
+    // already; a longer search replays a shorter one's path), its work counted again.
+    Score remembered(const std::vector<int>& nodes) {
+        Fingerprint f;
+        f.add(static_cast<std::int64_t>(opts_.objective));
+        for (const auto& [type, capacity] : opts_.capacities) {
+            f.add(static_cast<std::int64_t>(type.size()));
+            for (char ch : type) f.add(ch);
+            f.add(capacity);
+        }
+        f.addAll(nodes);
+        const SearchMemo::Key key = f.value();
+        if (const SearchMemo::Scored* known = memo_.find(key)) {
+            work_ += known->work;
+            return {known->primary, known->secondary};
+        }
+        const std::int64_t before = cost_.work();
+        const Score s = scored(nodes);
+        memo_.remember(key, {s.primary, s.secondary, cost_.work() - before});
         return s;
     }
     Score evaluate(const Slots& slots) { return scoreOf(builder().build(slots)); }
@@ -431,6 +452,8 @@ private:
     std::vector<Level> levels_;
     size_t level_ = 0;
     OrderCost cost_;
+    SearchMemo ownMemo_;  // when the caller gives none
+    SearchMemo& memo_;
     std::int64_t budget_ = 0, evaluations_ = 0, constructionCount_ = 0;
     bool stopped_ = false;
     std::string label_;
@@ -443,6 +466,19 @@ private:
 };
 
 }  // namespace
+
+const SearchMemo::Scored* SearchMemo::find(const Key& key) const {
+    const auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : &it->second;
+}
+
+void SearchMemo::remember(const Key& key, const Scored& scored) {
+    if (!entries_.emplace(key, scored).second) return;
+    age_.push_back(key);
+    if (age_.size() <= kEntries) return;
+    entries_.erase(age_.front());
+    age_.pop_front();
+}
 
 SearchResult searchOrder(const Graph& g, const Order& hint, const SearchOptions& opts) {
     return Search(g, hint, opts).run();

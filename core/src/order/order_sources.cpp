@@ -31,6 +31,7 @@ MadeOrder bySearch(const OrderRequest& r, SearchOptions::Objective objective) {
     o.progress = r.progress;
     o.known = r.known;
     o.runnersUp = r.runnersUp;
+    o.memo = r.searchMemo;
     SearchResult s = searchOrder(r.doc.graph, orderById(r.doc.graph), o);
     Order order = s.order;
     return {std::move(order), std::move(s)};
