@@ -184,11 +184,6 @@ ResidencyMemo& CyclesMemo::residency() { return parts_->residency; }
 
 namespace {
 
-void addText(Fingerprint& f, const std::string& text) {
-    f.add(static_cast<std::int64_t>(text.size()));
-    for (char ch : text) f.add(ch);
-}
-
 class Shortener {
 public:
     Shortener(const Graph& g, const Capacities& caps, const CyclesOptions& opts, ImprovedStarts& memo)
@@ -265,7 +260,7 @@ private:
     Fingerprint::Value keyOf(const Plan& plan, std::optional<bool> fitInEveryRound) const {
         Fingerprint f;
         f.add(fitInEveryRound ? *fitInEveryRound : -1);
-        for (const auto& [type, capacity] : caps_) addText(f, type), f.add(capacity);
+        for (const auto& [type, capacity] : caps_) f.addText(type), f.add(capacity);
         f.add(opts_.rounds);
         f.addAll(opts_.disabled);
         f.addAll(plan.order);

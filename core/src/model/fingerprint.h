@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 
 namespace spillway {
@@ -23,6 +24,10 @@ public:
     void addAll(const Range& values) {
         add(static_cast<std::int64_t>(values.size()));
         for (auto v : values) add(static_cast<std::int64_t>(v));
+    }
+    void addText(const std::string& text) {
+        add(static_cast<std::int64_t>(text.size()));
+        for (char ch : text) add(ch);
     }
     Value value() const { return {a_, b_}; }
 

@@ -129,11 +129,7 @@ private:
     Score remembered(const std::vector<int>& nodes) {
         Fingerprint f;
         f.add(static_cast<std::int64_t>(opts_.objective));
-        for (const auto& [type, capacity] : opts_.capacities) {
-            f.add(static_cast<std::int64_t>(type.size()));
-            for (char ch : type) f.add(ch);
-            f.add(capacity);
-        }
+        for (const auto& [type, capacity] : opts_.capacities) f.addText(type), f.add(capacity);
         f.addAll(nodes);
         const SearchMemo::Key key = f.value();
         if (const SearchMemo::Scored* known = memo_.find(key)) {
