@@ -20,40 +20,32 @@
 // each result (anytime).
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
-#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "memo.h"
 #include "schedule.h"
 
 namespace spillway {
 
-// Scores of orders remembered by the search: its moves often build an order it scored already, and
-// technique search of the cycles objective runs the search again with more effort, which replays
-// the first run's evaluations before it goes on. A score comes back with the work its scoring was counted, so a
-// search takes the same path with a memo or without; the capacities and objective are part of a
-// score's key. At most kEntries kept, the oldest forgotten first.
-class SearchMemo {
+// An order's score as the search remembers it (SearchMemo).
+struct ScoredOrder {
+    Bytes primary = 0, secondary = 0;
+    std::int64_t work = 0;  // what scoring it counted
+};
+// Scores of orders remembered by the search: its moves often build an order it scored already,
+// and technique search of the cycles objective runs the search again with more effort, meeting
+// many of the first run's orders again. A score comes back with the work its scoring counted, so
+// a search takes the same path with a memo or without; the capacities and objective are part of
+// a score's key.
+class SearchMemo : public FingerprintMemo<ScoredOrder> {
 public:
-    struct Scored {
-        Bytes primary = 0, secondary = 0;
-        std::int64_t work = 0;  // what scoring it counted
-    };
-    using Key = std::pair<std::uint64_t, std::uint64_t>;
-    const Scored* find(const Key& key) const;
-    void remember(const Key& key, const Scored& scored);
-    std::size_t size() const { return entries_.size(); }  // scores kept
+    SearchMemo() : FingerprintMemo(kEntries) {}
 
 private:
     static constexpr std::size_t kEntries = std::size_t{1} << 16;
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.first); }
-    };
-    std::unordered_map<Key, Scored, KeyHash> entries_;
-    std::deque<Key> age_;  // oldest first
 };
 
 struct SearchProgress {

@@ -16,14 +16,12 @@
 //   improved by swaps.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "bounds.h"
+#include "memo.h"
 #include "schedule.h"
 
 namespace spillway {
@@ -92,18 +90,14 @@ public:
 
 private:
     static constexpr std::size_t kEntries = 1 << 14;
-    using Key = std::pair<std::uint64_t, std::uint64_t>;
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.first); }
-    };
     struct Entry {
         Bytes traffic = 0;
         bool optimal = false;
         std::int64_t work = 0, exactWork = 0;
         std::vector<int> writtenOut;  // gaps not kept (few: branch and bound runs on small problems)
+        std::size_t gaps = 0;  // of the problem: a fingerprint met with another count is a miss, never a write past it
     };
-    std::unordered_map<Key, Entry, KeyHash> entries_;
-    std::deque<Key> age_;  // oldest first
+    FingerprintMemo<Entry> entries_{kEntries};
 };
 
 // The lower bound of an order: the relaxation's value summed over memories. No plan for this

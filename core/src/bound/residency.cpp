@@ -590,24 +590,18 @@ ResidencyChoice ResidencyMemo::choose(const ResidencyProblem& p, const std::vect
     for (const Gap& g : p.gaps)
         for (std::int64_t v : {std::int64_t{g.buf}, std::int64_t{g.from}, std::int64_t{g.to}, g.size, g.traffic})
             f.add(v);
-    const Key key = f.value();
-    if (auto it = entries_.find(key); it != entries_.end()) {
-        const Entry& e = it->second;
-        ResidencyChoice choice{std::vector<char>(p.gaps.size(), 1), e.traffic, e.optimal, e.work, e.exactWork};
-        for (int i : e.writtenOut) choice.keep[i] = 0;
+    const Fingerprint::Value key = f.value();
+    if (const Entry* e = entries_.find(key); e && e->gaps == p.gaps.size()) {
+        ResidencyChoice choice{std::vector<char>(p.gaps.size(), 1), e->traffic, e->optimal, e->work, e->exactWork};
+        for (int i : e->writtenOut) choice.keep[i] = 0;
         return choice;
     }
     ResidencyChoice choice = chooseResidency(p, budget, effort);
     if (choice.exactWork == 0) return choice;
-    Entry e{choice.traffic, choice.optimal, choice.work, choice.exactWork, {}};
+    Entry e{choice.traffic, choice.optimal, choice.work, choice.exactWork, {}, p.gaps.size()};
     for (size_t i = 0; i < choice.keep.size(); ++i)
         if (!choice.keep[i]) e.writtenOut.push_back(static_cast<int>(i));
-    if (age_.size() == kEntries) {
-        entries_.erase(age_.front());
-        age_.pop_front();
-    }
-    entries_.emplace(key, std::move(e));
-    age_.push_back(key);
+    entries_.remember(key, std::move(e));
     return choice;
 }
 

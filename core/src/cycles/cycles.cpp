@@ -8,10 +8,10 @@
 #include <set>
 #include <sstream>
 #include <tuple>
-#include <unordered_map>
 
 #include "plan_layout.h"
 #include "spillway/error.h"
+#include "spillway/memo.h"
 #include "spillway/scale.h"
 #include "spillway/planner.h"
 #include "model/fingerprint.h"
@@ -152,26 +152,14 @@ public:
     };
     static constexpr std::size_t kNodes = std::size_t{1} << 19;
 
-    const Improved* find(const Fingerprint::Value& key) const {
-        auto it = entries_.find(key);
-        return it == entries_.end() ? nullptr : &it->second;
-    }
+    const Improved* find(const Fingerprint::Value& key) const { return entries_.find(key); }
     void remember(const Fingerprint::Value& key, Improved improved) {
-        const std::size_t size = improved.layout.order.size();
-        while (!age_.empty() && stored_ + size > kNodes) {
-            stored_ -= entries_.at(age_.front()).layout.order.size();
-            entries_.erase(age_.front());
-            age_.pop_front();
-        }
-        if (size > kNodes || !entries_.emplace(key, std::move(improved)).second) return;
-        stored_ += size;
-        age_.push_back(key);
+        const std::size_t nodes = improved.layout.order.size();
+        entries_.remember(key, std::move(improved), nodes);
     }
 
 private:
-    std::unordered_map<Fingerprint::Value, Improved, Fingerprint::Hash> entries_;
-    std::deque<Fingerprint::Value> age_;  // oldest first
-    std::size_t stored_ = 0;              // plan nodes in entries_
+    FingerprintMemo<Improved> entries_{kNodes};  // weighed by plan nodes
 };
 
 struct CyclesMemo::Parts {
@@ -195,7 +183,9 @@ public:
     Attempt improve(const Plan& plan, const Order& input, const std::string& label,
                     std::optional<bool> fitInEveryRound = std::nullopt) {
         const Fingerprint::Value key = keyOf(plan, fitInEveryRound);
-        if (const ImprovedStarts::Improved* known = memo_.find(key)) return attemptOf(*known, plan, input, label);
+        // A fingerprint met with a plan of another length is a miss: its layout would not fit.
+        const ImprovedStarts::Improved* known = memo_.find(key);
+        if (known && known->layout.order.size() == plan.order.size()) return attemptOf(*known, plan, input, label);
         Attempt a = improveAnew(plan, input, label, fitInEveryRound);
         ImprovedStarts::Improved made{a.layout, a.total, a.notes, {}, a.fitInEveryRound};
         for (const std::string& step : a.steps) made.steps.push_back(step.substr(label.size()));

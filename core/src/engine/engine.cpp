@@ -376,7 +376,7 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     }
     Bytes bestBytes = 0;
     OrderRequest withKnown = request;  // the search scores the candidates made before it
-    SearchMemo searchMemo;             // technique search replays the first search's scorings
+    SearchMemo searchMemo;             // technique search's longer run meets the first's orders again
     withKnown.searchMemo = &searchMemo;
     // The cycles objective's technique orders: every candidate's plan is a start, and the search's
     // runners-up too.

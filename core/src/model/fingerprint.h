@@ -1,6 +1,6 @@
-// Internal: a 128-bit fingerprint of a stream of integers, for memos that know a problem by what
-// it holds (residency.h's ResidencyMemo, the cycles objective's improved starts): two 64-bit
-// sums by independent seeds through SplitMix64's mixer (rng.h). The same value everywhere.
+// Internal: a 128-bit fingerprint of a stream of integers, the key of the memos that know a
+// problem by what it holds (spillway/memo.h): two 64-bit hashes chained from independent seeds
+// through SplitMix64's mixer (rng.h). The same value natively and in WebAssembly.
 #pragma once
 #include <cstddef>
 #include <cstdint>

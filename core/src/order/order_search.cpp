@@ -125,14 +125,14 @@ private:
         return {cost_.traffic(nodes), peaks.total};
     }
     // The score from the memo when the order was scored before (moves often build an order met
-    // already; a longer search replays a shorter one's path), its work counted again.
+    // already; a longer search meets a shorter one's orders again), its work counted again.
     Score remembered(const std::vector<int>& nodes) {
         Fingerprint f;
         f.add(static_cast<std::int64_t>(opts_.objective));
         for (const auto& [type, capacity] : opts_.capacities) f.addText(type), f.add(capacity);
         f.addAll(nodes);
-        const SearchMemo::Key key = f.value();
-        if (const SearchMemo::Scored* known = memo_.find(key)) {
+        const Fingerprint::Value key = f.value();
+        if (const ScoredOrder* known = memo_.find(key)) {
             work_ += known->work;
             return {known->primary, known->secondary};
         }
@@ -462,19 +462,6 @@ private:
 };
 
 }  // namespace
-
-const SearchMemo::Scored* SearchMemo::find(const Key& key) const {
-    const auto it = entries_.find(key);
-    return it == entries_.end() ? nullptr : &it->second;
-}
-
-void SearchMemo::remember(const Key& key, const Scored& scored) {
-    if (!entries_.emplace(key, scored).second) return;
-    age_.push_back(key);
-    if (age_.size() <= kEntries) return;
-    entries_.erase(age_.front());
-    age_.pop_front();
-}
 
 SearchResult searchOrder(const Graph& g, const Order& hint, const SearchOptions& opts) {
     return Search(g, hint, opts).run();
