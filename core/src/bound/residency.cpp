@@ -51,8 +51,7 @@ public:
             if (lo & 1) apply(lo++, v);
             if (hi & 1) apply(--hi, v);
         }
-        pullUp(first);
-        pullUp(last);
+        pullUp(first, last);
     }
 
 private:
@@ -70,9 +69,20 @@ private:
             add_[v] = 0;
         }
     }
-    void pullUp(size_t leaf) {
-        for (size_t v = leaf / 2; v >= 1; v /= 2) min_[v] = std::min(min_[2 * v], min_[2 * v + 1]) + add_[v];
+    // The ancestors of two leaves after an add between them, level by level up to the first they
+    // share (every node the add changed lies below it); above that, only while a node's minimum
+    // changes.
+    void pullUp(size_t first, size_t last) {
+        size_t l = first / 2, r = last / 2;
+        for (; l != r; l /= 2, r /= 2) pull(l), pull(r);
+        pull(l);
+        for (l /= 2; l >= 1; l /= 2) {
+            const Bytes before = min_[l];
+            pull(l);
+            if (min_[l] == before) break;
+        }
     }
+    void pull(size_t v) { min_[v] = std::min(min_[2 * v], min_[2 * v + 1]) + add_[v]; }
     size_t size_;
     int height_;
     std::vector<Bytes> min_, add_;
@@ -256,9 +266,15 @@ public:
         Bytes span = 0;
         for (int i : which) span += gaps[i].to - gaps[i].from;
         width_ = std::max<int>(1, static_cast<int>(span / std::max<size_t>(1, which.size())));
-        buckets_.resize(free.size() / width_ + 1);
+        // As one array of rows (bucketStart_[b] .. bucketStart_[b + 1]), each in the order of `which`.
+        bucketStart_.assign(free.size() / width_ + 2, 0);
         for (int i : which)
-            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b) buckets_[b].push_back(i);
+            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b) ++bucketStart_[b + 1];
+        for (size_t b = 1; b < bucketStart_.size(); ++b) bucketStart_[b] += bucketStart_[b - 1];
+        bucketGaps_.resize(bucketStart_.back());
+        std::vector<int> next(bucketStart_.begin(), bucketStart_.end() - 1);
+        for (int i : which)
+            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b) bucketGaps_[next[b]++] = i;
     }
 
     void keepInOrder(const std::vector<int>& preference) {
@@ -300,24 +316,15 @@ private:
     // only if it saves traffic (after taking back any victim that fits again).
     bool swapIn(int i) {
         const Gap& in = gaps_[i];
-        std::vector<int> overlapping;
-        ++stamp_;
-        for (int b = (in.from + 1) / width_; b <= (in.to - 1) / width_; ++b) {
-            work_ += static_cast<std::int64_t>(buckets_[b].size());
-            for (int j : buckets_[b])
-                if (seen_[j] != stamp_ && keep_[j] && gaps_[j].from + 1 < in.to && in.from + 1 < gaps_[j].to) {
-                    seen_[j] = stamp_;
-                    overlapping.push_back(j);
-                }
-        }
-        // Cheapest per byte first, ties by index (a total order): taken from a heap, as a swap
-        // usually writes out a few of the many gaps a long one overlaps.
-        const auto dearer = [&](int a, int b) {
-            if (lessTrafficPerByte(gaps_[b], gaps_[a])) return true;
-            return !lessTrafficPerByte(gaps_[a], gaps_[b]) && a > b;
-        };
+        collectOverlapping(in);
+        if (surelyFails(in)) return false;
+        std::vector<int>& overlapping = overlapping_;
+        // Taken from a heap, as a swap usually writes out a few of the many gaps a long one
+        // overlaps.
+        const auto dearer = [&](int a, int b) { return popsBefore(b, a); };
         std::make_heap(overlapping.begin(), overlapping.end(), dearer);
-        std::vector<int> out;
+        std::vector<int>& out = out_;
+        out.clear();
         Bytes lost = 0;
         for (auto end = overlapping.end(); end != overlapping.begin(); --end) {
             std::pop_heap(overlapping.begin(), end, dearer);
@@ -338,14 +345,98 @@ private:
         return true;
     }
 
+    // The kept gaps overlapping `in` into overlapping_, each once.
+    void collectOverlapping(const Gap& in) {
+        overlapping_.clear();
+        ++stamp_;
+        for (int b = (in.from + 1) / width_; b <= (in.to - 1) / width_; ++b) {
+            work_ += bucketStart_[b + 1] - bucketStart_[b];
+            for (int k = bucketStart_[b]; k < bucketStart_[b + 1]; ++k) {
+                const int j = bucketGaps_[k];
+                if (seen_[j] != stamp_ && keep_[j] && gaps_[j].from + 1 < in.to && in.from + 1 < gaps_[j].to) {
+                    seen_[j] = stamp_;
+                    overlapping_.push_back(j);
+                }
+            }
+        }
+    }
+    // The order in which a swap writes out its victims: cheapest per byte first, ties by index
+    // (a total order).
+    bool popsBefore(int a, int b) const {
+        if (lessTrafficPerByte(gaps_[a], gaps_[b])) return true;
+        return !lessTrafficPerByte(gaps_[b], gaps_[a]) && a < b;
+    }
+
+    // Whether swapping `in` in fails, known without trying it (almost every swap fails, and
+    // trying one writes out and takes back a few gaps). The swap writes out victims in popsBefore
+    // order until their traffic reaches in's, or all of them, testing before each whether `in`
+    // fits; it succeeds exactly when `in` fits once the victims before the last are written out
+    // (all of them when their traffic stays below in's), as writing out more only makes room.
+    // Counts the work trying would have counted: per victim a fit test, a write-out and a
+    // take-back, then the last fit test.
+    bool surelyFails(const Gap& in) {
+        constexpr size_t kMostVictims = 16;  // beyond that, the swap is tried
+        std::vector<int>& victims = victims_;
+        victims.clear();
+        bool reached = false;  // the victims' traffic reaches in's: they are all the swap writes out
+        for (int j : overlapping_) {
+            if (reached && !popsBefore(j, victims.back())) continue;
+            victims.insert(
+                std::upper_bound(victims.begin(), victims.end(), j, [&](int a, int b) { return popsBefore(a, b); }), j);
+            Bytes traffic = 0;
+            reached = false;
+            for (size_t q = 0; q < victims.size(); ++q) {
+                traffic += gaps_[victims[q]].traffic;
+                if (traffic >= in.traffic) {
+                    victims.resize(q + 1);
+                    reached = true;
+                    break;
+                }
+            }
+            if (victims.size() > kMostVictims) return false;
+        }
+        const size_t before = reached ? victims.size() - 1 : victims.size();
+        if (fitsWithout(in, before)) return false;
+        work_ += 3 * static_cast<std::int64_t>(victims.size()) + 1;
+        return true;
+    }
+    // Whether `in` fits once the first `count` of victims_ are written out: the least free bytes
+    // over its steps, each piece of them between the victims' ends with the bytes of the victims
+    // over it given back. First the cheap test: all their bytes given back at its tightest step.
+    bool fitsWithout(const Gap& in, size_t count) {
+        const int first = in.from + 1, last = in.to;
+        Bytes freed = 0;
+        for (size_t q = 0; q < count; ++q) freed += gaps_[victims_[q]].size;
+        if (slack_.min(first, last) + freed < in.size) return false;
+        std::vector<int>& ends = ends_;
+        ends.assign({first, last});
+        for (size_t q = 0; q < count; ++q) {
+            const Gap& v = gaps_[victims_[q]];
+            ends.push_back(std::max(first, v.from + 1));
+            ends.push_back(std::min(last, v.to));
+        }
+        std::sort(ends.begin(), ends.end());
+        ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+        for (size_t e = 0; e + 1 < ends.size(); ++e) {
+            Bytes room = slack_.min(ends[e], ends[e + 1]);
+            for (size_t q = 0; q < count; ++q) {
+                const Gap& v = gaps_[victims_[q]];
+                if (v.from + 1 <= ends[e] && ends[e + 1] <= v.to) room += v.size;
+            }
+            if (room < in.size) return false;
+        }
+        return true;
+    }
+
     const std::vector<Gap>& gaps_;
     const std::vector<int>& which_;
     SlackTree slack_;
     std::vector<char> keep_;
     int width_ = 1;
-    std::vector<std::vector<int>> buckets_;
+    std::vector<int> bucketStart_, bucketGaps_;
     std::vector<int> seen_;
     int stamp_ = 0;
+    std::vector<int> overlapping_, victims_, ends_, out_;  // swapIn's, kept to reuse their storage
     std::int64_t work_ = 0;
 };
 
@@ -355,23 +446,26 @@ class BranchAndBound {
 public:
     BranchAndBound(const std::vector<Gap>& gaps, int nodeBudget) : gaps_(gaps), budget_(nodeBudget) {}
 
-    // Improves `best` (a feasible choice and its traffic among `which`); true when proven optimal.
     std::int64_t work() const { return work_; }
 
-    bool solve(const std::vector<int>& which, const std::vector<Bytes>& free, std::vector<char>& best,
-               Bytes& bestTraffic) {
+    // Improves `best` (a feasible choice and its traffic among `which`); true when proven optimal.
+    // `root`: the relaxation of `which` under `free`, solved already by the caller.
+    bool solve(const std::vector<int>& which, const std::vector<Bytes>& free, const FlowResult& root,
+               std::vector<char>& best, Bytes& bestTraffic) {
         best_ = &best;
         bestTraffic_ = &bestTraffic;
         current_ = best;
         for (int i : which) current_[i] = 0;
-        explore(which, free, 0);
+        explore(which, free, 0, &root);
         return nodes_ <= budget_;
     }
 
 private:
-    void explore(const std::vector<int>& open, const std::vector<Bytes>& free, Bytes dropped) {
+    // `solved`: this node's relaxation when known (the root's), else it is solved here.
+    void explore(const std::vector<int>& open, const std::vector<Bytes>& free, Bytes dropped,
+                 const FlowResult* solved = nullptr) {
         if (++nodes_ > budget_) return;
-        const FlowResult lp = relaxGaps(gaps_, open, free, -1, storage_);
+        const FlowResult lp = solved ? *solved : relaxGaps(gaps_, open, free, -1, storage_);
         work_ += lp.work;
         const Bytes bound = dropped + totalTraffic(gaps_, open) - lp.saved;
         if (bound >= *bestTraffic_) return;
@@ -572,7 +666,7 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
         const std::int64_t nodes =
             std::min<std::int64_t>(effort.exactNodes, kExactWork / static_cast<std::int64_t>(contested.size()));
         BranchAndBound search(p.gaps, static_cast<int>(nodes));
-        choice.optimal = search.solve(contested, free, choice.keep, choice.traffic);
+        choice.optimal = search.solve(contested, free, lp, choice.keep, choice.traffic);
         choice.exactWork = search.work();
     }
     return choice;

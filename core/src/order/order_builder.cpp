@@ -6,7 +6,7 @@
 
 namespace spillway {
 
-OrderBuilder::OrderBuilder(const Graph& g, const Order& hint, const UnitModel& model) : g_(g), m_(model) {
+OrderBuilder::OrderBuilder(const Graph& g, const Order& hint, const UnitModel& model) : m_(model) {
     const int n = static_cast<int>(g.nodes.size());
     std::vector<int> position(n);
     for (int i = 0; i < static_cast<int>(hint.size()); ++i) {
@@ -30,6 +30,9 @@ OrderBuilder::OrderBuilder(const Graph& g, const Order& hint, const UnitModel& m
         return aa != ba ? ba : position[a] < position[b];
     });
     succs_ = preds_.reversed();
+    kind_.resize(n);
+    for (int v = 0; v < n; ++v)
+        kind_[v] = g.nodes[v].isAlloc() ? kAllocNode : g.nodes[v].isFree() ? kFreeNode : kOpNode;
     initialRemaining_.assign(n, 0);
     initialRemainingOps_.assign(n, 0);
     for (int v = 0; v < n; ++v)
@@ -103,9 +106,9 @@ void OrderBuilder::emit(int v) {
         }
         for (int s : succs_[x]) {
             --remaining_[s];
-            if (!g_.nodes[x].isAlloc()) --remainingOps_[s];
+            if (kind_[x] != kAllocNode) --remainingOps_[s];
             if (done_[s]) continue;
-            if (g_.nodes[s].isFree() && remaining_[s] == 0)
+            if (kind_[s] == kFreeNode && remaining_[s] == 0)
                 freeQueue_.push_back(s);
             else if (m_.eager[s] && remainingOps_[s] == 0)
                 eagerQueue_.push_back(s);

@@ -25,13 +25,16 @@ private:
     void emit(int v);
     void drainEager();
 
-    const Graph& g_;
     const UnitModel& m_;
     std::vector<int> byHint_;  // node indices in hint order
     Adjacency preds_, succs_;  // including ALLOC -> user -> FREE
     std::vector<int> initialRemaining_, initialRemainingOps_;
     std::vector<int> remaining_, remainingOps_;  // unrun predecessors (all / non-ALLOC)
     std::vector<char> done_;
+    // Each node's op as a byte: emit() asks for every successor, and the graph's op names are
+    // a string comparison away.
+    enum : char { kOpNode, kAllocNode, kFreeNode };
+    std::vector<char> kind_;
     std::vector<int> order_;
     std::vector<int> eagerQueue_, freeQueue_;
     std::vector<std::pair<int, size_t>> stack_;
