@@ -34,6 +34,11 @@ constexpr const char* kUsageHead = R"(usage:
                                          the graph a program becomes
   spillway compare [GRAPH.json] [--caps ...] [--cost C] [--effort N] [--objective O] [--json -]
                                          every policy on every order source, one table
+  spillway frontier [GRAPH.json] [--caps ...] [--order O] [--policy P] [--cost C] [--effort N]
+                    [--disable T,...] [-o FILE]
+                                         the trade-off between data moved and cycles: the bytes
+                                         plan and the cycles objective at margins 0 to 80%, the
+                                         plans no other beats on both (a table; -o: JSON)
   spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C] [--effort N]
                                          median times of each stage, as a table
   spillway verify GRAPH.json RESULT.json [--caps ...]
@@ -81,6 +86,8 @@ constexpr const char* kUsageTail =
                                the same N gives the same order, a larger N one as good or better
   --objective bytes|cycles     bytes (default): the plan moving the least data; cycles: that plan
                                made to finish sooner, moving at most 10% more data (docs/timing.md)
+  --margin PERCENT             with --objective cycles, the data it may move beyond the bytes
+                               plan's (default 10; 0..1000)
   --disable T,...              with --objective cycles, switch techniques off to measure each:
 %CYCLES%
   --cost seed|contest          spill cost model (default: contest)
@@ -309,6 +316,11 @@ RunOptions runOptionsFrom(const Args& a) {
             throw InputError("--disable switches off techniques of --objective cycles");
         opts.cycles.disabled = parseCyclesTechniques(*v);
     }
+    if (auto v = get("--margin")) {
+        if (opts.objective != Objective::Cycles) throw InputError("--margin is the data margin of --objective cycles");
+        opts.cycles.marginPercent =
+            static_cast<int>(parseCount("--margin", *v, 0, limits::kMaxMarginPercent, "marginPercent"));
+    }
     // Last: an order file is read only once every other option is known to be valid.
     if (auto v = get("--order")) {
         if (isOrderSource(*v)) {
@@ -400,7 +412,7 @@ void releaseText(std::string& text) { std::string().swap(text); }
 int commandPlan(int argc, char** argv) {
     Args a = parseArgs(argc, argv, 2,
                        {"--caps", "--order", "--policy", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort",
-                        "--objective", "--disable", "-o", "--export", "--format", "--force"});
+                        "--objective", "--margin", "--disable", "-o", "--export", "--format", "--force"});
     const std::string format = a.options.count("--format") ? a.options.at("--format") : "summary";
     if (format != "summary" && format != "program")
         throw InputError("option --format takes summary or program, got \"" + excerpt(format) + "\"");
@@ -726,9 +738,9 @@ void printCyclesComparison(const std::string& label, const GraphDocument& doc, c
 
 // Every policy on every order source: what each decision is worth on this graph.
 int commandCompare(int argc, char** argv) {
-    Args a = parseArgs(
-        argc, argv, 2,
-        {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json", "--objective", "--disable"});
+    Args a = parseArgs(argc, argv, 2,
+                       {"--caps", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort", "--json", "--objective",
+                        "--margin", "--disable"});
     if (a.options.count("--json") && a.options.at("--json") != "-")
         throw InputError("--json takes - (print JSON on stdout)");
     std::string label;
@@ -752,6 +764,33 @@ int commandCompare(int argc, char** argv) {
                     r.metrics.spills, static_cast<long long>(r.metrics.extraBytes),
                     static_cast<long long>(r.metrics.bound.total), peaksCell(r.metrics).c_str(),
                     static_cast<long long>(r.metrics.totalCycles), r.milliseconds);
+    }
+    return 0;
+}
+
+// The trade-off front between data moved and cycles: each point's plan verified, as a table or
+// JSON (-o).
+int commandFrontier(int argc, char** argv) {
+    Args a = parseArgs(argc, argv, 2,
+                       {"--caps", "--order", "--policy", "--cost", "--fixed-latency", "--cycles-per-byte", "--effort",
+                        "--disable", "-o"});
+    a.options["--objective"] = "cycles";  // --disable names the cycles objective's techniques
+    std::string label;
+    GraphDocument doc = parseGraphDocument(graphTextFor(a, label));
+    const std::vector<FrontierPoint> points = frontier(doc, runOptionsFrom(a));
+    if (a.options.count("-o")) {
+        writeFile(a.options.at("-o"), frontierToJson(points));
+        if (isStdout(a.options.at("-o"))) return 0;
+    }
+    std::printf("graph: %s (%zu nodes, %zu buffers); every plan verified\n", printable(label).c_str(),
+                doc.graph.nodes.size(), doc.graph.buffers.size());
+    std::printf("%-9s %7s %-9s %-20s %7s %10s %12s\n", "objective", "margin", "order", "policy", "spills", "extra B",
+                "cycles");
+    for (const FrontierPoint& p : points) {
+        const std::string margin = p.objective == Objective::Cycles ? std::to_string(p.marginPercent) + "%" : "";
+        std::printf("%-9s %7s %-9s %-20s %7d %10lld %12lld\n", objectiveName(p.objective), margin.c_str(),
+                    p.orderSource.c_str(), printable(p.planPolicy).c_str(), p.metrics.spills,
+                    static_cast<long long>(p.metrics.extraBytes), static_cast<long long>(p.metrics.totalCycles));
     }
     return 0;
 }
@@ -1005,6 +1044,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "bench") return commandBench(argc, argv);
     if (cmd == "verify") return commandVerify(argc, argv);
     if (cmd == "compare") return commandCompare(argc, argv);
+    if (cmd == "frontier") return commandFrontier(argc, argv);
     if (cmd == "pack") return commandPack(argc, argv);
     if (cmd == "pack-bench") return commandPackBench(argc, argv);
     if (cmd == "pack-instance") return commandPackInstance(argc, argv);

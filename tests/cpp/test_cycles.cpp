@@ -24,8 +24,8 @@ constexpr CyclesTechnique kPlacement = CyclesTechnique::Placement, kFit = Cycles
                           kSchedule = CyclesTechnique::Schedule, kHoist = CyclesTechnique::Hoist,
                           kSwaps = CyclesTechnique::Swaps, kPolicies = CyclesTechnique::Policies,
                           kReserve = CyclesTechnique::Reserve, kOrders = CyclesTechnique::Orders,
-                          kSearch = CyclesTechnique::Search,
-                          kHeadroom = CyclesTechnique::Headroom, kRetime = CyclesTechnique::Retime;
+                          kSearch = CyclesTechnique::Search, kHeadroom = CyclesTechnique::Headroom,
+                          kRetime = CyclesTechnique::Retime;
 
 // docs/timing.md's example of time-aware placement: two 100-byte slots; b0 is read long after
 // its load, b1 is done early; b2 comes after both are freed. Best fit takes the lowest slot, b0's,
@@ -102,7 +102,8 @@ TEST_CASE("cycles: fit to need keeps the bytes left earliest for the buffer need
     CHECK(fit.metrics.totalCycles == 90);
     CHECK(offsetOf(fit, 2) == 200);  // b2 on C: left at 60, needed at 80
     CHECK(offsetOf(fit, 3) == 0);    // b3 on A: left at 20, needed at 20
-    CHECK(fit.cycles->steps == std::vector<std::string>{"bytes plan round 1, placement (fit to need): 160 -> 90 cycles"});
+    CHECK(fit.cycles->steps ==
+          std::vector<std::string>{"bytes plan round 1, placement (fit to need): 160 -> 90 cycles"});
     // Both: fit joins once placement's rounds end, and from placement's layout (b3 on C, so C
     // promised to b3) it finds nothing sooner.
     CHECK(without({}).metrics.totalCycles == 130);
@@ -144,7 +145,8 @@ TEST_CASE("cycles: each technique on its own and together, on the examples (cycl
         Cycles cycles;
     };
     // Retime is off in the rows that measure the other techniques (it would add its own gain).
-    const std::vector<CyclesTechnique> all = {kPlacement, kFit, kSchedule, kHoist, kSwaps, kPolicies, kReserve, kOrders, kRetime};
+    const std::vector<CyclesTechnique> all = {kPlacement, kFit,     kSchedule, kHoist, kSwaps,
+                                              kPolicies,  kReserve, kOrders,   kRetime};
     const Row rows[] = {
         {"one-spill", all, 1709},  // every technique off: the bytes plan
         {"one-spill", {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps, kRetime}, 1709},
@@ -152,12 +154,16 @@ TEST_CASE("cycles: each technique on its own and together, on the examples (cycl
         {"one-spill", {kPolicies, kReserve, kFit, kSwaps, kRetime}, 1634},
         {"one-spill", {}, 1634},
         {"copyin-cheaper", all, 2263},
-        {"copyin-cheaper", {kPlacement, kHoist, kPolicies, kReserve, kFit, kSwaps, kRetime}, 2263},  // schedule alone keeps each load in place
+        {"copyin-cheaper",
+         {kPlacement, kHoist, kPolicies, kReserve, kFit, kSwaps, kRetime},
+         2263},  // schedule alone keeps each load in place
         {"copyin-cheaper", {kPlacement, kPolicies, kReserve, kFit, kSwaps, kRetime}, 2045},
         {"copyin-cheaper", {kPolicies, kReserve, kFit, kSwaps, kRetime}, 2045},
         {"copyin-cheaper", {}, 2045},
         {"tiled-matmul-small", all, 4153},
-        {"tiled-matmul-small", {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps, kRetime}, 3707},  // placement alone
+        {"tiled-matmul-small",
+         {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps, kRetime},
+         3707},  // placement alone
         {"tiled-matmul-small", {kPlacement, kPolicies, kReserve, kFit, kSwaps, kRetime}, 4029},
         {"tiled-matmul-small", {kHoist, kFit, kSwaps, kRetime}, 3707},
         {"tiled-matmul-small", {kFit, kRetime}, 3428},
@@ -221,9 +227,11 @@ TEST_CASE("cycles: technique search, the order search run again longer, gives or
     CHECK(with.metrics.extraBytes == 38);
     CHECK(with.orderSource == "search");
     const std::vector<std::string>& steps = with.cycles->steps;
-    CHECK(std::find(steps.begin(), steps.end(),
-                    "order search, 4 times the effort (runner-up from chains of 1/16 memory, improved): 16690 -> 16313 cycles, "
-                    "38 bytes moved") != steps.end());
+    CHECK(
+        std::find(
+            steps.begin(), steps.end(),
+            "order search, 4 times the effort (runner-up from chains of 1/16 memory, improved): 16690 -> 16313 cycles, "
+            "38 bytes moved") != steps.end());
     CHECK(steps.back() == "swaps round 1, two nodes in a row on a pipe swapped: 16209 -> 16019 cycles");
     o.cycles.disabled = {kSearch, kHeadroom, kRetime};
     const Result without = planVerified(doc, o);
@@ -235,29 +243,34 @@ TEST_CASE("cycles: technique search, the order search run again longer, gives or
     RunOptions bytes;
     bytes.orderSource = "best";
     bytes.cycles.disabled = {kSearch};
-    CHECK(resultToJson(doc.graph, planVerified(doc, bytes)) == resultToJson(doc.graph, planVerified(doc, RunOptions{})));
+    CHECK(resultToJson(doc.graph, planVerified(doc, bytes)) ==
+          resultToJson(doc.graph, planVerified(doc, RunOptions{})));
 }
 
 TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the bytes objective is untouched") {
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul-small"));
     const Result bytes = planVerified(doc);
-    const Result off = planVerified(doc, cyclesObjective({kPlacement, kFit, kSchedule, kHoist, kSwaps, kPolicies, kReserve, kOrders, kSearch, kHeadroom, kRetime}));
+    const Result off = planVerified(doc, cyclesObjective({kPlacement, kFit, kSchedule, kHoist, kSwaps, kPolicies,
+                                                          kReserve, kOrders, kSearch, kHeadroom, kRetime}));
     CHECK(off.plan.order == bytes.plan.order);
     CHECK(off.inputOrder == bytes.inputOrder);
     CHECK(off.plan.addedEdges == bytes.plan.addedEdges);
     REQUIRE(off.plan.allocations.size() == bytes.plan.allocations.size());
-    for (size_t i = 0; i < bytes.plan.allocations.size(); ++i) CHECK(off.plan.allocations[i].offset == bytes.plan.allocations[i].offset);
+    for (size_t i = 0; i < bytes.plan.allocations.size(); ++i)
+        CHECK(off.plan.allocations[i].offset == bytes.plan.allocations[i].offset);
     nlohmann::json a = nlohmann::json::parse(resultToJson(doc.graph, bytes));
     nlohmann::json b = nlohmann::json::parse(resultToJson(doc.graph, off));
     CHECK(!a.contains("objective"));
     REQUIRE(b.contains("objective"));
-    CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "fit", "schedule", "hoist", "swaps", "policies", "reserve", "orders", "search", "headroom", "retime"}));
+    CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "fit", "schedule", "hoist", "swaps", "policies",
+                                                        "reserve", "orders", "search", "headroom", "retime"}));
     CHECK(b["objective"]["bytesPlan"]["totalCycles"] == bytes.metrics.totalCycles);
     b.erase("objective");
     CHECK(a == b);
 }
 
-TEST_CASE("cycles: random graphs in tight memories, every plan verified, never slower, within the margin, deterministic") {
+TEST_CASE(
+    "cycles: random graphs in tight memories, every plan verified, never slower, within the margin, deterministic") {
     int sooner = 0, reserved = 0;
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
         RandomGraphParams p;
@@ -278,10 +291,67 @@ TEST_CASE("cycles: random graphs in tight memories, every plan verified, never s
         CHECK(r.metrics.extraBytes * 100 <= r.cycles->bytesPlanExtraBytes * 110);
         sooner += r.metrics.totalCycles < r.cycles->bytesPlanCycles;
         reserved += r.metrics.extraBytes != r.cycles->bytesPlanExtraBytes;
-        if (seed % 10 == 0) CHECK(resultToJson(doc.graph, r) == resultToJson(doc.graph, run(parseGraphDocument(text), o)));
+        if (seed % 10 == 0)
+            CHECK(resultToJson(doc.graph, r) == resultToJson(doc.graph, run(parseGraphDocument(text), o)));
     }
     MESSAGE(sooner << " of 60 random plans finish sooner, " << reserved << " with spare room");
     CHECK(sooner >= 30);  // the property must exercise the techniques, not just plans they cannot improve
+}
+
+TEST_CASE("cycles: the trade-off front, cycles falling as data grows, each point its run's plan") {
+    int longer = 0;
+    for (std::uint64_t seed = 1; seed <= 80; ++seed) {
+        RandomGraphParams p;
+        p.operations = 10 + static_cast<int>(seed % 30);
+        p.allocEdgePercent = static_cast<int>(seed * 13 % 40);
+        const GraphDocument doc = parseGraphDocument(generateRandomGraph(seed, p));
+        RunOptions o;
+        o.capacities = test::tightCapacities(doc.graph, seed);
+        o.orderSource = "schedule";
+        CAPTURE(seed);
+        const std::vector<FrontierPoint> front = frontier(doc, o);
+        REQUIRE_FALSE(front.empty());
+        for (size_t k = 1; k < front.size(); ++k) {
+            CHECK(front[k - 1].metrics.extraBytes < front[k].metrics.extraBytes);
+            CHECK(front[k - 1].metrics.totalCycles > front[k].metrics.totalCycles);
+        }
+        // Each point is what its own run makes (the runs' shared memos change no plan), and every
+        // run's plan is on the front or beaten on both counts by a point of it.
+        std::vector<RunOptions> runs(1, o);
+        for (int margin : kFrontierMargins) {
+            RunOptions c = o;
+            c.objective = Objective::Cycles;
+            c.cycles.marginPercent = margin;
+            runs.push_back(c);
+        }
+        for (const RunOptions& r : runs) {
+            const Result alone = planVerified(doc, r);
+            const bool covered = std::any_of(front.begin(), front.end(), [&](const FrontierPoint& f) {
+                return f.metrics.extraBytes <= alone.metrics.extraBytes &&
+                       f.metrics.totalCycles <= alone.metrics.totalCycles;
+            });
+            CHECK(covered);
+            for (const FrontierPoint& f : front)
+                if (f.objective == r.objective &&
+                    f.marginPercent == (r.objective == Objective::Cycles ? r.cycles.marginPercent : 0)) {
+                    CHECK(f.metrics.extraBytes == alone.metrics.extraBytes);
+                    CHECK(f.metrics.totalCycles == alone.metrics.totalCycles);
+                    CHECK(f.planPolicy == alone.plan.policy);
+                }
+        }
+        longer += front.size() > 1;
+    }
+    // 4 of 80 on this commit: the techniques seldom trade data for time yet (docs/timing.md, "The
+    // trade-off front"); these are the fronts the order checks above see.
+    CHECK(longer >= 3);
+    // The JSON `spillway frontier -o` writes.
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("fragmentation"));
+    const std::vector<FrontierPoint> front = frontier(doc, RunOptions{});
+    const nlohmann::json j = nlohmann::json::parse(frontierToJson(front));
+    REQUIRE(j["points"].size() == front.size());
+    CHECK(j["points"][0]["extraBytes"] == front[0].metrics.extraBytes);
+    CHECK(j["points"][0]["totalCycles"] == front[0].metrics.totalCycles);
+    CHECK(j["points"][0]["verified"] == true);
 }
 
 TEST_CASE("cycles: the contest cases in the schedule order finish sooner, verified, data within the margin") {
@@ -307,7 +377,8 @@ TEST_CASE("cycles: the contest cases in the schedule order finish sooner, verifi
     }
 }
 
-TEST_CASE("cycles: technique swaps gains on FlashAttention_Case0, within its work budget" * doctest::test_suite("long")) {
+TEST_CASE("cycles: technique swaps gains on FlashAttention_Case0, within its work budget" *
+          doctest::test_suite("long")) {
     // The default order (the search's), without retime: swaps finishes 44 cycles sooner (two swaps
     // kept). With a work budget below one schedule of the plan, it tries no pair: the plan without it.
     auto text = test::sharedCase("FlashAttention_Case0.json");
@@ -325,7 +396,8 @@ TEST_CASE("cycles: technique swaps gains on FlashAttention_Case0, within its wor
     CHECK(none.metrics.totalCycles == without.metrics.totalCycles);
 }
 
-TEST_CASE("cycles: technique headroom, the search with one tile of L1 kept free, takes Matmul_Case0 sooner" * doctest::test_suite("long")) {
+TEST_CASE("cycles: technique headroom, the search with one tile of L1 kept free, takes Matmul_Case0 sooner" *
+          doctest::test_suite("long")) {
     // The bytes plan (12,416 bytes, 97 reloads of 128-byte tiles) ends at 138,666; without
     // headroom the best plan is reserve's (128 bytes of L1 kept free by the spills of the search's
     // order: 13,312 bytes), 96,388 cycles. The search with L1 at 3,968 bytes finds an order that,
@@ -359,7 +431,8 @@ TEST_CASE("cycles: technique retime, windows of the order put in simulated time,
     CHECK(with.metrics.totalCycles == 13821);
     CHECK(with.metrics.extraBytes == 38);
     const std::vector<std::string>& steps = with.cycles->steps;
-    CHECK(std::any_of(steps.begin(), steps.end(), [](const std::string& s) { return s.rfind("retime, window at ", 0) == 0; }));
+    CHECK(std::any_of(steps.begin(), steps.end(),
+                      [](const std::string& s) { return s.rfind("retime, window at ", 0) == 0; }));
     o.cycles.disabled = {kRetime};
     const Result without = planVerified(doc, o);
     CHECK(without.metrics.totalCycles == 16019);
@@ -369,7 +442,8 @@ TEST_CASE("cycles: technique retime, windows of the order put in simulated time,
     CHECK(resultToJson(doc.graph, with) == resultToJson(doc.graph, run(doc, o)));  // deterministic
 }
 
-TEST_CASE("cycles: technique retime takes FlashAttention_Case0 below the published figure, same data" * doctest::test_suite("long")) {
+TEST_CASE("cycles: technique retime takes FlashAttention_Case0 below the published figure, same data" *
+          doctest::test_suite("long")) {
     // The default order (the search's, 1,280 bytes moved): the other techniques end at 31,935
     // cycles. Windows of 32 positions of the input order put in the order of their simulated
     // starts and planned again keep the 1,280 bytes; four are kept (31,979 -> 31,775 -> 31,605 ->
@@ -410,6 +484,7 @@ TEST_CASE("cycles: objective and technique names") {
     CHECK(e.where.field == "objective");
     CHECK(parseCyclesTechniques("hoist,placement") == std::vector<CyclesTechnique>{kHoist, kPlacement});
     CHECK(test::inputErrorOf([] { parseCyclesTechniques("hoist,warp"); }) ==
-          "unknown technique \"warp\" of the cycles objective: expected one of placement, fit, schedule, hoist, swaps, policies, reserve, orders, search, headroom, retime");
+          "unknown technique \"warp\" of the cycles objective: expected one of placement, fit, schedule, hoist, swaps, "
+          "policies, reserve, orders, search, headroom, retime");
     CHECK(cyclesTechniques().size() == 11);
 }

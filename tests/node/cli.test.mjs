@@ -390,3 +390,31 @@ test('--force STEP=BUFFER: What if, the policy planning the rest; a bad force na
   assert.match(spillway('plan', program, '--policy', 'lru', '--force', '3=1').stderr,
     /buffer 1 at step 3: it is not resident there, or the node at that step uses it/);
 });
+
+test('frontier: the plans no other beats on data and cycles, each made again by plan --margin', () => {
+  const graph = file('frontier.json', spillway('example', 'tiled-matmul-small').stdout);
+  const r = spillway('frontier', graph, '-o', '-');
+  assert.equal(r.status, 0, r.stderr);
+  const { points } = JSON.parse(r.stdout);
+  assert.ok(points.length >= 1);
+  for (let k = 1; k < points.length; k++) {
+    assert.ok(points[k - 1].extraBytes < points[k].extraBytes, JSON.stringify(points));
+    assert.ok(points[k - 1].totalCycles > points[k].totalCycles, JSON.stringify(points));
+  }
+  for (const p of points) {
+    assert.equal(p.verified, true);
+    const args = p.objective === 'cycles' ? ['--objective', 'cycles', '--margin', String(p.marginPercent)] : [];
+    const out = join(work, 'frontier-point.json');
+    assert.equal(spillway('plan', graph, ...args, '-o', out).status, 0);
+    const result = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(result.metrics.extraBytes, p.extraBytes);
+    assert.equal(result.metrics.totalCycles, p.totalCycles);
+    assert.equal(spillway('verify', graph, out).status, 0);
+  }
+  const table = spillway('frontier', graph).stdout;
+  assert.match(table, /every plan verified/);
+  assert.equal(table.trim().split('\n').length, 2 + points.length);
+  assert.equal(oneLine(spillway('plan', small, '--objective', 'cycles', '--margin', '1001')),
+    'option --margin must be between 0 and 1000, got 1001');
+  assert.equal(oneLine(spillway('plan', small, '--margin', '5')), '--margin is the data margin of --objective cycles');
+});

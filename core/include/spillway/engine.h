@@ -47,6 +47,16 @@ Result run(const GraphDocument& doc, const RunOptions& opts);
 // made once; the other options (capacities, cost, effort) from `opts`.
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts);
 
+// The data margins (percent beyond the bytes plan's data) at which frontier() runs the cycles
+// objective: from none to plans that may move almost twice the data.
+inline constexpr int kFrontierMargins[] = {0, 5, 10, 20, 40, 80};
+// The trade-off front between data moved and cycles (`spillway frontier`): the bytes plan, then
+// the cycles objective at each of kFrontierMargins, every plan verified (run()); of those, the
+// points no other beats on both counts, by data moved (ties: the first made). Cycles fall as data
+// grows along it. The other options (order source, policy, capacities, cost, effort, techniques
+// disabled) from `opts`; the runs share what they find, as compare's rows do.
+std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& opts);
+
 // Metrics of a verified plan, its lower bounds included. Throws InternalError when the plan moves
 // less data than the bound for its order allows, or finishes sooner than a cycles bound (a bug in
 // one of them).

@@ -65,6 +65,9 @@ std::string graphToJson(const GraphDocument& doc);
 // The rows of compare(): [{"policy", "planPolicy", "order", "spills", "extraBytes",
 // "demandPeak": {"byType", "total"}, "totalCycles", "ms"}].
 std::string comparisonToJson(const std::vector<ComparisonRow>& rows);
+// `spillway frontier`'s document: {"points": [{"objective", "marginPercent", "order", "planPolicy",
+// "spills", "extraBytes", "totalCycles", "verified": true}, ...]} (docs/timing.md).
+std::string frontierToJson(const std::vector<FrontierPoint>& points);
 
 // The contest's three files.
 std::string scheduleText(const Plan& p);  // one id a line

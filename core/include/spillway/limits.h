@@ -37,6 +37,7 @@ constexpr std::int64_t kMaxFixedLatency = std::int64_t{1} << 32;   // seed cost 
 constexpr std::int64_t kMaxCyclesPerByte = std::int64_t{1} << 20;  // seed cost model
 constexpr std::int64_t kMaxEffort = 100'000'000;                   // evaluations of the order search
 constexpr std::int64_t kMaxRepeat = 1000;                          // spillway bench --repeat
+constexpr std::int64_t kMaxMarginPercent = 1000;                   // the cycles objective's data margin
 // A result text the WebAssembly bindings return (plan(), planWithProgress()): half the longest
 // string V8 makes (2^29 - 24 characters), so that the page can still parse it. A larger result is
 // an input error naming this limit, found as the text is written (no larger block is made).

@@ -92,4 +92,15 @@ struct ComparisonRow {
     double milliseconds = 0;                // wall time of the run: the only field that varies between runs
 };
 
+// One plan of the trade-off front between data moved and cycles (engine.h, frontier()):
+// the plan made under `objective`, with data margin `marginPercent` under the cycles objective
+// (`spillway plan --objective cycles --margin M` makes it again), verified.
+struct FrontierPoint {
+    Objective objective = Objective::Bytes;
+    int marginPercent = 0;
+    std::string orderSource;
+    std::string planPolicy;
+    Metrics metrics;
+};
+
 }  // namespace spillway

@@ -314,7 +314,9 @@ void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, c
     p.plan = std::move(choice.draft->plan);
 }
 
-Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
+// `searchMemo`: the order searches' scores, shared with earlier runs of the same graph (else the
+// run's own).
+Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchMemo* searchMemo) {
     parsePolicy(opts.policy);  // a wrong name fails before any order is made (a search is costly)
     if (opts.force) {
         requireForceable(opts.policy);
@@ -376,8 +378,8 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
     }
     Bytes bestBytes = 0;
     OrderRequest withKnown = request;  // the search scores the candidates made before it
-    SearchMemo searchMemo;             // technique search's longer run meets the first's orders again
-    withKnown.searchMemo = &searchMemo;
+    SearchMemo ownMemo;                // technique search's longer run meets the first's orders again
+    withKnown.searchMemo = searchMemo ? searchMemo : &ownMemo;
     // The cycles objective's technique orders: every candidate's plan is a start, and the search's
     // runners-up too.
     withKnown.runnersUp = kSearchRunnersUp;
@@ -424,15 +426,15 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts) {
 }  // namespace
 
 Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
-    return locatingErrors(doc, [&] { return prepareLocated(doc, opts); });
+    return locatingErrors(doc, [&] { return prepareLocated(doc, opts, nullptr); });
 }
 
 namespace {
-// run(), remembering in `memo` what a later run of the same graph and cost model may meet again
-// (compare's rows share one).
-Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& memo) {
+// run(), remembering in `memo` (and `searchMemo` when given) what a later run of the same graph
+// and cost model may meet again (compare's rows share one; frontier's runs both).
+Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& memo, SearchMemo* searchMemo = nullptr) {
     Result r;
-    Problem problem = prepare(doc, opts);
+    Problem problem = locatingErrors(doc, [&] { return prepareLocated(doc, opts, searchMemo); });
     r.capacities = std::move(problem.capacities);
     r.orderSource = std::move(problem.orderSource);
     r.inputOrder = std::move(problem.order);
@@ -479,6 +481,35 @@ Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& mem
 Result run(const GraphDocument& doc, const RunOptions& opts) {
     CyclesMemo memo;
     return runWith(doc, opts, memo);
+}
+
+std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& opts) {
+    std::vector<FrontierPoint> made;
+    CyclesMemo memo;
+    SearchMemo searchMemo;  // each run searches the same orders again
+    auto add = [&](const RunOptions& o) {
+        const Result r = runWith(doc, o, memo, &searchMemo);
+        made.push_back({o.objective, o.objective == Objective::Cycles ? o.cycles.marginPercent : 0, r.orderSource,
+                        r.plan.policy, r.metrics});
+    };
+    RunOptions o = opts;
+    o.objective = Objective::Bytes;
+    o.cycles = CyclesOptions{};
+    add(o);
+    o.objective = Objective::Cycles;
+    o.cycles = opts.cycles;
+    for (int margin : kFrontierMargins) {
+        o.cycles.marginPercent = margin;
+        add(o);
+    }
+    std::stable_sort(made.begin(), made.end(), [](const FrontierPoint& a, const FrontierPoint& b) {
+        const Metrics &x = a.metrics, &y = b.metrics;
+        return x.extraBytes != y.extraBytes ? x.extraBytes < y.extraBytes : x.totalCycles < y.totalCycles;
+    });
+    std::vector<FrontierPoint> front;
+    for (FrontierPoint& p : made)
+        if (front.empty() || p.metrics.totalCycles < front.back().metrics.totalCycles) front.push_back(std::move(p));
+    return front;
 }
 
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts) {

@@ -659,6 +659,25 @@ std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {
     return out.dump(-1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
 }
 
+std::string frontierToJson(const std::vector<FrontierPoint>& points) {
+    OrderedJson list = OrderedJson::array();
+    for (const FrontierPoint& p : points) {
+        OrderedJson j;
+        j["objective"] = objectiveName(p.objective);
+        j["marginPercent"] = p.marginPercent;
+        j["order"] = p.orderSource;
+        j["planPolicy"] = p.planPolicy;
+        j["spills"] = p.metrics.spills;
+        j["extraBytes"] = p.metrics.extraBytes;
+        j["totalCycles"] = p.metrics.totalCycles;
+        j["verified"] = true;  // frontier() keeps only plans run() verified
+        list.push_back(std::move(j));
+    }
+    OrderedJson out;
+    out["points"] = std::move(list);
+    return out.dump(-1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+}
+
 // One node a line, the layout of the built-in examples, written piece by piece: a document tree
 // of a few million nodes would take gigabytes.
 std::string graphToJson(const GraphDocument& doc) {
