@@ -261,7 +261,7 @@ std::vector<int> contestedGaps(const ResidencyProblem& p, std::vector<Bytes>& fr
 class GreedyChoice {
 public:
     GreedyChoice(const std::vector<Gap>& gaps, const std::vector<int>& which, const std::vector<Bytes>& free)
-        : gaps_(gaps), which_(which), slack_(free), keep_(gaps.size(), 0), seen_(gaps.size(), 0) {
+        : gaps_(gaps), which_(which), slack_(free), keep_(gaps.size(), 0) {
         // Buckets of steps, each listing the gaps over it: overlap queries look at their own span.
         Bytes span = 0;
         for (int i : which) span += gaps[i].to - gaps[i].from;
@@ -274,7 +274,8 @@ public:
         bucketGaps_.resize(bucketStart_.back());
         std::vector<int> next(bucketStart_.begin(), bucketStart_.end() - 1);
         for (int i : which)
-            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b) bucketGaps_[next[b]++] = i;
+            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b)
+                bucketGaps_[next[b]++] = {i, gaps[i].from + 1, gaps[i].to};
     }
 
     void keepInOrder(const std::vector<int>& preference) {
@@ -345,18 +346,19 @@ private:
         return true;
     }
 
-    // The kept gaps overlapping `in` into overlapping_, each once.
+    // The kept gaps overlapping `in` into overlapping_, each once: in the first of in's buckets it
+    // lies over (a later bucket lists it again only when it starts there).
     void collectOverlapping(const Gap& in) {
         overlapping_.clear();
-        ++stamp_;
-        for (int b = (in.from + 1) / width_; b <= (in.to - 1) / width_; ++b) {
-            work_ += bucketStart_[b + 1] - bucketStart_[b];
+        const int first = in.from + 1, end = in.to;  // in's steps: [first, end)
+        const int firstBucket = first / width_, lastBucket = (end - 1) / width_;
+        work_ += bucketStart_[lastBucket + 1] - bucketStart_[firstBucket];
+        for (int b = firstBucket; b <= lastBucket; ++b) {
+            const int bucketFirstStep = b == firstBucket ? 0 : b * width_;
             for (int k = bucketStart_[b]; k < bucketStart_[b + 1]; ++k) {
-                const int j = bucketGaps_[k];
-                if (seen_[j] != stamp_ && keep_[j] && gaps_[j].from + 1 < in.to && in.from + 1 < gaps_[j].to) {
-                    seen_[j] = stamp_;
-                    overlapping_.push_back(j);
-                }
+                const BucketGap& e = bucketGaps_[k];
+                if (e.first >= bucketFirstStep && keep_[e.gap] && e.first < end && first < e.end)
+                    overlapping_.push_back(e.gap);
             }
         }
     }
@@ -433,9 +435,12 @@ private:
     SlackTree slack_;
     std::vector<char> keep_;
     int width_ = 1;
-    std::vector<int> bucketStart_, bucketGaps_;
-    std::vector<int> seen_;
-    int stamp_ = 0;
+    // A gap in a bucket's row, with its steps [first, end) beside it: a scan reads the row alone.
+    struct BucketGap {
+        int gap, first, end;
+    };
+    std::vector<int> bucketStart_;
+    std::vector<BucketGap> bucketGaps_;
     std::vector<int> overlapping_, victims_, ends_, out_;  // swapIn's, kept to reuse their storage
     std::int64_t work_ = 0;
 };

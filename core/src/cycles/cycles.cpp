@@ -208,8 +208,8 @@ public:
             for (size_t p = 0; p < a.layout.order.size(); ++p) ranks[a.layout.order[p]] = static_cast<int>(p);
             std::swap(ranks[a.layout.order[pairs[next].first]], ranks[a.layout.order[pairs[next].second]]);
             const Cycles before = a.total;
-            keepIfSooner(nodes, a, scheduleForTime(nodes, g_, a.layout, hoist, SchedulePriority::Order, &ranks),
-                         "swaps", 0, "two nodes in a row on a pipe swapped");
+            keepIfSooner(a, scheduleForTime(nodes, g_, a.layout, hoist, SchedulePriority::Order, &ranks), "swaps", 0,
+                         "two nodes in a row on a pipe swapped");
             if (a.total < before) pairs = pipeWaits(nodes, a.layout);  // the list of the new layout, from `next` on
         }
     }
@@ -316,8 +316,8 @@ private:
                 out.push_back({priorityName(priority), false, false, priority});
         return out;
     }
-    Layout apply(const PlanNodes& nodes, const Step& step, const Layout& from,
-                 std::vector<PlacementNote>* notes) const {
+    TimedLayout apply(const PlanNodes& nodes, const Step& step, const Layout& from,
+                      std::vector<PlacementNote>* notes) const {
         if (step.placement) return placeForTime(nodes, g_, caps_, from, notes, step.fit);
         return scheduleForTime(nodes, g_, from, opts_.enabled(CyclesTechnique::Hoist), step.priority);
     }
@@ -330,20 +330,20 @@ private:
             const Cycles before = a.total;
             for (const Step& step : all) {
                 std::vector<PlacementNote> notes(nodes.size());
-                Layout next = apply(nodes, step, a.layout, &notes);
-                keepIfSooner(nodes, a, std::move(next), label, round, step.name, step.placement ? &notes : nullptr);
+                keepIfSooner(a, apply(nodes, step, a.layout, &notes), label, round, step.name,
+                             step.placement ? &notes : nullptr);
             }
             if (a.total >= before) break;
         }
     }
 
-    void keepIfSooner(const PlanNodes& nodes, Attempt& a, Layout candidate, const std::string& label, int round,
-                      const char* step, std::vector<PlacementNote>* notes = nullptr) {
-        const Cycles total = timingOf(nodes, g_, candidate).total;
+    static void keepIfSooner(Attempt& a, TimedLayout candidate, const std::string& label, int round, const char* step,
+                             std::vector<PlacementNote>* notes = nullptr) {
+        const Cycles total = candidate.total;
         if (total >= a.total) return;
         a.steps.push_back(label + " round " + std::to_string(round + 1) + ", " + step + ": " + std::to_string(a.total) +
                           " -> " + std::to_string(total) + " cycles");
-        a.layout = std::move(candidate);
+        a.layout = std::move(candidate.layout);
         a.total = total;
         if (notes) a.notes = std::move(*notes);
     }

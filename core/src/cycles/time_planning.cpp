@@ -136,8 +136,8 @@ std::vector<Cycles> neededAt(const PlanNodes& nodes, const Graph& g, const Layou
 
 }  // namespace
 
-Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps, const Layout& in,
-                    std::vector<PlacementNote>* notes, bool fitToNeed) {
+TimedLayout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps, const Layout& in,
+                         std::vector<PlacementNote>* notes, bool fitToNeed) {
     const int L = static_cast<int>(in.order.size());
     const Stretches stretches = stretchesOf(nodes, g, in);
     const std::vector<Cycles> need = fitToNeed ? neededAt(nodes, g, in) : std::vector<Cycles>{};
@@ -197,7 +197,7 @@ Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& ca
         out.offset[i] = offset;
         model.run(i, offset);
     }
-    return out;
+    return {std::move(out), model.total()};
 }
 
 namespace {
@@ -356,8 +356,8 @@ std::vector<int> ranksOf(const PlanNodes& nodes, const Layout& in, const Dag& da
 
 }  // namespace
 
-Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist, SchedulePriority priority,
-                       const std::vector<int>* ranks) {
+TimedLayout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist,
+                            SchedulePriority priority, const std::vector<int>* ranks) {
     const int L = static_cast<int>(in.order.size());
     Dag dag = dependencies(nodes, g, in);
     const std::vector<int> rank = ranks ? *ranks : ranksOf(nodes, in, dag, priority);
@@ -407,7 +407,7 @@ Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in,
             becomeReady(in.order[frontier]);
         }
     }
-    return out;
+    return {std::move(out), model.total()};
 }
 
 }  // namespace spillway

@@ -25,13 +25,20 @@ struct PlacementNote {
     Cycles left = 0;          // when the bytes it took were left
 };
 
+// A layout a step made, with its total cycles (the pipe model ran it while making it: as
+// timingOf(layout).total).
+struct TimedLayout {
+    Layout layout;
+    Cycles total = 0;
+};
+
 // `notes`, when given: per dense node index. `fitToNeed`: each buffer takes, among the bytes
 // left by the time it is needed (an ALLOC: when its first user could start but for it, in the
 // timing of `in`; a SPILL_IN: its own cycles before that, or when it could start if later),
 // those left latest, so that the bytes left earlier stay for buffers needed sooner; when none
 // is left by then, the earliest as above.
-Layout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps, const Layout& in,
-                    std::vector<PlacementNote>* notes = nullptr, bool fitToNeed = false);
+TimedLayout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacities& caps, const Layout& in,
+                         std::vector<PlacementNote>* notes = nullptr, bool fitToNeed = false);
 
 enum class SchedulePriority {
     Order,     // the position in the order it starts from: stable
@@ -41,7 +48,7 @@ enum class SchedulePriority {
 
 // `ranks`, when given (per dense node index, a permutation of the positions), replace the
 // priority's.
-Layout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist, SchedulePriority priority,
-                       const std::vector<int>* ranks = nullptr);
+TimedLayout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout& in, bool hoist,
+                            SchedulePriority priority, const std::vector<int>* ranks = nullptr);
 
 }  // namespace spillway
