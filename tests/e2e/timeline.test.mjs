@@ -188,6 +188,32 @@ for (const size of SIZES) {
     assert.equal(await num(page, 'bytes-plan-cycles'), bytes.metrics.totalCycles);
     assert.equal(await num(page, 'bytes-plan-extra'), bytes.metrics.extraBytes);
     assert.match(await text(page, 'plan-by'), /objective cycles$/);
+    // the cycles bounds beside the plan: the order's as a figure, all three with their limits and
+    // the pipes' busy cycles in a details row, how far above each the plan is
+    const cb = cycles.metrics.cyclesBound;
+    assert.equal(await num(page, 'cycles-bound'), cb.order.total);
+    const total = cycles.metrics.totalCycles;
+    const fmt = (n) => n.toLocaleString('en-US');
+    // "at the bound", or the percentage above it to one decimal (checked against the exact one)
+    const gapOf = (said, b, what) => {
+      if (total === b) return assert.equal(said, `at ${what}`);
+      const pct = Number(said.slice(0, -` above ${what}`.length).match(/^(\d+\.\d)%$/)?.[1]);
+      assert.ok(Math.abs(pct - (100 * (total - b)) / b) <= 0.05, `${said} for ${total} against ${b}`);
+    };
+    assert.ok(cb.order.total > 0 && cb.order.total < total, 'this plan is above its order\u2019s bound');
+    const gap = (await text(page, 'cycles-bound-gap')).match(/^([\d,]+) cycles: (.*)$/);
+    assert.equal(gap[1], fmt(total));
+    gapOf(gap[2], cb.order.total, 'the lower bound for this order');
+    await page.locator('[data-testid=cycles-bound-details] summary').click();
+    for (const [key, what] of [['plan', 'with these spills'], ['order', 'for this order'], ['graph', 'for any plan of the graph']]) {
+      assert.ok(cb[key].total <= total, `the ${key} bound is not above the plan`);
+      const line = await text(page, `cycles-bound-${key}`);
+      const head = `${fmt(cb[key].total)} ${what} (${cb[key].limit}): the plan is `;
+      assert.ok(line.startsWith(head), `${line} starts with ${head}`);
+      gapOf(line.slice(head.length), cb[key].total, 'this bound');
+    }
+    for (const [pipe, { busy, bound }] of Object.entries(cb.order.pipes))
+      assert.equal(await text(page, `cycles-pipe-${pipe}`), `${pipe} busy ${fmt(busy)}, bound ${fmt(bound)}`);
     // the compare table: every row's cycles plan and the bytes plan it was made from, as the CLI's
     const table = page.locator('[data-testid=compare-table]:not(.stale)');
     await table.waitFor({ timeout: 60000 });

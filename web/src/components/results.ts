@@ -1,15 +1,16 @@
 // Results: summary, the new order (virtualised) and the spill list. Steps are positions in the new
 // order; the order table shows each node's input step beside it where it differs, and what each
 // node waited for (the pipe timeline's causes); it keeps the step cursor's row in view. The summary
-// puts the plan beside the lower bound of its order (per memory in a details row), says what the
+// puts the plan beside the lower bounds of its order, of data moved (per memory in a details row)
+// and of cycles (with those of its spills and of the graph, and per pipe), says what the
 // order search did when it made the order, and marks a plan of a smaller effort than asked for
 // (the best so far of a search under way, or kept when it was stopped).
 import { createVTable } from './vtable';
 import { fmtBytes, fmtInt, fmtMs, h, present } from '../lib/format';
 import type { EarlyPlan, State, Store } from '../store';
-import type { PlanView } from '../engine/types';
+import type { CyclesBound, PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
-import { boundGap } from '../lib/bound';
+import { boundGap, cyclesGap } from '../lib/bound';
 import { FIRST_EFFORT } from '../lib/anytime';
 import { waitCell, waitChain } from '../lib/waits';
 import { hiddenFrom, lessonAsksMetric, lessonQuestionStep } from '../app/stepping';
@@ -100,6 +101,62 @@ function objectiveLine(view: PlanView): HTMLElement | null {
   );
 }
 
+/** The plan's cycles beside the three lower bounds the engine proves (no plan with these spills,
+ * of this order, or of the graph at all finishes sooner), each with the term that gives it, and
+ * per pipe the cycles it must run. */
+function cyclesBoundLine(view: PlanView): HTMLElement {
+  const m = view.meta.metrics,
+    cb = m.cyclesBound;
+  const kinds: [string, string, CyclesBound][] = [
+    ['plan', 'with these spills', cb.plan],
+    ['order', 'for this order', cb.order],
+    ['graph', 'for any plan of the graph', cb.graph],
+  ];
+  const pipes = Object.keys(cb.order.pipes).sort();
+  return h(
+    'details',
+    { class: 'bound-row', 'data-testid': 'cycles-bound-details' },
+    h(
+      'summary',
+      {},
+      h(
+        'span',
+        { 'data-testid': 'cycles-bound-gap' },
+        `${fmtInt(m.totalCycles)} cycles: ${cyclesGap(m.totalCycles, cb.order.total, 'the lower bound for this order')}`,
+      ),
+      h('span', { class: 'muted' }, ' · every bound'),
+    ),
+    h(
+      'ul',
+      { class: 'cycles-bounds' },
+      ...kinds.map(([key, what, b]) =>
+        h(
+          'li',
+          { 'data-testid': `cycles-bound-${key}` },
+          `${fmtInt(b.total)} ${what} (${b.limit}): the plan is ${cyclesGap(m.totalCycles, b.total, 'this bound')}`,
+        ),
+      ),
+    ),
+    h(
+      'div',
+      {
+        class: 'bound-types',
+        title:
+          'each pipe: the cycles it must run, for this order, and that with the shortest head before and tail after',
+      },
+      h('span', { class: 'muted' }, `critical path ${fmtInt(cb.order.criticalPath)}`),
+      ...pipes.map((pipe) =>
+        h(
+          'span',
+          { class: 'bound-type', 'data-testid': `cycles-pipe-${pipe}` },
+          h('span', { class: 'peak-type' }, pipe),
+          ` busy ${fmtInt(cb.order.pipes[pipe]?.busy ?? 0)}, bound ${fmtInt(cb.order.pipes[pipe]?.bound ?? 0)}`,
+        ),
+      ),
+    ),
+  );
+}
+
 /** A lesson's (or a link's) open question about a plan's totals, or about the decision at a step:
  * the count of spills (and the bytes they move, the spill nodes among the steps) would tell whether
  * that decision spills. */
@@ -119,6 +176,64 @@ function totalsHidden(root: HTMLElement, store: Store): boolean {
   return true;
 }
 
+/** Each memory's resident peak against its capacity, the order's demand beside. */
+function peaksPanel(view: PlanView): HTMLElement {
+  const r = view.meta;
+  const m = r.metrics;
+  const peaks = h('div', { class: 'peaks' });
+  for (const [type, cap] of Object.entries(r.capacities)) {
+    const peak = m.residentPeak[type];
+    const demand = m.demandPeak.byType[type];
+    if (peak === undefined && demand === undefined) continue;
+    const pct = cap > 0 ? Math.min(100, ((peak ?? 0) / cap) * 100) : 0;
+    const bar = h('div', { class: 'peak-bar' }, h('div', { class: 'peak-fill', style: `width:${pct}%` }));
+    peaks.append(
+      h(
+        'div',
+        {
+          class: 'peak',
+          title: `${type}: resident peak ${fmtInt(peak ?? 0)} of ${fmtInt(cap)} bytes; the input order needs ${fmtInt(demand ?? 0)} without spilling`,
+        },
+        h('span', { class: 'peak-type' }, type),
+        bar,
+        h('span', { class: 'peak-num', 'data-testid': `peak-${type}` }, `${fmtInt(peak ?? 0)}`),
+        h('span', { class: 'peak-cap' }, `/ ${fmtBytes(cap)}`),
+        h('span', { class: 'peak-demand' }, `demand ${fmtInt(demand ?? 0)}`),
+      ),
+    );
+  }
+  return peaks;
+}
+
+/** How far the data moved is from its order's lower bound, the bound per memory when opened. */
+function bytesBoundLine(view: PlanView): HTMLElement {
+  const { extraBytes, bound } = view.meta.metrics;
+  const byType = Object.entries(bound.byType);
+  return h(
+    'details',
+    { class: 'bound-row', 'data-testid': 'bound-details' },
+    h(
+      'summary',
+      {},
+      h('span', { 'data-testid': 'bound-gap' }, `The plan is ${boundGap(extraBytes, bound.total)}`),
+      h('span', { class: 'muted' }, ' · per memory'),
+    ),
+    h(
+      'div',
+      { class: 'bound-types' },
+      ...byType.map(([t, b]) =>
+        h(
+          'span',
+          { class: 'bound-type', 'data-testid': `bound-${t}` },
+          h('span', { class: 'peak-type' }, t),
+          ` ${fmtInt(b)} B`,
+        ),
+      ),
+      byType.length ? null : h('span', { class: 'muted' }, 'no memory needs to move data'),
+    ),
+  );
+}
+
 export function mountSummary(root: HTMLElement, store: Store) {
   root.dataset.testid = 'summary';
   const render = () => {
@@ -131,7 +246,7 @@ export function mountSummary(root: HTMLElement, store: Store) {
     if (totalsHidden(root, store)) return;
     const r = view.meta;
     const m = r.metrics;
-    const stat = (label: string, value: string, testid?: string, unit?: string, title?: string) =>
+    const stat = (label: string, value: string, testid?: string, unit?: string | HTMLElement, title?: string) =>
       h(
         'div',
         { class: 'stat', title },
@@ -143,33 +258,14 @@ export function mountSummary(root: HTMLElement, store: Store) {
           unit ? h('span', { class: 'unit' }, unit) : null,
         ),
       );
-    const peaks = h('div', { class: 'peaks' });
-    for (const [type, cap] of Object.entries(r.capacities)) {
-      const peak = m.residentPeak[type];
-      const demand = m.demandPeak.byType[type];
-      if (peak === undefined && demand === undefined) continue;
-      const pct = cap > 0 ? Math.min(100, ((peak ?? 0) / cap) * 100) : 0;
-      const bar = h('div', { class: 'peak-bar' }, h('div', { class: 'peak-fill', style: `width:${pct}%` }));
-      peaks.append(
-        h(
-          'div',
-          {
-            class: 'peak',
-            title: `${type}: resident peak ${fmtInt(peak ?? 0)} of ${fmtInt(cap)} bytes; the input order needs ${fmtInt(demand ?? 0)} without spilling`,
-          },
-          h('span', { class: 'peak-type' }, type),
-          bar,
-          h('span', { class: 'peak-num', 'data-testid': `peak-${type}` }, `${fmtInt(peak ?? 0)}`),
-          h('span', { class: 'peak-cap' }, `/ ${fmtBytes(cap)}`),
-          h('span', { class: 'peak-demand' }, `demand ${fmtInt(demand ?? 0)}`),
-        ),
-      );
-    }
     void theme;
     const bound = m.bound;
-    const byType = bound ? Object.entries(bound.byType) : [];
     const boundTitle = bound
-      ? `No plan for this order moves less than ${fmtInt(bound.total)} bytes (the residency relaxation, which ignores fragmentation). Per memory: ${byType.map(([t, b]) => `${t} ${fmtInt(b)}`).join(', ') || 'none'}.`
+      ? `No plan for this order moves less than ${fmtInt(bound.total)} bytes (the residency relaxation, which ignores fragmentation). Per memory: ${
+          Object.entries(bound.byType)
+            .map(([t, b]) => `${t} ${fmtInt(b)}`)
+            .join(', ') || 'none'
+        }.`
       : undefined;
     root.append(
       h(
@@ -178,7 +274,13 @@ export function mountSummary(root: HTMLElement, store: Store) {
         stat('Spills', fmtInt(m.spills), 'spill-count'),
         stat('Extra data moved', fmtInt(m.extraBytes), 'extra-bytes', 'B'),
         bound ? stat('Lower bound', fmtInt(bound.total), 'bound', 'B', boundTitle) : null,
-        stat('Total cycles', fmtInt(m.totalCycles), 'total-cycles', 'cycles'),
+        stat(
+          'Total cycles',
+          fmtInt(m.totalCycles),
+          'total-cycles',
+          h('span', {}, 'bound ', h('span', { 'data-testid': 'cycles-bound' }, fmtInt(m.cyclesBound.order.total))),
+          `No plan of this order finishes sooner than ${fmtInt(m.cyclesBound.order.total)} cycles (${m.cyclesBound.order.limit}); no plan of the graph sooner than ${fmtInt(m.cyclesBound.graph.total)} (${m.cyclesBound.graph.limit}).`,
+        ),
         stat('Steps', fmtInt(view.order.length), 'step-count', `incl. ${fmtInt(view.addedCount)} spill nodes`),
         stat(
           'Run time',
@@ -188,32 +290,8 @@ export function mountSummary(root: HTMLElement, store: Store) {
           `engine ${fmtMs(view.engineMs)}, view data ${fmtMs(view.prepareMs)}, Run → on screen ${fmtMs(totalMs)}`,
         ),
       ),
-      ...present(
-        bound &&
-          h(
-            'details',
-            { class: 'bound-row', 'data-testid': 'bound-details' },
-            h(
-              'summary',
-              {},
-              h('span', { 'data-testid': 'bound-gap' }, `The plan is ${boundGap(m.extraBytes, bound.total)}`),
-              h('span', { class: 'muted' }, ' · per memory'),
-            ),
-            h(
-              'div',
-              { class: 'bound-types' },
-              ...byType.map(([t, b]) =>
-                h(
-                  'span',
-                  { class: 'bound-type', 'data-testid': `bound-${t}` },
-                  h('span', { class: 'peak-type' }, t),
-                  ` ${fmtInt(b)} B`,
-                ),
-              ),
-              byType.length ? null : h('span', { class: 'muted' }, 'no memory needs to move data'),
-            ),
-          ),
-      ),
+      ...present(bound && bytesBoundLine(view)),
+      cyclesBoundLine(view),
       ...present(objectiveLine(view)),
       ...searchLines(view, earlyPlan),
       h(
@@ -226,7 +304,7 @@ export function mountSummary(root: HTMLElement, store: Store) {
           `${r.policy}${r.planPolicy && r.planPolicy !== r.policy ? ` (${r.planPolicy}'s plan)` : ''} policy · ${r.cost.model} cost · ${r.orderSource} order · objective ${r.objective?.name ?? 'bytes'}`,
         ),
       ),
-      peaks,
+      peaksPanel(view),
     );
   };
   store.subscribe((s, p) => {

@@ -91,6 +91,16 @@ export interface GraphNode {
   Size?: number;
   Type?: string;
 }
+/** A lower bound on a plan's total cycles: the largest of its terms, the critical path and each
+ * pipe's bound (its busy cycles with the shortest head before and tail after); `limit` names the
+ * term that gives `total` (a pipe, or "critical path"). */
+export interface CyclesBound {
+  total: number;
+  limit: string;
+  criticalPath: number;
+  pipes: Record<string, { busy: number; bound: number }>;
+}
+
 export interface PlanResult {
   format: number;
   engine: string;
@@ -109,6 +119,8 @@ export interface PlanResult {
     totalCycles: number;
     /** No plan for this order moves less (docs/result-format.md); per memory in byType. */
     bound: { total: number; byType: Record<string, number> };
+    /** No plan finishes sooner: with these spills, of this order, of the graph at all (docs/timing.md). */
+    cyclesBound: { plan: CyclesBound; order: CyclesBound; graph: CyclesBound };
   };
   /** Only when the order search made the order: candidates scored, the budget, where the best
    * order came from. */
