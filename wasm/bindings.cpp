@@ -313,6 +313,17 @@ val compareAll(const val& graphJson, const val& optionsJson) {
     });
 }
 
+// The trade-off front between data moved and cycles: the JSON `spillway frontier -o -` prints.
+// The options are plan()'s; frontier() runs the cycles objective at its own margins.
+val frontierOf(const val& graphJson, const val& optionsJson) {
+    return guarded([&] {
+        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
+        RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"));
+        opts.objective = Objective::Cycles;
+        return frontierToJson(frontier(doc, opts));
+    });
+}
+
 // Packs minimalloc's CSV (packing_io.h): the JSON `spillway pack FILE --json -` prints.
 val pack(const val& csvText, const val& optionsJson) {
     return guarded([&] {
@@ -366,6 +377,7 @@ EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("verify", &verify);
     emscripten::function("metrics", &metrics);
     emscripten::function("compare", &compareAll);
+    emscripten::function("frontier", &frontierOf);
     emscripten::function("pack", &pack);
     emscripten::function("packTechniques", &packTechniques);
     emscripten::function("cyclesTechniques", &cyclesTechniqueList);

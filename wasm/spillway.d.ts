@@ -29,6 +29,9 @@ export interface RunOptions {
   /** Techniques of the cycles objective to switch off, by name (cyclesTechniques()); only with
    *  objective "cycles". */
   disable?: string[];
+  /** The data the cycles objective may move beyond the bytes plan's, in percent (0..1000; default
+   *  10); only with objective "cycles" (`--margin`). */
+  margin?: number;
   /** What if: write buffer `buffer` (an id) out just before step `step` of the input order; the
    *  policy plans the rest. Policies whose PolicyInfo says forceable; objective "bytes" only. */
   force?: { step: number; buffer: number };
@@ -186,6 +189,23 @@ export interface PackResult {
   csv: string | null;
 }
 
+/** One plan of the trade-off front (frontier()), by data moved. `marginPercent`: the cycles
+ *  objective's margin that made it (0 for the bytes plan); plan() with objective and margin makes it
+ *  again. */
+export interface FrontierPoint {
+  objective: "bytes" | "cycles";
+  marginPercent: number;
+  order: string;
+  planPolicy: string;
+  spills: number;
+  extraBytes: number;
+  totalCycles: number;
+  verified: true;
+}
+export interface FrontierResult {
+  points: FrontierPoint[];
+}
+
 export interface ExampleInfo {
   name: string;
   title: string;
@@ -237,6 +257,10 @@ export interface SpillwayModule {
   metrics(graphJson: string, optionsJson: string): string;
   /** JSON array of CompareRow: every policy on every order source, each plan verified. */
   compare(graphJson: string, optionsJson: string): string;
+  /** FrontierResult JSON, byte-identical to `spillway frontier -o -`: the bytes plan and the
+   *  cycles objective at margins 0 to 80% (plan()'s options; objective and margin are its own),
+   *  the plans no other beats on both data moved and cycles, each verified; or EngineError JSON. */
+  frontier(graphJson: string, optionsJson: string): string;
   /** PackResult JSON for minimalloc's CSV (id,lower,upper,size[,alignment][,gaps]) and PackOptions
    *  JSON, or EngineError JSON (bad CSV: the line and column). Every packing is validated. */
   pack(csvText: string, optionsJson: string): string;

@@ -149,3 +149,50 @@ test('cyclesTechniques() lists what --disable takes, and compare() shows both ob
   assert.ok(wasm.some((row) => row.totalCycles < row.bytesPlan.totalCycles));
   assert.ok(JSON.parse(engine.compare(graph, '{}')).every((row) => !('bytesPlan' in row)));
 });
+
+test('frontier() gives the CLI\u2019s front byte for byte; plan() with each point\u2019s objective and margin makes that point again, verified', () => {
+  const graphs = ['tiled-matmul-small', 'conv-like', 'fragmentation'].map((name) => engine.example(name));
+  for (const graph of graphs) {
+    const path = join(work, 'frontier.json');
+    writeFileSync(path, graph);
+    const text = engine.frontier(graph, '{}');
+    assert.equal(text, execFileSync(cli, ['frontier', path, '-o', '-'], { encoding: 'utf8' }));
+    const { points } = JSON.parse(text);
+    assert.ok(points.length >= 1);
+    const bytesPlan = JSON.parse(engine.plan(graph, '{}')).metrics;
+    assert.ok(points[0].extraBytes <= bytesPlan.extraBytes, 'no point moves more data than the bytes plan first');
+    assert.ok(points.at(-1).totalCycles <= bytesPlan.totalCycles);
+    for (let k = 1; k < points.length; k++) {
+      assert.ok(points[k - 1].extraBytes < points[k].extraBytes, text);
+      assert.ok(points[k - 1].totalCycles > points[k].totalCycles, text);
+    }
+    for (const p of points) {
+      const options = p.objective === 'cycles' ? { objective: 'cycles', margin: p.marginPercent } : {};
+      const result = JSON.parse(engine.plan(graph, JSON.stringify(options)));
+      assert.deepEqual([result.metrics.extraBytes, result.metrics.totalCycles], [p.extraBytes, p.totalCycles]);
+      assert.deepEqual(JSON.parse(engine.verify(graph, JSON.stringify(result), '{}')).violations, []);
+    }
+  }
+  // a margin lets the cycles objective move more data: 0 keeps it to the bytes plan's
+  const graph = graphs[0];
+  const atZero = JSON.parse(engine.plan(graph, JSON.stringify({ objective: 'cycles', margin: 0 })));
+  assert.ok(atZero.metrics.extraBytes <= atZero.objective.bytesPlan.extraBytes);
+});
+
+test('the option "margin" is refused with its field: out of 0..1000, not an integer, or without objective cycles', () => {
+  const graph = engine.example('one-spill');
+  const errorOf = (options) => JSON.parse(engine.plan(graph, JSON.stringify(options))).error;
+  for (const [options, message] of [
+    [{ objective: 'cycles', margin: 1001 }, 'options: field "margin" (percent) must be an integer between 0 and 1000, got 1001'],
+    [{ objective: 'cycles', margin: -1 }, 'options: field "margin" (percent) must be an integer between 0 and 1000, got -1'],
+    [{ objective: 'cycles', margin: '5' }, 'options: field "margin" (percent) must be an integer between 0 and 1000, got a string'],
+    [{ margin: 5 }, 'options: field "margin" is the data margin of the objective "cycles", but the objective is "bytes"'],
+  ]) {
+    const e = errorOf(options);
+    assert.equal(e.kind, 'input', JSON.stringify(options));
+    assert.equal(e.where.field, 'margin');
+    assert.match(e.message, /^line 1, column \d+: /);
+    assert.ok(e.message.endsWith(message), e.message);
+  }
+  assert.match(JSON.parse(engine.frontier(graph, '{"margin": true}')).error.message, /field "margin"/);
+});

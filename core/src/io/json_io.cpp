@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -165,6 +166,11 @@ public:
                  "options: field \"disable\" switches off techniques of the objective \"cycles\", "
                  "but the objective is \"bytes\"",
                  "disable");
+        if (marginOffset_ && opts_.objective != Objective::Cycles)
+            fail(*marginOffset_,
+                 "options: field \"margin\" is the data margin of the objective \"cycles\", but the objective is "
+                 "\"bytes\"",
+                 "margin");
         return std::move(opts_);
     }
 
@@ -292,6 +298,17 @@ private:
             }
             return false;
         }
+        if (key_ == "margin") {
+            if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > limits::kMaxMarginPercent)
+                fail(offset,
+                     "options: field \"margin\" (percent) must be an integer between 0 and " +
+                         std::to_string(limits::kMaxMarginPercent) + ", got " +
+                         (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
+                     "margin");
+            opts_.cycles.marginPercent = static_cast<int>(s->integer);
+            marginOffset_ = offset;
+            return false;
+        }
         if (key_ == "disable") {
             if (k != Kind::Array)
                 fail(offset,
@@ -353,6 +370,7 @@ private:
     json::CapacityEntries capacities_;
     json::ObjectFields cost_;
     std::size_t disableOffset_ = 0;
+    std::optional<std::size_t> marginOffset_;  // where "margin" was given, if it was
     int disableCount_ = 0;
     std::string forceKey_;
     std::int64_t forceStep_ = -1, forceBuffer_ = -1;
