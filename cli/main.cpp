@@ -396,8 +396,9 @@ void printSummary(std::FILE* out, const std::string& label, const GraphDocument&
     if (r.cycles) {
         const ObjectiveReport& c = *r.cycles;
         std::fprintf(out,
-                     "objective cycles: %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld bytes moved\n",
-                     static_cast<long long>(m.totalCycles), static_cast<long long>(m.extraBytes),
+                     "objective cycles (margin %d%%): %lld cycles, %lld bytes moved; the bytes plan: %lld cycles, %lld "
+                     "bytes moved\n",
+                     c.marginPercent, static_cast<long long>(m.totalCycles), static_cast<long long>(m.extraBytes),
                      static_cast<long long>(c.bytesPlanCycles), static_cast<long long>(c.bytesPlanExtraBytes));
         for (const std::string& step : c.steps) std::fprintf(out, "  %s\n", printable(step).c_str());
     }

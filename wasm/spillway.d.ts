@@ -50,6 +50,8 @@ export interface ObjectiveReport {
   name: "cycles";
   /** Techniques switched off (RunOptions.disable). */
   disabled: string[];
+  /** The data margin it ran with, percent (RunOptions.margin; 10 unless given). */
+  margin: number;
   bytesPlan: { extraBytes: number; totalCycles: number };
   /** One line per kept step, e.g. "bytes plan round 1, placement: 44390 -> 42154 cycles". */
   steps: string[];

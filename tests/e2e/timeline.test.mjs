@@ -256,3 +256,47 @@ for (const size of SIZES) {
     await fresh.context.close();
   });
 }
+
+test('the data margin of objective cycles: shown under cycles only, the CLI\u2019s --margin plan byte for byte, a bad one named, kept in a link', async (t) => {
+  const { page, context } = await openPage(pg.browser, pg.url, SIZES[0].opts);
+  await waitForResult(page);
+  await selectExample(page, 'tiled-matmul-small');
+  assert.equal(await page.locator('[data-testid=margin-pick]').isVisible(), false, 'no margin under bytes');
+  let before = await resultText(page);
+  await page.locator('[data-testid=objective]').selectOption('cycles');
+  await waitForNewResult(page, before, 60000);
+  await waitForFresh(page);
+  assert.equal(await page.locator('[data-testid=margin]').inputValue(), '10', 'the engine\u2019s default');
+  assert.equal(JSON.parse(await resultText(page)).objective.margin, 10);
+  // margin 0: the plan the CLI makes with --margin 0, which says so
+  before = await resultText(page);
+  await page.locator('[data-testid=margin]').fill('0');
+  await waitForNewResult(page, before, 60000);
+  await waitForFresh(page);
+  const text0 = await resultText(page);
+  const r0 = JSON.parse(text0);
+  assert.equal(r0.objective.margin, 0);
+  assert.ok(r0.metrics.extraBytes <= r0.objective.bytesPlan.extraBytes, 'no more data than the bytes plan');
+  assert.match(await text(page, 'objective-info'), /^Objective cycles \(margin 0%\): /);
+  if (haveCli()) {
+    const caps = Object.entries(r0.capacities).map(([k, v]) => `${k}=${v}`).join(',');
+    assert.equal(text0, cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles', '--margin', '0']).text);
+  } else t.diagnostic(`${CLI} is not built: not compared with the CLI`);
+  // out of range: named, marked, and the plan on screen stays
+  await page.locator('[data-testid=margin]').fill('1001');
+  await page.locator('[data-testid=settings-errors]').filter({ hasText: 'The margin field: "1001" is not a whole number from 0 to 1,000.' }).waitFor();
+  assert.equal(await page.locator('[data-testid=margin]').getAttribute('aria-invalid'), 'true');
+  assert.equal(await resultText(page), text0);
+  await page.locator('[data-testid=margin]').fill('0');
+  await page.locator('[data-testid=settings-errors]').filter({ hasText: 'margin' }).waitFor({ state: 'detached' });
+  // a link keeps the margin (case format v8)
+  await page.locator('[data-testid=share]').click();
+  const url = await page.locator('[data-testid=share-url]').inputValue();
+  await context.close();
+  const fresh = await openPage(pg.browser, url, SIZES[0].opts);
+  await fresh.page.waitForFunction(() => JSON.parse(window.spillway.resultText() ?? '{}').objective?.margin === 0, null, { timeout: 60000 });
+  assert.equal(await resultText(fresh.page), text0, 'the same plan from the link');
+  assert.equal(await fresh.page.locator('[data-testid=margin]').inputValue(), '0');
+  assert.deepEqual(fresh.page.errors, []);
+  await fresh.context.close();
+});

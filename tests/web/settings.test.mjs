@@ -30,6 +30,7 @@ test('runOptions: every setting the page changes reaches the engine', () => {
     orderFile: { name: 'o.txt', ids: [2, 0, 1] },
     effort: 0,
     objective: 'cycles',
+    margin: 0,
   });
   assert.deepEqual(runOptions(s), {
     capacities: { L1: 100 },
@@ -37,6 +38,7 @@ test('runOptions: every setting the page changes reaches the engine', () => {
     policy: 'seed',
     effort: 0,
     objective: 'cycles',
+    margin: 0,
     cost: { model: 'seed', fixedLatency: 4, cyclesPerByte: 2 },
   });
   assert.deepEqual(compareOptions(s), {
@@ -44,7 +46,10 @@ test('runOptions: every setting the page changes reaches the engine', () => {
     cost: { model: 'seed', fixedLatency: 4, cyclesPerByte: 2 },
     effort: 0,
     objective: 'cycles',
+    margin: 0,
   });
+  assert.equal(runOptions({ ...s, margin: 10 }).margin, undefined, 'the default margin is the engine\u2019s own');
+  assert.equal(runOptions({ ...s, objective: 'bytes' }).margin, undefined, 'a margin only under cycles');
   assert.equal(runOptions({ ...s, orderFile: null }).order, 'graph', 'a file order without its file: the default');
 });
 
@@ -100,7 +105,7 @@ test('checkCapacities refuses repeated names, control characters and bad values'
 test('checkSettings: absent fields take the defaults; known names pass', () => {
   assert.deepEqual(checkSettings({}, NAMES), { ok: true, settings: defaultSettings() });
   const r = checkSettings(
-    { policy: 'seed', orderSource: 'id', effort: 100, objective: 'cycles', fixedLatency: 3 },
+    { policy: 'seed', orderSource: 'id', effort: 100, objective: 'cycles', margin: 40, fixedLatency: 3 },
     NAMES,
   );
   assert.deepEqual(r.settings, {
@@ -109,6 +114,7 @@ test('checkSettings: absent fields take the defaults; known names pass', () => {
     orderSource: 'id',
     effort: 100,
     objective: 'cycles',
+    margin: 40,
     fixedLatency: 3,
   });
 });
@@ -129,6 +135,8 @@ test('checkSettings refuses the whole settings on anything unknown, with the val
   assert.equal(message({ cyclesPerByte: -1 }), 'cyclesPerByte must be a whole number from 0 to 1,048,576');
   assert.equal(message({ effort: 1.5 }), 'the effort must be a whole number of evaluations from 0 to 100,000,000');
   assert.equal(message({ objective: 'time' }), 'objective "time" is neither bytes nor cycles');
+  for (const margin of [-1, 1001, 2.5, '10'])
+    assert.equal(message({ margin }), 'the data margin must be a whole number of percent from 0 to 1,000');
   assert.equal(message({ capacities: [['L1']] }), 'a capacity row is not a [name, bytes] pair');
   assert.equal(message({ orderSource: 'file' }), 'the order source is a file, but the file is missing');
   assert.equal(

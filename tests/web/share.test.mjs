@@ -20,7 +20,14 @@ const GRAPH =
 const fragmentOf = (c) => CASE_PREFIX + compressToEncodedURIComponent(JSON.stringify(c));
 
 test('a case goes through a link and comes back with its settings and view', () => {
-  const settings = { ...defaultSettings(), policy: 'belady', orderSource: 'search', effort: 300, objective: 'cycles' };
+  const settings = {
+    ...defaultSettings(),
+    policy: 'belady',
+    orderSource: 'search',
+    effort: 300,
+    objective: 'cycles',
+    margin: 40,
+  };
   settings.capacities = [
     ['L1', 64],
     ['UB', 32],
@@ -174,7 +181,7 @@ test('v7: a question travels in the view, without an answer, with a named exampl
   const view = { step: 7, spill: null, lesson: null, question: QUESTION };
   const named = encodeCase(GRAPH, settings, view, { example: 'one-spill' });
   const raw = JSON.parse(LZString.decompressFromEncodedURIComponent(named.fragment.slice(CASE_PREFIX.length)));
-  assert.equal(raw.v, 7);
+  assert.equal(raw.v, CASE_VERSION);
   assert.deepEqual(raw.view, { step: 7, question: QUESTION });
   const back = decodeCaseFragment(named.fragment, { ...NAMES, examples: ['one-spill'] });
   assert.equal(back.ok, true);
@@ -244,4 +251,23 @@ test('v6 links (and a v7 link without a question) still open', () => {
   const plain = decodeCaseFragment(encodeCase(GRAPH, defaultSettings(), { step: 3 }).fragment, NAMES);
   assert.equal(plain.ok, true);
   assert.equal(plain.case.view.question, undefined);
+});
+
+test('v8: the cycles objective\u2019s margin travels when it is not the default; a v7 link opens with 10', () => {
+  const withMargin = { ...defaultSettings(), objective: 'cycles', margin: 0 };
+  const named = encodeCase(GRAPH, withMargin, {}, { example: 'one-spill' });
+  const raw = JSON.parse(LZString.decompressFromEncodedURIComponent(named.fragment.slice(CASE_PREFIX.length)));
+  assert.equal(raw.settings.margin, 0);
+  const plain = encodeCase(GRAPH, { ...defaultSettings(), objective: 'cycles' }, {}, { example: 'one-spill' });
+  const rawPlain = JSON.parse(LZString.decompressFromEncodedURIComponent(plain.fragment.slice(CASE_PREFIX.length)));
+  assert.equal('margin' in rawPlain.settings, false, 'the default margin is left out');
+  const back = decodeCaseFragment(named.fragment, { ...NAMES, examples: ['one-spill'] });
+  assert.equal(back.case.settings.margin, 0);
+  const v7 = fragmentOf({ v: 7, graph: GRAPH, settings: { objective: 'cycles' } });
+  assert.equal(decodeCaseFragment(v7, NAMES).case.settings.margin, 10);
+  const bad = fragmentOf({ v: 8, graph: GRAPH, settings: { objective: 'cycles', margin: 5000 } });
+  assert.match(
+    decodeCaseFragment(bad, NAMES).message,
+    /the data margin must be a whole number of percent from 0 to 1,000/,
+  );
 });

@@ -63,6 +63,7 @@ struct Metrics {
 // technique gained.
 struct ObjectiveReport {
     std::vector<std::string> disabled;  // techniques switched off
+    int marginPercent = 0;              // the data it could move beyond the bytes plan's
     Bytes bytesPlanExtraBytes = 0;
     Cycles bytesPlanCycles = 0;
     std::vector<std::string> steps;

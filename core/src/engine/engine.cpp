@@ -453,7 +453,8 @@ Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& mem
         r.plan = std::move(s.plan);
         r.inputOrder = std::move(s.inputOrder);
         if (!s.orderSource.empty()) r.orderSource = std::move(s.orderSource);
-        r.cycles = ObjectiveReport{{}, s.bytesPlanExtraBytes, s.bytesPlanCycles, std::move(s.steps)};
+        r.cycles = ObjectiveReport{
+            {}, opts.cycles.marginPercent, s.bytesPlanExtraBytes, s.bytesPlanCycles, std::move(s.steps)};
         for (const CyclesTechniqueInfo& t : cyclesTechniques())
             if (!opts.cycles.enabled(t.technique)) r.cycles->disabled.push_back(t.name);
     }

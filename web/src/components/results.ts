@@ -80,7 +80,7 @@ function objectiveLine(view: PlanView): HTMLElement | null {
     h(
       'summary',
       {},
-      h('strong', {}, 'Objective cycles: '),
+      h('strong', {}, `Objective cycles (margin ${o.margin}%): `),
       `${fmtInt(m.totalCycles)} cycles, ${fmtBytes(m.extraBytes)} moved; the bytes plan: `,
       h('span', { 'data-testid': 'bytes-plan-cycles' }, fmtInt(b.totalCycles)),
       ' cycles, ',

@@ -124,13 +124,21 @@ function planElements() {
   effort.title = `Effort: ${effortText}`;
   const effortHelp = h('p', { class: 'help', 'data-testid': 'effort-help' }, h('strong', {}, 'Effort: '), effortText);
   const objectiveText =
-    'bytes moves the least data (the default). cycles starts from that plan and makes it finish sooner under the pipe model (placement for time, loads and reloads hoisted, the order by simulated start), moving at most 10% more data: `spillway plan --objective cycles`. The summary shows both plans’ figures.';
+    'bytes moves the least data (the default). cycles starts from that plan and makes it finish sooner under the pipe model (placement for time, loads and reloads hoisted, the order by simulated start), moving at most the margin more data (10% unless set): `spillway plan --objective cycles --margin M`. The summary shows both plans’ figures.';
   const objective = h(
     'select',
     { 'data-testid': 'objective', 'aria-label': 'Objective', title: `Objective: ${objectiveText}` },
     h('option', { value: 'bytes' }, 'bytes (least data moved)'),
     h('option', { value: 'cycles' }, 'cycles (finish sooner)'),
   );
+  const margin = h('input', {
+    inputmode: 'numeric',
+    'data-testid': 'margin',
+    'aria-label': 'Data margin of the cycles objective (percent)',
+    title: 'how much more data than the bytes plan the cycles plan may move, in percent (0 to 1,000)',
+    size: 4,
+  });
+  const marginPick = h('span', { class: 'margin-pick', 'data-testid': 'margin-pick' }, 'margin ', margin, ' %');
   const objectiveHelp = h(
     'p',
     { class: 'help', 'data-testid': 'objective-help' },
@@ -152,6 +160,8 @@ function planElements() {
     orderHelp,
     effortHelp,
     objective,
+    margin,
+    marginPick,
     objectiveHelp,
     orderInput,
     orderInfo,
@@ -177,6 +187,7 @@ function layOut(root: HTMLElement, p: Panel) {
     orderHelp,
     effortHelp,
     objective,
+    marginPick,
     objectiveHelp,
     orderInput,
     orderInfo,
@@ -199,7 +210,13 @@ function layOut(root: HTMLElement, p: Panel) {
         h('span', { class: 'set-label' }, 'Effort'),
         h('span', { class: 'effort-pick' }, effort, effortNumber),
       ),
-      h('label', {}, h('span', { class: 'set-label' }, 'Objective'), objective),
+      // the whole row: the objective's choices and, under cycles, its margin beside
+      h(
+        'label',
+        { class: 'wide' },
+        h('span', { class: 'set-label' }, 'Objective'),
+        h('span', { class: 'effort-pick' }, objective, marginPick),
+      ),
     ),
     seedParams,
     h('div', {}, orderInput, orderInfo),
@@ -347,6 +364,7 @@ function renderOrigin(p: Panel) {
 function renderRest(p: Panel) {
   const { store } = p;
   const { policy, cost, fixed, perByte, seedParams, order, policyHelp, orderHelp, objective, objectiveHelp } = p.el;
+  const { margin, marginPick } = p.el;
   const s = store.get().settings;
   const pols = store.get().engine?.policies ?? [];
   const want = [...pols.map((name, i) => [name, i === 0 ? `${name} (default)` : name])];
@@ -374,6 +392,8 @@ function renderRest(p: Panel) {
   renderEffort(p, s.effort);
   objective.value = s.objective;
   objectiveHelp.hidden = s.objective === 'bytes'; // (the select's title has it always)
+  marginPick.hidden = s.objective === 'bytes';
+  if (document.activeElement !== margin) margin.value = String(s.margin);
   p.el.orderInfo.textContent =
     s.orderSource === 'file' && s.orderFile ? `${s.orderFile.name}: ${s.orderFile.ids.length} ids` : '';
 }
@@ -414,14 +434,14 @@ function attachCapacityInput(p: Panel) {
 /** Policy, cost model, its two numbers, objective. */
 function attachPlanInput(p: Panel) {
   const { store } = p;
-  const { policy, cost, objective, fixed, perByte } = p.el;
+  const { policy, cost, objective, fixed, perByte, margin } = p.el;
   const set = (patch: Partial<Settings>) => store.setSettings(patch);
   policy.addEventListener('change', () =>
     set({ policy: policy.value === store.get().engine?.policies[0] ? '' : policy.value }),
   );
   cost.addEventListener('change', () => set({ costModel: cost.value as CostModel }));
   objective.addEventListener('change', () => set({ objective: objective.value as Objective }));
-  const numIn = (el: HTMLInputElement, key: 'fixedLatency' | 'cyclesPerByte') =>
+  const numIn = (el: HTMLInputElement, key: 'fixedLatency' | 'cyclesPerByte' | 'margin') =>
     el.addEventListener('input', () => {
       const v = Number(el.value);
       const max = LIMITS[key];
@@ -438,6 +458,7 @@ function attachPlanInput(p: Panel) {
     });
   numIn(fixed, 'fixedLatency');
   numIn(perByte, 'cyclesPerByte');
+  numIn(margin, 'margin');
   attachEffortInput(p);
   attachOrderInput(p);
 }

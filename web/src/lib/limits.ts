@@ -16,6 +16,8 @@ export const LIMITS = {
   cyclesPerByte: 2 ** 20,
   /** The order search's effort in evaluations (the engine's limit). */
   effort: 100_000_000,
+  /** The cycles objective's data margin, percent (the engine's limit). */
+  margin: 1_000,
   /** Characters of a question's text in a link (v7). */
   questionChars: 1_000,
   /** Choices a question in a link offers. */

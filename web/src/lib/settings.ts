@@ -30,7 +30,7 @@ export const EFFORT_PRESETS: readonly (readonly [string, number])[] = [
 ];
 
 /** What the plan minimises: the data moved (the engine's default), or the total cycles without
- * moving more than 10% more data than the bytes plan (`spillway plan --objective`). */
+ * moving more data than the bytes plan's and the margin (`spillway plan --objective`). */
 export const OBJECTIVES = ['bytes', 'cycles'] as const;
 export type Objective = (typeof OBJECTIVES)[number];
 
@@ -45,7 +45,12 @@ export interface Settings {
   /** The order search's budget in evaluations; null: the engine's default for the graph. */
   effort: number | null;
   objective: Objective;
+  /** The data the cycles objective may move beyond the bytes plan's, percent (`--margin`). */
+  margin: number;
 }
+
+/** The engine's data margin when none is given. */
+export const DEFAULT_MARGIN = 10;
 
 /** The capacities the engine uses for a graph that names none (the contest's, the seed's). */
 export const DEFAULT_CAPACITIES: readonly (readonly [string, number])[] = [
@@ -81,6 +86,7 @@ export function defaultSettings(): Settings {
     orderFile: null,
     effort: null,
     objective: 'bytes',
+    margin: DEFAULT_MARGIN,
   };
 }
 
@@ -91,6 +97,7 @@ export function runOptions(s: Settings): RunOptions {
   if (s.policy) opts.policy = s.policy;
   if (s.effort !== null) opts.effort = s.effort;
   if (s.objective !== 'bytes') opts.objective = s.objective;
+  if (s.objective === 'cycles' && s.margin !== DEFAULT_MARGIN) opts.margin = s.margin;
   opts.cost =
     s.costModel === 'seed'
       ? { model: 'seed', fixedLatency: s.fixedLatency, cyclesPerByte: s.cyclesPerByte }
@@ -100,8 +107,14 @@ export function runOptions(s: Settings): RunOptions {
 
 /** Options for compare(): what a run uses except policy and order (compare tries them all). */
 export function compareOptions(s: Settings): RunOptions {
-  const { capacities, cost, effort, objective } = runOptions(s);
-  return { capacities, cost, ...(effort === undefined ? {} : { effort }), ...(objective ? { objective } : {}) };
+  const { capacities, cost, effort, objective, margin } = runOptions(s);
+  return {
+    capacities,
+    cost,
+    ...(effort === undefined ? {} : { effort }),
+    ...(objective ? { objective } : {}),
+    ...(margin === undefined ? {} : { margin }),
+  };
 }
 
 const keys = new WeakMap<Settings, { run: string; compare: string }>();
@@ -231,6 +244,11 @@ export function checkSettings(
     if (!OBJECTIVES.includes(r.objective as Objective))
       return fail(`objective "${String(r.objective).slice(0, 40)}" is neither bytes nor cycles`);
     s.objective = r.objective as Objective;
+  }
+  if (r.margin !== undefined) {
+    if (!wholeIn(r.margin, LIMITS.margin))
+      return fail(`the data margin must be a whole number of percent from 0 to ${fmtLimit(LIMITS.margin)}`);
+    s.margin = r.margin;
   }
   if (s.orderSource === ORDER_FILE) {
     const o = r.orderFile as { name?: unknown; ids?: unknown } | null | undefined;

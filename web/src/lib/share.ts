@@ -1,4 +1,6 @@
 // The case in a link: "#case=" + lz-string(JSON {v, graph, settings, view}), and in a case file.
+// v8 adds the cycles objective's data margin to the settings (`margin`, percent; absent: 10, what
+// v5 to v7 cases ran with).
 // v7 adds a question to the view (`question`: {text, field, at, choices?}): a lecturer's question
 // about the case, asked like a lesson's. It carries no answer: the page works the answer out from
 // the plan it makes, so a link cannot carry a wrong one (a question with an `answer` is refused).
@@ -23,7 +25,7 @@ import { LESSON_ID, LIMITS, fmtLimit } from './limits';
 import { DecompressedTooLarge, decompressBounded } from './lz-bounded';
 import { compactJson, layoutJson } from './json-text';
 
-export const CASE_VERSION = 7;
+export const CASE_VERSION = 8;
 export const LINK_WARN_LENGTH = 8000;
 export const CASE_PREFIX = 'case=';
 
