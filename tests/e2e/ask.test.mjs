@@ -1,4 +1,4 @@
-// A lecturer's own question in a link (format v7): written on the page at a spill decision or about
+// A lecturer's own question in a link (format v7 and later): written on the page at a spill decision or about
 // the whole plan, copied as a link that carries no answer, opened in a fresh page (and in the
 // embed view) where it is asked like a lesson's: nothing answers it before the right answer.
 import { test } from 'node:test';
@@ -8,14 +8,18 @@ import { usePlayground, openPage, waitForResult, waitForFresh, resultText, slide
 
 const pg = usePlayground();
 
-/** Writes a question at the cursor and resolves to the link the editor makes. */
+/** Writes a question at the cursor and resolves to the link the editor makes (a new one: the
+ * field still shows the link made before until the new one is ready). */
 async function askAsLink(page, text, field) {
   if ((await page.locator('[data-testid=ask-text]').isVisible()) === false) await page.locator('[data-testid=ask-open]').click();
+  const url = page.locator('[data-testid=ask-url]');
+  const previous = (await url.isVisible()) ? await url.inputValue() : null;
   await page.locator('[data-testid=ask-text]').fill(text);
   await page.locator('[data-testid=ask-field]').selectOption(field);
   await page.locator('[data-testid=ask-make]').click();
   await page.locator('[data-testid=ask-url]:visible').waitFor();
-  return page.locator('[data-testid=ask-url]').inputValue();
+  await page.waitForFunction((old) => document.querySelector('[data-testid=ask-url]').value !== old, previous);
+  return url.inputValue();
 }
 
 /** The case a link carries (decompressed). */
@@ -37,7 +41,7 @@ test('a question written at a spill decision travels in a link without its answe
   const text = 'UB is full and t needs room: which buffer goes out?';
   const url = await askAsLink(page, text, 'buf');
   const c = caseOf(url);
-  assert.equal(c.v, 7);
+  assert.equal(c.v, 8);
   assert.deepEqual(c.view.question, { text, field: 'buf', at: d.orderStep, choices }, 'the question, its step and choices; no answer');
   assert.doesNotMatch(JSON.stringify(c), /answer/);
   // what was typed stays while the lecturer moves on and closes and opens the editor

@@ -28,7 +28,7 @@ for (const size of SIZES) {
     const url = await page.locator('[data-testid=share-url]').inputValue();
     assert.match(await text(page, 'share-length'), new RegExp(`^${url.length.toLocaleString('en-US')} characters$`));
     const c = JSON.parse(lz.decompressFromEncodedURIComponent(url.slice(url.indexOf('#case=') + 6)));
-    assert.equal(c.v, 7);
+    assert.equal(c.v, 8);
     assert.equal(c.settings.objective, 'bytes', 'the objective travels too');
     assert.deepEqual(c.view, { step: 0, spill: null, lesson: null }, "the step, spill and lesson travel too");
     assert.equal(c.graph, JSON.stringify(JSON.parse(graph)), 'the graph travels compacted (this one has no spaces inside strings)');
@@ -148,7 +148,7 @@ test('the first example travels by its name: a short link that opens the same gr
   assert.ok(fragment.length <= 300, `the first example's link has ${fragment.length} characters after '#'`);
   t.diagnostic(`the first example's link: ${fragment.length} characters after '#'`);
   const c = caseOf(url);
-  assert.equal(c.v, 7);
+  assert.equal(c.v, 8);
   assert.equal(c.example, 'one-spill');
   assert.equal('graph' in c, false, 'the graph stays home');
   assert.match(await page.locator('[data-testid=share-popover]').textContent(), /names the example or lesson/);

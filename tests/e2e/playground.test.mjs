@@ -334,7 +334,7 @@ test('order file, drag-and-drop, long-link warning and theme toggle', async () =
     assert.match(await warn.textContent(), /8,000/);
     const [dl] = await Promise.all([page.waitForEvent('download'), warn.locator('button').click()]);
     const saved = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
-    assert.equal(saved.v, 7, 'case files are format v7 (v1 to v6 still open)');
+    assert.equal(saved.v, 8, 'case files are format v8 (v1 to v7 still open)');
     assert.equal(saved.graph, fs.readFileSync(big, 'utf8'));
     await page.keyboard.press('Escape');
   }

@@ -141,7 +141,7 @@ for (const size of SIZES) {
     await page.locator('[data-testid=share]').click();
     const url = await page.locator('[data-testid=share-url]').inputValue();
     const c = JSON.parse(lz.decompressFromEncodedURIComponent(url.slice(url.indexOf('#case=') + 6)));
-    assert.equal(c.v, 7);
+    assert.equal(c.v, 8);
     assert.equal(c.settings.effort, 300);
     await context.close();
 

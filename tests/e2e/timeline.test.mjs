@@ -300,3 +300,68 @@ test('the data margin of objective cycles: shown under cycles only, the CLI\u201
   assert.deepEqual(fresh.page.errors, []);
   await fresh.context.close();
 });
+
+test('the trade-off front: made on demand as the CLI makes it, each point opens its plan (mouse and keyboard), on a phone too', async (t) => {
+  const { page, context } = await openPage(pg.browser, pg.url, SIZES[0].opts);
+  await waitForResult(page);
+  await selectExample(page, 'conv-like');
+  let before = await resultText(page);
+  await page.locator('[data-testid=order-source]').selectOption('schedule');
+  await waitForNewResult(page, before, 60000);
+  await waitForFresh(page);
+  const bytes = JSON.parse(await resultText(page));
+  assert.equal(await page.locator('[data-testid=front-mark]').count(), 0, 'nothing before it is asked for');
+  await page.locator('[data-testid=front-run]').click();
+  await page.locator('[data-testid=front-point]').first().waitFor({ timeout: 240000 });
+  const shown = await page.locator('[data-testid=front-point]').evaluateAll((bs) =>
+    bs.map((b) => ({ objective: b.dataset.objective, margin: Number(b.dataset.margin), text: b.textContent })),
+  );
+  const fmt = (n) => n.toLocaleString('en-US');
+  let points;
+  if (haveCli()) {
+    const g = path.join(tmp, 'front.json');
+    fs.writeFileSync(g, await graphText(page));
+    const caps = Object.entries(bytes.capacities).map(([k, v]) => `${k}=${v}`).join(',');
+    points = JSON.parse(execFileSync(CLI, ['frontier', g, '--order', 'schedule', '--caps', caps, '-o', '-'], { encoding: 'utf8' })).points;
+    assert.deepEqual(shown, points.map((p) => ({ objective: p.objective, margin: p.marginPercent, text: `${fmt(p.extraBytes)} B, ${fmt(p.totalCycles)} cycles` })));
+  } else {
+    t.diagnostic(`${CLI} is not built: the front is not compared with the CLI`);
+    points = shown.map((s) => {
+      const [b, c] = s.text.match(/[\d,]+/g).map((x) => Number(x.replace(/,/g, '')));
+      return { objective: s.objective, marginPercent: s.margin, extraBytes: b, totalCycles: c };
+    });
+  }
+  assert.ok(points.length >= 2, 'this graph has a front of more than one plan');
+  assert.equal(await page.locator('[data-testid=front-mark]').count(), points.length);
+  assert.match(await text(page, 'front-status'), new RegExp(`^${points.length} plans no other beats on both data moved and cycles`));
+  // the last point by keyboard: its mark focused, Enter opens its plan (objective and margin set)
+  const last = points.at(-1);
+  await page.locator('[data-testid=front-mark]').last().focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((m) => JSON.parse(window.spillway.resultText() ?? '{}').objective?.margin === m, last.marginPercent, { timeout: 120000 });
+  await waitForFresh(page);
+  let r = JSON.parse(await resultText(page));
+  assert.deepEqual([r.metrics.extraBytes, r.metrics.totalCycles], [last.extraBytes, last.totalCycles], 'the point\u2019s plan');
+  assert.equal(await page.locator('[data-testid=objective]').inputValue(), 'cycles');
+  assert.equal(await page.locator('[data-testid=margin]').inputValue(), String(last.marginPercent));
+  await page.locator('[data-testid=front-point][aria-current=true]').waitFor();
+  assert.equal(await page.locator('[data-testid=front-point]').last().getAttribute('aria-current'), 'true', 'marked as on screen');
+  // the first point by a click on its list entry
+  const first = points[0];
+  before = await resultText(page);
+  await page.locator('[data-testid=front-point]').first().click();
+  await waitForNewResult(page, before, 120000);
+  await waitForFresh(page);
+  r = JSON.parse(await resultText(page));
+  assert.deepEqual([r.metrics.extraBytes, r.metrics.totalCycles], [first.extraBytes, first.totalCycles]);
+  // another graph: the front says it is not this one's, and offers to make it again
+  await page.locator('[data-testid=order-source]').selectOption('id');
+  await page.locator('[data-testid=front-status]').filter({ hasText: 'for another graph or other settings' }).waitFor();
+  assert.equal(await page.locator('[data-testid=front-run]').isEnabled(), true);
+  // on a phone the plot fits the screen
+  await page.setViewportSize({ width: 390, height: 844 });
+  const box = await page.locator('.front-plot').boundingBox();
+  assert.ok(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});

@@ -11,6 +11,7 @@ const MODULES = [
   'anytime',
   'bound',
   'embed',
+  'frontier',
   'json-text',
   'limits',
   'lz-bounded',

@@ -17,6 +17,7 @@ import { EngineClient } from './engine/client';
 import { TextClient } from './text/client';
 import { createDocument } from './app/document';
 import { createRunner } from './app/runner';
+import { createFrontierRunner } from './app/frontier';
 import { storage, KEY_SETTINGS, KEY_THEME, KEY_GRAPH, KEY_LESSONS } from './app/storage';
 import { createStepper, hiddenFrom, lessonAsksMetric } from './app/stepping';
 import { mountNotice } from './components/notice';
@@ -36,6 +37,7 @@ import { mountProgramView } from './components/program';
 import { mountWhatIf } from './components/whatif';
 import { createWhatIf } from './app/whatif';
 import { mountCompare } from './components/compare';
+import { mountFrontier } from './components/frontier';
 import { mountShare } from './components/share';
 import { mountSource } from './components/source';
 import { mountStale } from './components/stale';
@@ -184,7 +186,8 @@ mountCompare($('compare'), $('compare-status'), store, {
   cancel: () => runner.cancelCompare(),
   retry: () => runner.retryCompare(),
 });
-// a lesson's question about a plan's totals: the compare table's rows would answer it
+mountFrontier($('frontier'), store, createFrontierRunner(doc));
+// a lesson's question about a plan's totals: the compare table's rows (and the front) would answer it
 const compareHidden = h(
   'p',
   { class: 'muted', 'data-testid': 'compare-hidden', hidden: true },
@@ -195,6 +198,7 @@ store.subscribe((s, p) => {
   const asks = !!lessonAsksMetric(s);
   if (asks === !!lessonAsksMetric(p)) return;
   $('compare').hidden = asks;
+  $('frontier-card').hidden = asks;
   $('diff-card').hidden = asks || !s.diff;
   compareHidden.hidden = !asks;
 });

@@ -1,6 +1,6 @@
 // All page state in one place. Components read with get(), change with set(), and re-render in
 // subscribe() callbacks, comparing the slices they care about.
-import type { CompareRow, EngineInfo, PlanView, SearchProgress } from './engine/types';
+import type { CompareRow, EngineInfo, FrontierPoint, PlanView, SearchProgress } from './engine/types';
 import type { ErrorWhere } from '../../wasm/spillway';
 import { defaultSettings, settingsKeys, type Settings } from './lib/settings';
 import type { CaseQuestion } from './lib/share';
@@ -58,6 +58,14 @@ export interface CompareState {
   status: 'running' | 'done' | 'error' | 'cancelled';
   rows: CompareRow[];
   rowsKey: string; // compareKey() of what the rows are for ('' when there are none)
+  message?: string;
+}
+
+/** The trade-off front between data moved and cycles for one graph and settings (but objective). */
+export interface FrontierState {
+  key: string; // frontierKey() of what is being (or was) computed
+  status: 'running' | 'done' | 'error';
+  points: FrontierPoint[];
   message?: string;
 }
 
@@ -171,11 +179,13 @@ export interface State {
   notice: Notice | null;
   theme: 'light' | 'dark';
   compare: CompareState | null;
+  frontier: FrontierState | null;
 }
 
 export const rowKey = (r: CompareRow) => `${r.policy}|${r.order}`;
 export const runKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settings).run}`;
 export const compareKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settings).compare}`;
+export const frontierKey = (s: State) => `${s.docVersion}|${settingsKeys(s.settings).frontier}`;
 
 /** Why the plan on screen no longer matches the editor and settings, or null when it does. */
 export function resultStale(s: State): string | null {
@@ -248,6 +258,7 @@ export const store = createStore({
   notice: null,
   theme: prefersDark ? 'dark' : 'light',
   compare: null,
+  frontier: null,
 });
 export type Store = typeof store;
 

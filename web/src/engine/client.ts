@@ -1,5 +1,5 @@
 // Typed promise API over the engine worker.
-import type { CompareRow, EngineInfo, PlanProgress, PlanView, Request, RunOptions } from './types';
+import type { CompareRow, EngineInfo, FrontierPoint, PlanProgress, PlanView, Request, RunOptions } from './types';
 import { WorkerClient } from '../lib/worker-rpc';
 
 type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -35,5 +35,10 @@ export class EngineClient extends WorkerClient<Body> {
   /** Every policy on every order source (the engine's compare()), each plan verified. */
   compare(graph: string, options: RunOptions): Promise<CompareRow[]> {
     return this.call({ method: 'compare', graph, options });
+  }
+
+  /** The trade-off front between data moved and cycles (the engine's frontier()), by data moved. */
+  frontier(graph: string, options: RunOptions): Promise<FrontierPoint[]> {
+    return this.call({ method: 'frontier', graph, options });
   }
 }

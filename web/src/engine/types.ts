@@ -2,6 +2,7 @@
 import type {
   CompareRow,
   ExampleInfo,
+  FrontierPoint,
   NodeWait,
   ObjectiveReport,
   OrderSourceInfo,
@@ -14,6 +15,7 @@ import type { ProgramInfo } from '../lib/program';
 export type {
   CompareRow,
   ExampleInfo,
+  FrontierPoint,
   NodeWait,
   ObjectiveReport,
   OrderSourceInfo,
@@ -318,4 +320,5 @@ export type Request =
   | { id: number; method: 'translate'; program: string }
   | { id: number; method: 'plan'; graph: string; options: RunOptions }
   | { id: number; method: 'planAnytime'; graph: string; options: RunOptions }
-  | { id: number; method: 'compare'; graph: string; options: RunOptions };
+  | { id: number; method: 'compare'; graph: string; options: RunOptions }
+  | { id: number; method: 'frontier'; graph: string; options: RunOptions };

@@ -1,11 +1,20 @@
 // The engine's worker: loads the WebAssembly module once, answers init/example/translate/plan/
-// planAnytime/compare, and turns a result into the view data (node table, buffers, chart
+// planAnytime/compare/frontier, and turns a result into the view data (node table, buffers, chart
 // stretches, spill decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
 // is made (lib/anytime.ts), so that Cancel keeps the best plan so far.
 import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
 import type { SpillwayModule } from '../../../wasm/spillway';
-import type { CompareRow, GraphNode, PlanProgress, PlanResult, PlanView, PolicyInfo, Request } from './types';
+import type {
+  CompareRow,
+  FrontierPoint,
+  GraphNode,
+  PlanProgress,
+  PlanResult,
+  PlanView,
+  PolicyInfo,
+  Request,
+} from './types';
 import { buildView, transferables } from '../lib/layout';
 import { planAnytime } from '../lib/anytime';
 import { ReportedFailure, serve } from '../lib/worker-rpc';
@@ -120,6 +129,8 @@ serve<Request>(
       }
       case 'compare':
         return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];
+      case 'frontier':
+        return (parseEngine(m.frontier(req.graph, JSON.stringify(req.options))) as { points: FrontierPoint[] }).points;
     }
     // A view's typed arrays (the result's bytes among them: hundreds of MB on a huge graph) are
     // handed over, not copied: a copy took the page's thread 2.3 s on a 485K-node graph.

@@ -117,11 +117,26 @@ export function compareOptions(s: Settings): RunOptions {
   };
 }
 
-const keys = new WeakMap<Settings, { run: string; compare: string }>();
-/** Strings that are equal exactly when two settings make the same run / the same comparison. */
-export function settingsKeys(s: Settings): { run: string; compare: string } {
+/** Options for frontier(): what a run uses except the objective and its margin (the front runs
+ * the bytes plan and the cycles objective at margins of its own). */
+export function frontierOptions(s: Settings): RunOptions {
+  const { objective: _objective, margin: _margin, ...rest } = runOptions(s);
+  return rest;
+}
+
+const keys = new WeakMap<Settings, { run: string; compare: string; frontier: string }>();
+/** Strings that are equal exactly when two settings make the same run / comparison / front. */
+export function settingsKeys(s: Settings): { run: string; compare: string; frontier: string } {
   let k = keys.get(s);
-  if (!k) keys.set(s, (k = { run: JSON.stringify(runOptions(s)), compare: JSON.stringify(compareOptions(s)) }));
+  if (!k)
+    keys.set(
+      s,
+      (k = {
+        run: JSON.stringify(runOptions(s)),
+        compare: JSON.stringify(compareOptions(s)),
+        frontier: JSON.stringify(frontierOptions(s)),
+      }),
+    );
   return k;
 }
 

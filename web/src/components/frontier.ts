@@ -1,0 +1,160 @@
+// The trade-off front: a button makes it (app/frontier.ts), then a plot of data moved against
+// cycles with one mark per point and, below, the same points as a list; a mark or a list entry
+// opens that point's plan (it sets the objective and margin that made it). The plan on screen is
+// marked. A front made for another graph or other settings says so and offers to make it again.
+import { fmtInt, h } from '../lib/format';
+import { FRONT_PLOT, currentPoint, plotPoints, pointLabel, pointRun } from '../lib/frontier';
+import { frontierKey, type State, type Store } from '../store';
+import type { FrontierPoint } from '../engine/types';
+
+export interface FrontierHandlers {
+  run(): void;
+  cancel(): void;
+  open(point: FrontierPoint): void;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+function svg(tag: string, attrs: Record<string, string | number>, ...children: (Node | string)[]): SVGElement {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+/** Enter or Space on a focused mark opens it, as a click does. */
+function activates(el: Element, open: () => void) {
+  el.addEventListener('click', open);
+  el.addEventListener('keydown', (e) => {
+    const k = (e as KeyboardEvent).key;
+    if (k === 'Enter' || k === ' ') {
+      e.preventDefault();
+      open();
+    }
+  });
+}
+
+/** The plot: axes with the ranges' ends, the front as a line, a focusable mark per point. */
+function plot(points: FrontierPoint[], current: number, on: FrontierHandlers): SVGElement {
+  const f = FRONT_PLOT;
+  const { at, x, y } = plotPoints(points);
+  const bottom = f.height - f.bottom;
+  const marks = points.map((p, i) => {
+    const mark = svg(
+      'g',
+      {
+        class: `front-mark${i === current ? ' current' : ''}`,
+        tabindex: 0,
+        role: 'button',
+        'aria-label': `Open the plan: ${pointLabel(p)}`,
+        'data-testid': 'front-mark',
+      },
+      svg('title', {}, pointLabel(p)),
+      svg('circle', { cx: at[i].x, cy: at[i].y, r: i === current ? 7 : 5.5 }),
+    );
+    activates(mark, () => on.open(p));
+    return mark;
+  });
+  return svg(
+    'svg',
+    {
+      class: 'front-plot',
+      viewBox: `0 0 ${f.width} ${f.height}`,
+      role: 'group',
+      'aria-label': 'The trade-off front: data moved against cycles',
+    },
+    svg('line', { class: 'front-axis', x1: f.left, y1: bottom, x2: f.width - f.right, y2: bottom }),
+    svg('line', { class: 'front-axis', x1: f.left, y1: f.top, x2: f.left, y2: bottom }),
+    svg('text', { class: 'front-tick', x: f.left, y: bottom + 14 }, fmtInt(x.lo)),
+    svg('text', { class: 'front-tick end', x: f.width - f.right, y: bottom + 14 }, fmtInt(x.hi)),
+    svg('text', { class: 'front-title', x: (f.left + f.width) / 2, y: f.height - 4 }, 'data moved (bytes)'),
+    svg('text', { class: 'front-tick end', x: f.left - 6, y: bottom - 2 }, fmtInt(y.lo)),
+    svg('text', { class: 'front-tick end', x: f.left - 6, y: f.top + 10 }, fmtInt(y.hi)),
+    svg('text', { class: 'front-title', x: f.left - 6, y: (f.top + bottom) / 2, 'text-anchor': 'end' }, 'cycles'),
+    svg('polyline', { class: 'front-line', points: at.map((a) => `${a.x},${a.y}`).join(' ') }),
+    ...marks,
+  );
+}
+
+/** The points as a list, each a button that opens its plan. */
+function list(points: FrontierPoint[], current: number, on: FrontierHandlers): HTMLElement {
+  return h(
+    'ol',
+    { class: 'front-list' },
+    ...points.map((p, i) => {
+      const b = h(
+        'button',
+        {
+          class: `btn small${i === current ? ' current' : ''}`,
+          'data-testid': 'front-point',
+          'data-objective': p.objective,
+          'data-margin': p.marginPercent,
+          'aria-current': i === current ? 'true' : undefined,
+        },
+        `${fmtInt(p.extraBytes)} B, ${fmtInt(p.totalCycles)} cycles`,
+      );
+      b.addEventListener('click', () => on.open(p));
+      return h('li', {}, b, h('span', { class: 'muted' }, ` ${pointRun(p)}${i === current ? ' (on screen)' : ''}`));
+    }),
+  );
+}
+
+/** What the section shows under its button: nothing yet, the run under way, its failure, or the front. */
+function body(s: State, on: FrontierHandlers): (HTMLElement | SVGElement)[] {
+  const f = s.frontier;
+  if (!f) return [];
+  if (f.status === 'running')
+    return [
+      h(
+        'p',
+        { class: 'muted', 'data-testid': 'front-status' },
+        'Making the front: the bytes plan and the cycles objective at margins 0, 5, 10, 20, 40 and 80%, each verified…',
+      ),
+    ];
+  if (f.status === 'error')
+    return [h('p', { class: 'placeholder small-ph', 'data-testid': 'front-status' }, `The front failed: ${f.message}`)];
+  const m = s.view?.meta;
+  const current = m && f.key === frontierKey(s) ? currentPoint(f.points, m.objective, m.metrics) : -1;
+  return [
+    h(
+      'p',
+      { class: 'muted', 'data-testid': 'front-status' },
+      `${f.points.length === 1 ? 'One plan' : `${f.points.length} plans`} no other beats on both data moved and cycles${f.key === frontierKey(s) ? '' : ', for another graph or other settings'}. Open one to see it.`,
+    ),
+    plot(f.points, current, on),
+    list(f.points, current, on),
+  ];
+}
+
+export function mountFrontier(root: HTMLElement, store: Store, on: FrontierHandlers) {
+  root.dataset.testid = 'frontier';
+  const render = () => {
+    const s = store.get();
+    const f = s.frontier;
+    const running = f?.status === 'running';
+    const fresh = f?.status === 'done' && f.key === frontierKey(s);
+    const button = h(
+      'button',
+      { class: 'btn', 'data-testid': running ? 'front-cancel' : 'front-run', disabled: fresh ? true : undefined },
+      running ? 'Cancel' : f ? 'Make the front again' : 'Trade-off front',
+    );
+    button.addEventListener('click', () => (running ? on.cancel() : on.run()));
+    root.replaceChildren(
+      h(
+        'div',
+        { class: 'front-head' },
+        button,
+        h(
+          'span',
+          { class: 'muted small' },
+          'the bytes plan and the cycles objective at margins 0 to 80%: the plans no other beats on both',
+        ),
+      ),
+      ...body(s, on),
+    );
+  };
+  store.subscribe((s, p) => {
+    if (s.frontier !== p.frontier || s.view !== p.view || s.docVersion !== p.docVersion || s.settings !== p.settings)
+      render();
+  });
+  render();
+}
