@@ -345,6 +345,7 @@ test('the trade-off front: made on demand as the CLI makes it, each point opens 
   assert.equal(await page.locator('[data-testid=objective]').inputValue(), 'cycles');
   assert.equal(await page.locator('[data-testid=margin]').inputValue(), String(last.marginPercent));
   await page.locator('[data-testid=front-point][aria-current=true]').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), 'front-mark', 'the focus stays on the mark');
   assert.equal(await page.locator('[data-testid=front-point]').last().getAttribute('aria-current'), 'true', 'marked as on screen');
   // the first point by a click on its list entry
   const first = points[0];
@@ -354,10 +355,17 @@ test('the trade-off front: made on demand as the CLI makes it, each point opens 
   await waitForFresh(page);
   r = JSON.parse(await resultText(page));
   assert.deepEqual([r.metrics.extraBytes, r.metrics.totalCycles], [first.extraBytes, first.totalCycles]);
-  // another graph: the front says it is not this one's, and offers to make it again
+  // made for what is on screen: not made again (the objective and margin are the front's own)
+  assert.equal(await page.locator('[data-testid=front-run]').isEnabled(), false);
+  // other settings: the front says it is not theirs, and offers to make it again
   await page.locator('[data-testid=order-source]').selectOption('id');
   await page.locator('[data-testid=front-status]').filter({ hasText: 'for another graph or other settings' }).waitFor();
   assert.equal(await page.locator('[data-testid=front-run]').isEnabled(), true);
+  // ... unless a setting cannot be used (the settings name it)
+  await page.locator('[data-testid=margin]').fill('x');
+  await page.waitForFunction(() => document.querySelector('[data-testid=front-run]').disabled);
+  await page.locator('[data-testid=margin]').fill(String(first.marginPercent));
+  await page.waitForFunction(() => !document.querySelector('[data-testid=front-run]').disabled);
   // on a phone the plot fits the screen
   await page.setViewportSize({ width: 390, height: 844 });
   const box = await page.locator('.front-plot').boundingBox();

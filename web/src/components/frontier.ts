@@ -134,10 +134,19 @@ export function mountFrontier(root: HTMLElement, store: Store, on: FrontierHandl
     const fresh = f?.status === 'done' && f.key === frontierKey(s);
     const button = h(
       'button',
-      { class: 'btn', 'data-testid': running ? 'front-cancel' : 'front-run', disabled: fresh ? true : undefined },
+      {
+        class: 'btn',
+        'data-testid': running ? 'front-cancel' : 'front-run',
+        // made already for what is on screen, or a setting that cannot be used (the panel names it)
+        disabled: !running && (fresh || s.fieldErrors.length > 0) ? true : undefined,
+        title: !running && s.fieldErrors.length ? 'A setting is invalid: see the settings' : undefined,
+      },
       running ? 'Cancel' : f ? 'Make the front again' : 'Trade-off front',
     );
     button.addEventListener('click', () => (running ? on.cancel() : on.run()));
+    // a render replaces the controls: the one that had the focus (a mark opened by Enter) keeps it
+    const controls = () => [...root.querySelectorAll<HTMLElement | SVGElement>('button, [tabindex]')];
+    const focused = controls().indexOf(document.activeElement as HTMLElement);
     root.replaceChildren(
       h(
         'div',
@@ -151,9 +160,16 @@ export function mountFrontier(root: HTMLElement, store: Store, on: FrontierHandl
       ),
       ...body(s, on),
     );
+    if (focused >= 0) controls()[focused]?.focus();
   };
   store.subscribe((s, p) => {
-    if (s.frontier !== p.frontier || s.view !== p.view || s.docVersion !== p.docVersion || s.settings !== p.settings)
+    if (
+      s.frontier !== p.frontier ||
+      s.view !== p.view ||
+      s.docVersion !== p.docVersion ||
+      s.settings !== p.settings ||
+      s.fieldErrors !== p.fieldErrors
+    )
       render();
   });
   render();
