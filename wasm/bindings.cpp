@@ -252,6 +252,7 @@ val plan(const val& graphJson, const val& optionsJson) {
 
 // plan() with the order search's progress: `onProgress` gets {"evaluations", "budget", "best"}
 // every so often and returns false to stop the search, which then plans its best order so far.
+// Under the cycles objective each report also says its stage ({"stage", "stages", "stageName"}).
 val planWithProgress(const val& graphJson, const val& optionsJson, val onProgress) {
     return guarded([&] {
         std::size_t graphBytes = 0;
@@ -262,6 +263,11 @@ val planWithProgress(const val& graphJson, const val& optionsJson, val onProgres
             j["evaluations"] = p.evaluations;
             j["budget"] = p.budget;
             j["best"] = p.best;
+            if (p.stages > 0) {
+                j["stage"] = p.stage;
+                j["stages"] = p.stages;
+                j["stageName"] = p.stageName;
+            }
             return onProgress(dump(j)).as<bool>();
         };
         return resultText(doc, run(doc, opts), graphBytes);

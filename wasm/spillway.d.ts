@@ -59,12 +59,21 @@ export interface ObjectiveReport {
 
 /** What planWithProgress reports while the order search runs. */
 export interface SearchProgress {
-  /** Candidate orders scored so far (constructions included). */
+  /** Candidate orders scored so far (constructions included); in the stage "finish sooner", the
+   *  starts improved so far. */
   evaluations: number;
-  /** Evaluations allowed (constructions included); the search may stop earlier. */
+  /** Evaluations allowed (constructions included); the search may stop earlier. 0 in the stage
+   *  "finish sooner" (not known ahead). */
   budget: number;
-  /** Best score so far: data moved by the residency step ("search"), or the peak ("min-peak"). */
+  /** Best score so far: data moved by the residency step ("search"), or the peak ("min-peak");
+   *  in the stage "finish sooner", the fewest cycles so far. */
   best: number;
+  /** Under objective "cycles" only: the run's stage, 1 to `stages` ("order search", "longer order
+   *  search", "order search with room kept free", then "finish sooner"; a stage the run does not
+   *  reach is passed over), so that one progress bar follows the whole run. */
+  stage?: number;
+  stages?: number;
+  stageName?: string;
 }
 
 export interface PolicyInfo {

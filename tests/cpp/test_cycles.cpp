@@ -488,3 +488,60 @@ TEST_CASE("cycles: objective and technique names") {
           "policies, reserve, orders, search, headroom, retime");
     CHECK(cyclesTechniques().size() == 11);
 }
+
+TEST_CASE("cycles: progress in stages, one line from the first search to the plans that finish sooner") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("conv-like"));
+    RunOptions o;
+    o.objective = Objective::Cycles;
+    const Result quiet = planVerified(doc, o);
+    std::vector<SearchProgress> reports;
+    o.progress = [&](const SearchProgress& p) {
+        reports.push_back(p);
+        return true;
+    };
+    const Result told = planVerified(doc, o);
+    CHECK(resultToJson(doc, told) == resultToJson(doc, quiet));  // reports change nothing
+    REQUIRE(reports.size() >= 4);
+    // Each stage its number (conv-like skips headroom: its bytes plan's order cannot keep the room
+    // within the margin), in order, from the first search to the last stage.
+    const std::vector<std::string> kStages = {"order search", "longer order search", "order search with room kept free",
+                                              "finish sooner"};
+    std::vector<std::string> names;
+    for (size_t k = 0; k < reports.size(); ++k) {
+        const SearchProgress& p = reports[k];
+        CAPTURE(k);
+        CHECK(p.stages == 4);
+        REQUIRE(p.stage >= 1);
+        REQUIRE(p.stage <= p.stages);
+        CHECK(kStages[static_cast<size_t>(p.stage - 1)] == p.stageName);
+        if (k > 0) CHECK(p.stage >= reports[k - 1].stage);
+        if (names.empty() || names.back() != p.stageName) names.push_back(p.stageName);
+    }
+    CHECK(names == std::vector<std::string>{"order search", "longer order search", "finish sooner"});
+    // The last stage: the starts improved one by one, the fewest cycles so far never rising, and
+    // the plan made at least as fast (the swaps come after the last report).
+    std::vector<SearchProgress> last;
+    for (const SearchProgress& p : reports)
+        if (p.stage == p.stages) last.push_back(p);
+    REQUIRE(last.size() >= 2);
+    for (size_t k = 0; k < last.size(); ++k) {
+        CHECK(last[k].evaluations == static_cast<std::int64_t>(k) + 1);
+        CHECK(last[k].budget == 0);
+        if (k > 0) CHECK(last[k].best <= last[k - 1].best);
+    }
+    CHECK(told.metrics.totalCycles <= last.back().best);
+    CHECK(last.front().best <= told.cycles->bytesPlanCycles);
+    // Without the longer search, three stages; under the bytes objective, none.
+    reports.clear();
+    o.cycles.disabled = {CyclesTechnique::Search};
+    planVerified(doc, o);
+    REQUIRE_FALSE(reports.empty());
+    CHECK(reports.back().stages == 3);
+    CHECK(reports.back().stage == 3);
+    reports.clear();
+    o.objective = Objective::Bytes;
+    o.cycles.disabled.clear();
+    planVerified(doc, o);
+    REQUIRE_FALSE(reports.empty());
+    for (const SearchProgress& p : reports) CHECK(p.stages == 0);
+}

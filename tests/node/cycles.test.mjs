@@ -196,3 +196,29 @@ test('the option "margin" is refused with its field: out of 0..1000, not an inte
   }
   assert.match(JSON.parse(engine.frontier(graph, '{"margin": true}')).error.message, /field "margin"/);
 });
+
+test('planWithProgress under the cycles objective reports its stages, the last in cycles, and plans as plan() does', () => {
+  const graph = engine.example('tiled-matmul-small');
+  const options = JSON.stringify({ objective: 'cycles' });
+  const reports = [];
+  const text = engine.planWithProgress(graph, options, (json) => (reports.push(JSON.parse(json)), true));
+  assert.equal(text, engine.plan(graph, options));
+  assert.ok(reports.length >= 2);
+  for (let k = 0; k < reports.length; k++) {
+    const r = reports[k];
+    assert.equal(r.stages, 4, JSON.stringify(r));
+    assert.ok(r.stage >= 1 && r.stage <= 4 && (k === 0 || r.stage >= reports[k - 1].stage), JSON.stringify(reports));
+  }
+  const last = reports.filter((r) => r.stage === 4);
+  assert.ok(last.length >= 1);
+  assert.deepEqual([...new Set(last.map((r) => r.stageName))], ['finish sooner']);
+  assert.deepEqual(
+    last.map((r) => [r.evaluations, r.budget]),
+    last.map((_, k) => [k + 1, 0]),
+  );
+  assert.ok(JSON.parse(text).metrics.totalCycles <= last.at(-1).best);
+  // under bytes: no stage fields
+  const plain = [];
+  engine.planWithProgress(graph, '{}', (json) => (plain.push(JSON.parse(json)), true));
+  assert.ok(plain.length >= 1 && plain.every((r) => !('stage' in r)));
+});

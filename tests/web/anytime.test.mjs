@@ -137,6 +137,18 @@ test('no first rung under the objective cycles: the call asked for alone', () =>
   assert.equal(r.text, '{"plan":10000}');
 });
 
+test('under the objective cycles a long call is never stopped to climb, nor a large effort climbed to', () => {
+  for (const options of [{ objective: 'cycles' }, { objective: 'cycles', effort: 20000 }]) {
+    const engine = scriptedEngine({ setupMs: 1000, stepMs: 1000, reports: 20 });
+    const r = run(engine, options, LONG_GRAPH);
+    const effort = options.effort ?? DEFAULT_EFFORT;
+    assert.deepEqual(engine.calls, [effort], JSON.stringify(options));
+    assert.deepEqual(r.handed, []);
+    assert.equal(r.text, `{"plan":${effort}}`, 'the call asked for, whole');
+    assert.equal(r.progress.length, 20, 'every report passed on');
+  }
+});
+
 test('a first rung for an effort asked up to the second rung, none for FIRST_EFFORT or less', () => {
   const engine = scriptedEngine();
   const r = run(engine, { effort: FIRST_EFFORT * EFFORT_FACTOR }, LONG_GRAPH);

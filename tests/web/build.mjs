@@ -15,6 +15,7 @@ const MODULES = [
   'json-text',
   'limits',
   'lz-bounded',
+  'progress',
   'program',
   'settings',
   'share',

@@ -34,6 +34,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,6 +84,9 @@ struct CyclesOptions {
     int retimes = 96;        // windows technique retime plans at most (a count)
     int rounds = 4;          // placement + schedule rounds from each start (a count, not a time)
     int marginPercent = 10;  // data moved may exceed the bytes plan's by this much (reserve)
+    // Told after each start is improved: the starts improved so far and the fewest cycles yet
+    // (it observes; the run goes on).
+    std::function<void(std::int64_t starts, Cycles best)> progress;
     bool enabled(CyclesTechnique t) const;
     // The most data a plan may move against the bytes plan's `bytesPlanBytes`: marginPercent more.
     Bytes allowedBytes(Bytes bytesPlanBytes) const;

@@ -52,6 +52,13 @@ struct SearchProgress {
     std::int64_t evaluations = 0;  // candidates scored so far
     std::int64_t budget = 0;       // evaluations allowed
     Bytes best = 0;                // best score so far (data moved, or peak of all memories)
+    // Under the cycles objective a run reports in stages (engine.cpp, cyclesStages()): its order
+    // searches, then the making of plans that finish sooner. `stage` counts from 1 to `stages`
+    // (0 of 0: a lone search); a stage a run skips is passed over. In the last stage
+    // `evaluations` counts the starts improved, `budget` is 0 (not known ahead) and `best` is the
+    // fewest cycles so far.
+    int stage = 0, stages = 0;
+    const char* stageName = "";
 };
 
 struct SearchOptions {

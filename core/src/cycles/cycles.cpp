@@ -502,6 +502,11 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     Shortener shortener(g, caps, opts, memo.improved);
     const Bytes allowed = opts.allowedBytes(out.bytesPlanExtraBytes);
     Attempt best = shortener.improve(plan, inputOrder, "bytes plan");
+    std::int64_t improved = 0;
+    auto tell = [&] {
+        if (opts.progress) opts.progress(++improved, best.total);
+    };
+    tell();
     // Another start: improved, and kept when it finishes sooner.
     auto tryStart = [&](const Plan& start, const Order& input, const std::string& label, const std::string& source = "",
                         std::optional<bool> path = std::nullopt) {
@@ -509,10 +514,12 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
         if (moved > allowed) return;
         Attempt a = shortener.improve(start, input, label, path);
         a.orderSource = source;
-        if (a.total >= best.total) return;
-        a.steps.push_back(label + ": " + std::to_string(best.total) + " -> " + std::to_string(a.total) + " cycles, " +
-                          std::to_string(moved) + " bytes moved");
-        best = std::move(a);
+        if (a.total < best.total) {
+            a.steps.push_back(label + ": " + std::to_string(best.total) + " -> " + std::to_string(a.total) +
+                              " cycles, " + std::to_string(moved) + " bytes moved");
+            best = std::move(a);
+        }
+        tell();
     };
     const bool replan = !isHugeGraph(g.nodes.size());
     if (replan && opts.enabled(CyclesTechnique::Policies))

@@ -32,8 +32,38 @@ auto locatingErrors(const GraphDocument& doc, F&& f) {
     }
 }
 
+// Under the cycles objective a run reports its progress in stages, so that a progress bar need
+// not start again with each search: the first order search, the longer one (technique search),
+// the one with room kept free (technique headroom), then the making of plans that finish sooner.
+// A stage a run does not reach (no search for its order source, headroom skipped) is passed over.
+struct CyclesStages {
+    int search = 0, deeper = 0, headroom = 0, shorten = 0, count = 0;
+};
+CyclesStages cyclesStages(const RunOptions& opts) {
+    CyclesStages s;
+    if (opts.objective != Objective::Cycles) return s;
+    s.search = ++s.count;
+    if (opts.cycles.enabled(CyclesTechnique::Search)) s.deeper = ++s.count;
+    if (opts.cycles.enabled(CyclesTechnique::Headroom)) s.headroom = ++s.count;
+    s.shorten = ++s.count;
+    return s;
+}
+using ProgressFn = std::function<bool(const SearchProgress&)>;
+// `report`'s reports marked as stage `stage` of the run's (as they are without a stage).
+ProgressFn staged(const ProgressFn& report, int stage, int stages, const char* name) {
+    if (!report || stage == 0) return report;
+    return [report, stage, stages, name](const SearchProgress& p) {
+        SearchProgress q = p;
+        q.stage = stage;
+        q.stages = stages;
+        q.stageName = name;
+        return report(q);
+    };
+}
+
 OrderRequest requestFor(const GraphDocument& doc, const RunOptions& opts, const Capacities& caps) {
-    return {doc, caps, opts.effort, opts.progress, {}, 0, nullptr};
+    const CyclesStages s = cyclesStages(opts);
+    return {doc, caps, opts.effort, staged(opts.progress, s.search, s.count, "order search"), {}, 0, nullptr};
 }
 
 std::optional<SearchSummary> summaryOf(const std::optional<SearchResult>& s) {
@@ -417,9 +447,15 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
         OrderRequest deeper = withKnown;
         deeper.known = std::move(*deeperKnown);
         deeper.effort = deeperEffort;
-        if (opts.cycles.enabled(CyclesTechnique::Search)) addDeeperSearch(doc, opts, deeper, p);
-        if (opts.cycles.enabled(CyclesTechnique::Headroom) && !p.plan->spills.empty())
+        const CyclesStages stages = cyclesStages(opts);
+        if (opts.cycles.enabled(CyclesTechnique::Search)) {
+            deeper.progress = staged(opts.progress, stages.deeper, stages.count, "longer order search");
+            addDeeperSearch(doc, opts, deeper, p);
+        }
+        if (opts.cycles.enabled(CyclesTechnique::Headroom) && !p.plan->spills.empty()) {
+            deeper.progress = staged(opts.progress, stages.headroom, stages.count, "order search with room kept free");
             addHeadroomSearch(doc, opts, deeper, bestBytes, p);
+        }
     }
     return p;
 }
@@ -448,8 +484,20 @@ Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& mem
                               PlanOptions{r.capacities, r.cost, r.policy, opts.force, nullptr, &memo.residency()});
     r.objective = opts.objective;
     if (opts.objective == Objective::Cycles) {
-        Shortened s =
-            shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, opts.cycles, problem.others, &memo);
+        CyclesOptions cycles = opts.cycles;
+        if (opts.progress) {
+            const CyclesStages stages = cyclesStages(opts);
+            cycles.progress = [&, stages](std::int64_t starts, Cycles best) {
+                SearchProgress p;
+                p.evaluations = starts;
+                p.best = best;
+                p.stage = stages.shorten;
+                p.stages = stages.count;
+                p.stageName = "finish sooner";
+                opts.progress(p);  // a stop asked here stops nothing: the plans are made already
+            };
+        }
+        Shortened s = shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, cycles, problem.others, &memo);
         r.plan = std::move(s.plan);
         r.inputOrder = std::move(s.inputOrder);
         if (!s.orderSource.empty()) r.orderSource = std::move(s.orderSource);

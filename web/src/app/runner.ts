@@ -6,12 +6,13 @@
 // A run whose order comes from the search plans anytime (lib/anytime.ts): the plan of each smaller
 // effort is shown as it is made, the progress names the search's evaluations and best score, and
 // Cancel keeps the plan on screen, marked as stopped at its effort.
-import { store, runKey, compareKey, rowKey, notify, type ErrorInfo, type FieldError, type SearchRun } from '../store';
+import { store, runKey, compareKey, rowKey, notify, type ErrorInfo, type FieldError } from '../store';
 import { compareOptions, runOptions, type Settings } from '../lib/settings';
 import { EngineClient } from '../engine/client';
 import { WorkerError } from '../lib/worker-rpc';
 import type { CompareRow } from '../engine/types';
 import { fmtInt } from '../lib/format';
+import { progressText } from '../lib/progress';
 import type { GraphDocument } from './document';
 import { GRAPH_CAPACITIES_FIELD } from './document';
 
@@ -30,18 +31,6 @@ function blockedBy(e: FieldError): ErrorInfo {
   return e.field === GRAPH_CAPACITIES_FIELD
     ? { kind: 'settings', message: e.message, where: { field: 'Capacities' } }
     : { kind: 'settings', message: e.message, pageField: e.field };
-}
-
-/** "Searching orders at effort 400, on the way to 20,000: 312 of 1,050 evaluations, best so far
- * 12,416 B", or the phase of a run without a search. */
-export function progressText(search: SearchRun | null, phase: string): string {
-  if (!search) return `${phase[0].toUpperCase()}${phase.slice(1)}…`;
-  const { effort, target, progress: p } = search;
-  const at =
-    effort === null
-      ? 'at the default effort'
-      : `at effort ${fmtInt(effort)}${effort === target ? '' : `, on the way to ${target === null ? 'the default' : fmtInt(target)}`}`;
-  return `Searching orders ${at}: ${fmtInt(p.evaluations)} of ${fmtInt(p.budget)} evaluations, best so far ${fmtInt(p.best)} B`;
 }
 
 /** A runner's state: its engines, the runs and comparison under way, the tokens that tell a

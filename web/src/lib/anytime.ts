@@ -11,9 +11,10 @@
 //   dropped) and the run climbs to the effort the engine had chosen.
 // Any other run on a graph of FIRST_PLAN_CHARS or more whose effort is above FIRST_EFFORT makes
 // the first rung before the call asked for: a first plan on screen within a second on the
-// contest cases, for a fraction of the call's work. Not under the objective cycles: its
-// techniques, not the search, are most of a call's work, so the rung would cost nearly as much
-// as the call and come no sooner. A first rung whose call made no search report searched
+// contest cases, for a fraction of the call's work. Never under the objective cycles (no first
+// rung, no climb): its techniques, not the search, are most of a call's work, so each rung would
+// cost nearly as much as the call and its progress would start again with each; the call reports
+// its stages instead (SearchProgress.stage), one progress line from start to end. A first rung whose call made no search report searched
 // nothing: the effort changed nothing, so its plan is the answer.
 // Every call is deterministic (`spillway plan --effort N` gives the same bytes) and none is worse
 // than the one before, so Cancel keeps the last plan handed over. Wall time only decides whether
@@ -81,8 +82,9 @@ export function planAnytime(
     }
     return call(undefined, report(target ?? null));
   };
-  if (target !== undefined && target > FIRST_EFFORT * EFFORT_FACTOR) return climb(target, FIRST_EFFORT);
-  const canClimb = target === undefined || target > FIRST_EFFORT;
+  const cycles = options.objective === 'cycles';
+  if (!cycles && target !== undefined && target > FIRST_EFFORT * EFFORT_FACTOR) return climb(target, FIRST_EFFORT);
+  const canClimb = !cycles && (target === undefined || target > FIRST_EFFORT);
 
   // The first rung, which also tells how many evaluations the constructions take.
   let firstBudget = -1;
@@ -95,7 +97,7 @@ export function planAnytime(
     });
     return first;
   };
-  if (canClimb && graph.length >= FIRST_PLAN_CHARS && options.objective !== 'cycles') {
+  if (canClimb && graph.length >= FIRST_PLAN_CHARS) {
     const text = firstRung();
     if (isError(text) || firstBudget < 0) return text; // no search: the plan asked for
     hooks.plan(text, FIRST_EFFORT);
