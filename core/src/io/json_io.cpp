@@ -276,13 +276,7 @@ private:
             return false;
         }
         if (key_ == "effort") {
-            if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > limits::kMaxEffort)
-                fail(offset,
-                     "options: field \"effort\" must be an integer between 0 and " +
-                         std::to_string(limits::kMaxEffort) + ", got " +
-                         (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
-                     "effort");
-            opts_.effort = s->integer;
+            opts_.effort = integerIn(k, s, offset, limits::kMaxEffort, "effort", "");
             return false;
         }
         if (key_ == "objective") {
@@ -299,13 +293,8 @@ private:
             return false;
         }
         if (key_ == "margin") {
-            if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > limits::kMaxMarginPercent)
-                fail(offset,
-                     "options: field \"margin\" (percent) must be an integer between 0 and " +
-                         std::to_string(limits::kMaxMarginPercent) + ", got " +
-                         (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
-                     "margin");
-            opts_.cycles.marginPercent = static_cast<int>(s->integer);
+            opts_.cycles.marginPercent =
+                static_cast<int>(integerIn(k, s, offset, limits::kMaxMarginPercent, "margin", " (percent)"));
             marginOffset_ = offset;
             return false;
         }
@@ -341,6 +330,18 @@ private:
             return true;
         }
         return false;  // an option this engine does not know: ignored
+    }
+
+    // The integer value of option `field` (`unit` after its name in the message), 0 to `max`.
+    std::int64_t integerIn(Kind k, const Scalar* s, std::size_t offset, std::int64_t max, const char* field,
+                           const char* unit) {
+        if (k != Kind::Integer || s->beyondInt64 || s->integer < 0 || s->integer > max)
+            fail(offset,
+                 std::string("options: field \"") + field + "\"" + unit + " must be an integer between 0 and " +
+                     std::to_string(max) + ", got " +
+                     (k == Kind::Integer ? excerpt(t_.token(offset)) : std::string(json::kindName(k))),
+                 field);
+        return s->integer;
     }
 
     // "step" (of the input order) or "buffer" (an id) of "force"; other keys are refused.
