@@ -324,8 +324,7 @@ val compareAll(const val& graphJson, const val& optionsJson) {
 val frontierOf(const val& graphJson, const val& optionsJson) {
     return guarded([&] {
         GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
-        RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"));
-        opts.objective = Objective::Cycles;
+        const RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"), Objective::Cycles);
         return frontierToJson(frontier(doc, opts));
     });
 }

@@ -195,6 +195,18 @@ test('the option "margin" is refused with its field: out of 0..1000, not an inte
     assert.ok(e.message.endsWith(message), e.message);
   }
   assert.match(JSON.parse(engine.frontier(graph, '{"margin": true}')).error.message, /field "margin"/);
+  assert.match(
+    JSON.parse(engine.plan(graph, '{"objective": "cycles", "margin": 5, "margin": 6}')).error.message,
+    /field "margin" appears twice/,
+  );
+  // frontier() runs the cycles objective: its techniques may be switched off without naming it,
+  // as `spillway frontier --disable` does
+  const path = join(work, 'frontier-disable.json');
+  writeFileSync(path, graph);
+  assert.equal(
+    engine.frontier(graph, '{"disable": ["search", "headroom"]}'),
+    execFileSync(cli, ['frontier', path, '--disable', 'search,headroom', '-o', '-'], { encoding: 'utf8' }),
+  );
 });
 
 test('planWithProgress under the cycles objective reports its stages, the last in cycles, and plans as plan() does', () => {

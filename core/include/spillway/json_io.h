@@ -38,8 +38,9 @@ std::int64_t orderTextLine(const std::string& text, std::int64_t step);
 Capacities parseCapacityList(const std::string& text);
 
 // Parses the options object the bindings take (see wasm/spillway.d.ts). Errors have ErrorPlace
-// source "options" with line and column.
-RunOptions parseRunOptions(const std::string& json);
+// source "options" with line and column. `objective`: the one when the options name none
+// (frontier() runs the cycles objective, whose techniques "disable" names).
+RunOptions parseRunOptions(const std::string& json, Objective objective = Objective::Bytes);
 
 // A result file read back for re-verification: its plan, the cost model it states and what it
 // claims (metrics, timing, input order). InputError (source "result") names the field.

@@ -121,11 +121,13 @@ using json::Kind;
 using json::Scalar;
 
 // The options object of the bindings: {"capacities", "order", "policy", "cost", "effort",
-// "objective", "disable", "force"}, other keys ignored.
+// "objective", "margin", "disable", "force"}, other keys ignored.
 class OptionsReader {
 public:
-    explicit OptionsReader(const json::JsonText& text)
-        : t_(text), capacities_(text, "options.capacities", "capacities"), cost_(text, json::costFieldNames()) {}
+    OptionsReader(const json::JsonText& text, Objective objective)
+        : t_(text), capacities_(text, "options.capacities", "capacities"), cost_(text, json::costFieldNames()) {
+        opts_.objective = objective;
+    }
 
     void onScalar(const Scalar& s) { value(s.kind, &s, s.offset); }
     bool onBegin(Kind k, std::size_t offset) { return value(k, nullptr, offset); }
@@ -133,7 +135,7 @@ public:
         switch (stack_.back()) {
             case Ctx::Root:
                 if (key == "cost" || key == "order" || key == "policy" || key == "capacities" || key == "effort" ||
-                    key == "objective" || key == "disable" || key == "force") {
+                    key == "objective" || key == "margin" || key == "disable" || key == "force") {
                     if (!seen_.insert(key).second) fail(offset, "options: field \"" + key + "\" appears twice", key);
                 }
                 key_ = std::move(key);
@@ -380,10 +382,12 @@ private:
 
 }  // namespace
 
-RunOptions parseRunOptions(const std::string& text) {
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return {};
+RunOptions parseRunOptions(const std::string& text, Objective objective) {
+    RunOptions none;
+    none.objective = objective;
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return none;
     const json::JsonText t(text, "options", "the options");
-    OptionsReader reader(t);
+    OptionsReader reader(t, objective);
     json::readJson(t, reader);
     return reader.finish();
 }
