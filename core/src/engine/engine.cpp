@@ -494,7 +494,7 @@ Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& mem
                 p.stage = stages.shorten;
                 p.stages = stages.count;
                 p.stageName = "finish sooner";
-                opts.progress(p);  // a stop asked here stops nothing: the plans are made already
+                opts.progress(p);  // a stop asked here is not followed: the shortening goes to its end
             };
         }
         Shortened s = shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, cycles, problem.others, &memo);
