@@ -117,8 +117,10 @@ test('Esc cancels a long run and keeps the best plan so far; the two Cancel butt
     await page.waitForFunction(() => document.querySelector('[data-testid=progress]').dataset.running === 'false', null, { timeout: 10000 });
     await progress.waitFor({ state: 'hidden' });
     if ((await stopped.count()) === 1 || attempt === 3) break;
+    // the quick plan on screen first (waiting for no run alone passed before the quick run began,
+    // and thorough's plan, still on screen, then started no run)
     await page.locator('[data-testid=effort]').selectOption('quick');
-    await page.waitForFunction(() => document.querySelector('[data-testid=progress]').dataset.running === 'false', null, { timeout: 60000 });
+    await page.waitForFunction(() => JSON.parse(window.spillway.resultText() ?? '{}').search?.effort === 100, null, { timeout: 60000 });
     await page.locator('[data-testid=effort]').selectOption('thorough');
     await page.waitForFunction(() => document.querySelector('[data-testid=progress]').dataset.running === 'true', null, { timeout: 10000 });
     await page.locator('[data-testid=early-plan][data-stopped=false]', { hasText: 'toward 20,000' }).waitFor({ timeout: 120000 });
