@@ -211,11 +211,18 @@ ResultClaims claimsOf(const Result& r) {
 }
 
 namespace {
+// How the cycles objective's starts are planned: the run's policy and the real capacities, the
+// residency choices through `residencyMemo` when given (runners-up of one search share most of
+// their memories' problems).
+PlanOptions startOptions(const Problem& p, const RunOptions& opts, ResidencyMemo* residencyMemo) {
+    return PlanOptions{p.capacities, opts.cost, opts.policy, {}, nullptr, residencyMemo};
+}
+
 // The orders a search made (its order, then its runners-up) as starts of the cycles objective,
 // each planned with the run's policy and the real capacities; an order already among the starts
 // is not added twice.
 void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder made, const std::string& label,
-                     Problem& p) {
+                     ResidencyMemo* residencyMemo, Problem& p) {
     std::vector<std::pair<std::string, Order>> found = std::move(made.search->runnersUp);
     found.insert(found.begin(), {"", std::move(made.order)});
     for (auto& [start, order] : found) {
@@ -224,7 +231,7 @@ void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder
             candidate == p.order ||
             std::any_of(p.others.begin(), p.others.end(), [&](const OrderStart& o) { return o.order == candidate; });
         if (known) continue;
-        Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy, {}});
+        Plan plan = planSpills(doc.graph, order, startOptions(p, opts, residencyMemo));
         p.others.push_back({"search", start.empty() ? label : label + " (runner-up from " + start + ")",
                             std::move(order), std::move(plan)});
     }
@@ -233,9 +240,10 @@ void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder
 // Technique search of the cycles objective: the order search run again from the same start with
 // kDeeperSearchFactor times its effort (a count of evaluations; it replays the first run, then goes
 // on). Its order and its runners-up become starts of the cycles objective.
-void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request, Problem& p) {
+void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request,
+                     ResidencyMemo* residencyMemo, Problem& p) {
     addSearchStarts(doc, opts, makeOrder("search", request),
-                    "search, " + std::to_string(kDeeperSearchFactor) + " times the effort", p);
+                    "search, " + std::to_string(kDeeperSearchFactor) + " times the effort", residencyMemo, p);
 }
 
 // Technique headroom of the cycles objective: the same longer search for the memory the bytes
@@ -249,7 +257,7 @@ void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Ord
 // 256-byte tile less: at least 2,048 bytes, the margin 1,408) is skipped so: searched anyway, it
 // took 5.2 -> 8.4 s of CPU for the same plan.
 void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request,
-                       Bytes bytesPlanBytes, Problem& p) {
+                       Bytes bytesPlanBytes, ResidencyMemo* residencyMemo, Problem& p) {
     std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
     for (const Spill& sp : p.plan->spills) {
         const auto it = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size)).first;
@@ -277,7 +285,7 @@ void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const O
     addSearchStarts(doc, opts, makeOrder("search", smaller),
                     "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " +
                         std::to_string(room) + " bytes of " + type + " kept free",
-                    p);
+                    residencyMemo, p);
 }
 
 // The default on a huge graph (order best, policy best: lifetime alone there, no search): each
@@ -345,8 +353,9 @@ void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, c
 }
 
 // `searchMemo`: the order searches' scores, shared with earlier runs of the same graph (else the
-// run's own).
-Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchMemo* searchMemo) {
+// run's own); `residencyMemo` (when given): the residency choices of the plans it makes.
+Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchMemo* searchMemo,
+                       ResidencyMemo* residencyMemo) {
     parsePolicy(opts.policy);  // a wrong name fails before any order is made (a search is costly)
     if (opts.force) {
         requireForceable(opts.policy);
@@ -426,11 +435,11 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
         withKnown.known.emplace_back(candidate, made.order);
         if (made.search)
             for (auto& [start, order] : made.search->runnersUp) {
-                Plan plan = planSpills(doc.graph, order, PlanOptions{p.capacities, opts.cost, opts.policy, {}});
+                Plan plan = planSpills(doc.graph, order, startOptions(p, opts, residencyMemo));
                 p.others.push_back(
                     {candidate, candidate + " (runner-up from " + start + ")", std::move(order), std::move(plan)});
             }
-        Plan plan = planSpills(doc.graph, made.order, PlanOptions{p.capacities, opts.cost, opts.policy, {}});
+        Plan plan = planSpills(doc.graph, made.order, startOptions(p, opts, residencyMemo));
         const Bytes bytes = extraBytesOf(doc.graph, plan);
         if (!p.plan || bytes < bestBytes) {
             if (p.plan) p.others.push_back({p.orderSource, p.orderSource, std::move(p.order), std::move(*p.plan)});
@@ -450,11 +459,11 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
         const CyclesStages stages = cyclesStages(opts);
         if (opts.cycles.enabled(CyclesTechnique::Search)) {
             deeper.progress = staged(opts.progress, stages.deeper, stages.count, "longer order search");
-            addDeeperSearch(doc, opts, deeper, p);
+            addDeeperSearch(doc, opts, deeper, residencyMemo, p);
         }
         if (opts.cycles.enabled(CyclesTechnique::Headroom) && !p.plan->spills.empty()) {
             deeper.progress = staged(opts.progress, stages.headroom, stages.count, "order search with room kept free");
-            addHeadroomSearch(doc, opts, deeper, bestBytes, p);
+            addHeadroomSearch(doc, opts, deeper, bestBytes, residencyMemo, p);
         }
     }
     return p;
@@ -462,7 +471,7 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
 }  // namespace
 
 Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
-    return locatingErrors(doc, [&] { return prepareLocated(doc, opts, nullptr); });
+    return locatingErrors(doc, [&] { return prepareLocated(doc, opts, nullptr, nullptr); });
 }
 
 namespace {
@@ -470,7 +479,7 @@ namespace {
 // and cost model may meet again (compare's rows share one; frontier's runs both).
 Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& memo, SearchMemo* searchMemo = nullptr) {
     Result r;
-    Problem problem = locatingErrors(doc, [&] { return prepareLocated(doc, opts, searchMemo); });
+    Problem problem = locatingErrors(doc, [&] { return prepareLocated(doc, opts, searchMemo, &memo.residency()); });
     r.capacities = std::move(problem.capacities);
     r.orderSource = std::move(problem.orderSource);
     r.inputOrder = std::move(problem.order);
