@@ -4,11 +4,14 @@
 // crossing into JavaScript. Messages are valid UTF-8 by construction (InputError), and dumped
 // with invalid bytes replaced in any case, so building the error can never throw itself.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <malloc.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <ostream>
 #include <streambuf>
 #include <string_view>
@@ -250,25 +253,45 @@ val plan(const val& graphJson, const val& optionsJson) {
     });
 }
 
+// A progress report as onProgress gets it.
+Json progressJson(const SearchProgress& p) {
+    Json j;
+    j["evaluations"] = p.evaluations;
+    j["budget"] = p.budget;
+    j["best"] = p.best;
+    if (p.stages > 0) {
+        j["stage"] = p.stage;
+        j["stages"] = p.stages;
+        j["stageName"] = p.stageName;
+    }
+    return j;
+}
+
+// Under the cycles objective the best plan so far goes to onProgress at most this often: each
+// costs its timing, bounds, check and text, and wall time decides only which of them the page
+// sees while the run goes on, never the result.
+constexpr double kBestSoFarEveryMs = 1000;
+
 // plan() with the order search's progress: `onProgress` gets {"evaluations", "budget", "best"}
 // every so often and returns false to stop the search, which then plans its best order so far.
-// Under the cycles objective each report also says its stage ({"stage", "stages", "stageName"}).
+// Under the cycles objective each report also says its stage ({"stage", "stages", "stageName"}),
+// and the best plan so far comes as a second argument (its result JSON) with the last report.
 val planWithProgress(const val& graphJson, const val& optionsJson, val onProgress) {
     return guarded([&] {
         std::size_t graphBytes = 0;
         GraphDocument doc = parseGraph(graphJson, graphBytes);
         RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"));
+        Json last = Json::object();
         opts.progress = [&](const SearchProgress& p) {
-            Json j;
-            j["evaluations"] = p.evaluations;
-            j["budget"] = p.budget;
-            j["best"] = p.best;
-            if (p.stages > 0) {
-                j["stage"] = p.stage;
-                j["stages"] = p.stages;
-                j["stageName"] = p.stageName;
-            }
-            return onProgress(dump(j)).as<bool>();
+            last = progressJson(p);
+            return onProgress(dump(last)).as<bool>();
+        };
+        std::optional<double> handedAt;
+        opts.offerBestSoFar = [&](const std::function<Result()>& make) {
+            if (handedAt && emscripten_get_now() - *handedAt < kBestSoFarEveryMs) return;
+            const ResultText text = resultText(doc, make(), graphBytes);
+            onProgress(dump(last), jsText(text));
+            handedAt = emscripten_get_now();
         };
         return resultText(doc, run(doc, opts), graphBytes);
     });

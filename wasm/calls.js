@@ -3,7 +3,8 @@
 // argument count itself and throws a BindingError before the engine runs: here a function with
 // parameters answers a wrong count with the error JSON instead, and one without (version(),
 // heapInUse(), ...) ignores extra arguments as JavaScript functions do. planWithProgress's
-// onProgress must be a function, and an exception it throws stops the search and becomes the
+// onProgress must be a function (given a second argument only with a plan so far, as
+// spillway.d.ts says), and an exception it throws stops the search and becomes the
 // call's error JSON rather than unwinding through the engine. Anything else thrown (a trap of the
 // engine) is an internal error's JSON.
 addOnPostRun(function () {
@@ -18,10 +19,10 @@ addOnPostRun(function () {
     var onProgress = args[2];
     if (typeof onProgress !== 'function')
       return errorJson('input', 'onProgress: expected a function, got ' + typeof onProgress, { field: 'onProgress' });
-    args[2] = function (progressJson) {
+    args[2] = function (progressJson, resultJson) {
       if (thrown.length) return false;
       try {
-        return !!onProgress(progressJson);
+        return !!(resultJson === undefined ? onProgress(progressJson) : onProgress(progressJson, resultJson));
       } catch (e) {
         thrown.push(e);
         return false;

@@ -257,10 +257,20 @@ export interface SpillwayModule {
    * deterministic and none is worse than the one before. Cancel by not starting the next call,
    * keeping the last result. onProgress drives a progress bar within one call.
    *
+   * Under the objective cycles the run's best plan so far comes too, as a second argument: its
+   * Result JSON (what plan() returns, for that plan: verified, timed, measured) with the last
+   * report, at most once a second — the bytes plan after the first order search, then each plan
+   * that finishes sooner — so that a worker can post it and Cancel keep it. The returned value
+   * does not stop the run there.
+   *
    * An onProgress that is not a function gets the EngineError JSON (where.field "onProgress"); one
    * that throws stops the search, and the call returns the EngineError JSON "onProgress threw: ...".
    */
-  planWithProgress(graphJson: string, optionsJson: string, onProgress: (progressJson: string) => boolean): string;
+  planWithProgress(
+    graphJson: string,
+    optionsJson: string,
+    onProgress: (progressJson: string, resultJson?: string) => boolean,
+  ): string;
   /** {"violations": Violation[]} for a result JSON against its graph (the plan and every claim:
    *  metrics, timing, spill cycles), or EngineError JSON. */
   verify(graphJson: string, resultJson: string, optionsJson: string): string;

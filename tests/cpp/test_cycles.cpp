@@ -545,3 +545,44 @@ TEST_CASE("cycles: progress in stages, one line from the first search to the pla
     REQUIRE_FALSE(reports.empty());
     for (const SearchProgress& p : reports) CHECK(p.stages == 0);
 }
+
+TEST_CASE("cycles: the best plan so far offered as the run finds it, each verified, the result unchanged") {
+    const GraphDocument doc = parseGraphDocument(exampleGraphJson("conv-like"));
+    RunOptions o;
+    o.objective = Objective::Cycles;
+    const Result quiet = planVerified(doc, o);
+    std::vector<Result> offered;
+    int offers = 0;
+    o.offerBestSoFar = [&](const std::function<Result()>& make) {
+        if (++offers % 2 == 1) offered.push_back(make());  // every other one made: the rest are left
+    };
+    const Result told = planVerified(doc, o);
+    CHECK(resultToJson(doc, told) == resultToJson(doc, quiet));
+    REQUIRE(offers >= 3);
+    REQUIRE(offered.size() >= 2);
+    // The first is the bytes plan, as the report of the whole run describes it.
+    const Result& bytesPlan = offered.front();
+    CHECK(bytesPlan.metrics.extraBytes == told.cycles->bytesPlanExtraBytes);
+    CHECK(bytesPlan.metrics.totalCycles == told.cycles->bytesPlanCycles);
+    REQUIRE(bytesPlan.cycles);
+    CHECK(bytesPlan.cycles->steps.empty());
+    CHECK(bytesPlan.cycles->marginPercent == 10);
+    const Bytes allowed = o.cycles.allowedBytes(told.cycles->bytesPlanExtraBytes);
+    for (size_t k = 0; k < offered.size(); ++k) {
+        const Result& r = offered[k];
+        CAPTURE(k);
+        CHECK(verifyResultRecomputing(doc.graph, r.capacities, r.cost, r.plan, claimsOf(r)).empty());
+        CHECK(r.objective == Objective::Cycles);
+        CHECK(r.metrics.extraBytes <= allowed);
+        if (k > 0) {
+            CHECK(r.metrics.totalCycles < offered[k - 1].metrics.totalCycles);
+            CHECK(r.cycles->steps.size() >= offered[k - 1].cycles->steps.size());
+        }
+    }
+    CHECK(told.metrics.totalCycles <= offered.back().metrics.totalCycles);
+    // Under the bytes objective nothing is offered.
+    offers = 0;
+    o.objective = Objective::Bytes;
+    planVerified(doc, o);
+    CHECK(offers == 0);
+}

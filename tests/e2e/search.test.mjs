@@ -271,3 +271,46 @@ test('a contest case shows a first plan (the CLI\'s at effort 50) while its sear
   assert.deepEqual(page.errors, []);
   await context.close();
 });
+
+test('a contest case under the objective cycles shows its bytes plan while the run goes on, then the run\'s plan; Cancel keeps the best so far, verified', async (t) => {
+  const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
+  if (!file) return;
+  const graph = fs.readFileSync(file, 'utf8');
+  const want = cliPlan(tmp, graph, ['--objective', 'cycles']).text;
+  const { bytesPlan } = JSON.parse(want).objective;
+  const { page, context } = await openPage(pg.browser, pg.url);
+  await waitForResult(page);
+  const before = await resultText(page);
+  await page.locator('[data-testid=objective]').selectOption('cycles');
+  await waitForNewResult(page, before);
+  await page.locator('#open-input').setInputFiles(file);
+  // the bytes plan comes after the first order search, seconds before the longer searches end
+  const { result: first, mark, stale } = await firstPlan(page);
+  assert.equal(mark, 'Best plan so far at step 1 of 4; the run goes on toward fewer cycles.');
+  assert.equal(stale, 'false', 'the plan so far is the run\'s, not out of date');
+  const firstResult = JSON.parse(first);
+  assert.deepEqual({ extraBytes: firstResult.metrics.extraBytes, totalCycles: firstResult.metrics.totalCycles }, bytesPlan);
+  assert.deepEqual(firstResult.objective.steps, []);
+  assert.match(cliVerify(graph, first), /^ok: /);
+  // then the run's plan replaces it, unmarked: the CLI's bytes
+  await page.locator('[data-testid=early-plan]').waitFor({ state: 'detached', timeout: 120000 });
+  await waitForFresh(page);
+  sameBytes(await resultText(page), want, 'the final plan: the CLI\'s');
+
+  // Run again and Cancel as soon as a plan so far is on screen: it stays, marked as stopped
+  await page.locator('[data-testid=run]').click();
+  await page.waitForFunction(() => {
+    if (!document.querySelector('[data-testid=early-plan][data-stopped=false]')) return false;
+    document.querySelector('[data-testid=cancel]').click();
+    return true;
+  }, null, { timeout: 60000, polling: 'raf' });
+  const stopped = page.locator('[data-testid=early-plan][data-stopped=true]');
+  await stopped.waitFor();
+  assert.equal(await stopped.getAttribute('data-stage'), '1');
+  assert.equal(await text(page, 'early-plan'), 'Run stopped at step 1 of 4: this is the best plan it made before Cancel. Run to plan again.');
+  assert.match(await text(page, 'notice'), /^Run stopped at step 1 of 4: the plan below is the best it made so far\./);
+  sameBytes(await resultText(page), first, 'Cancel keeps the plan so far');
+  assert.equal(await page.locator('#summary-card').getAttribute('data-stale'), 'false');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});

@@ -70,14 +70,35 @@ test('the contest cases (schedule order) give byte-identical cycles plans native
   }
 });
 
-test('Matmul_Case0\'s default plan under the cycles objective (technique headroom\'s order) is byte-identical natively and in wasm', (t) => {
+test('Matmul_Case0\'s default plan under the cycles objective (technique headroom\'s order) is byte-identical natively and in wasm; its best plans so far come first, each verified', (t) => {
   if (!existsSync(sharedCases)) return t.skip(`${sharedCases} is absent (only our machines and CI have it)`);
   const graph = readFileSync(join(sharedCases, 'Matmul_Case0.json'), 'utf8');
-  const wasm = engine.plan(graph, JSON.stringify({ objective: 'cycles' }));
+  const handed = [];
+  const wasm = engine.planWithProgress(graph, JSON.stringify({ objective: 'cycles' }), (progress, plan) => {
+    if (plan !== undefined) handed.push({ report: JSON.parse(progress), text: plan });
+    return true;
+  });
   assert.equal(wasm, cliResult(graph, ['--objective', 'cycles']));
   const result = JSON.parse(wasm);
   assert.equal(result.metrics.totalCycles, 94508);
   assert.equal(result.metrics.extraBytes, 13184);
+  // The bytes plan after the first order search (seconds before the longer searches end), then
+  // plans that finish sooner, at most one a second.
+  assert.ok(handed.length >= 2, `${handed.length} plans handed over`);
+  const plans = handed.map((h) => JSON.parse(h.text));
+  assert.equal(handed[0].report.stage, 1);
+  assert.equal(plans[0].metrics.extraBytes, result.objective.bytesPlan.extraBytes);
+  assert.equal(plans[0].metrics.totalCycles, result.objective.bytesPlan.totalCycles);
+  assert.deepEqual(plans[0].objective.steps, []);
+  plans.forEach((plan, k) => {
+    assert.deepEqual(JSON.parse(engine.verify(graph, handed[k].text, '{}')), { violations: [] }, `plan ${k}`);
+    assert.equal(plan.objective.name, 'cycles');
+    assert.ok(plan.metrics.extraBytes * 100 <= result.objective.bytesPlan.extraBytes * 110, `plan ${k}`);
+    if (k === 0) return;
+    assert.ok(plan.metrics.totalCycles < plans[k - 1].metrics.totalCycles, `plan ${k} finishes sooner`);
+    assert.equal(handed[k].report.stage, handed[k].report.stages, `plan ${k} in the last stage`);
+  });
+  assert.ok(result.metrics.totalCycles <= plans.at(-1).metrics.totalCycles);
 });
 
 test('verify() names a wait that lies, and still reads a result without waits', () => {

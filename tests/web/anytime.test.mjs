@@ -44,12 +44,14 @@ const LONG_GRAPH = `{${' '.repeat(FIRST_PLAN_CHARS - 2)}}`;
 function run(engine, options, graph = '{}') {
   const handed = [];
   const progress = [];
+  const best = [];
   const hooks = {
     plan: (text, effort) => handed.push([effort, text]),
     progress: (_p, effort) => progress.push(effort),
+    bestSoFar: (text, step) => best.push([step, text]),
   };
   const text = planAnytime(engine.plan, graph, { capacities: {}, ...options }, hooks, engine.now);
-  return { text, handed, progress };
+  return { text, handed, progress, best };
 }
 
 test('the default effort on a short graph: one call, nothing handed over before it', () => {
@@ -186,4 +188,31 @@ test('an error in the first rung is the answer', () => {
   const engine = scriptedEngine({ error });
   assert.equal(run(engine, {}, LONG_GRAPH).text, error);
   assert.deepEqual(engine.calls, [FIRST_EFFORT]);
+});
+
+test('a cycles run hands over its best plans so far with its step; a plan in error is passed over', () => {
+  const engine = { clock: 0, calls: [] };
+  engine.now = () => engine.clock;
+  engine.plan = (_graph, optionsJson, onProgress) => {
+    engine.calls.push(JSON.parse(optionsJson).objective);
+    const report = (stage, best) =>
+      JSON.stringify({ evaluations: 1, budget: 0, best, stage, stages: 4, stageName: 's' });
+    onProgress(report(1, 700));
+    onProgress(report(1, 600), '{"plan":"bytes"}');
+    onProgress(report(4, 90), '{"error":{"kind":"input","message":"too large"}}');
+    onProgress(report(4, 80));
+    onProgress(report(4, 80), '{"plan":"sooner"}');
+    onProgress('{}', '{"plan":"no report before"}');
+    return '{"plan":"answer"}';
+  };
+  const r = run(engine, { objective: 'cycles' }, LONG_GRAPH);
+  assert.equal(r.text, '{"plan":"answer"}');
+  assert.deepEqual(engine.calls, ['cycles']);
+  assert.deepEqual(r.handed, []);
+  assert.deepEqual(r.best, [
+    [{ stage: 1, stages: 4 }, '{"plan":"bytes"}'],
+    [{ stage: 4, stages: 4 }, '{"plan":"sooner"}'],
+    [{ stage: null, stages: null }, '{"plan":"no report before"}'],
+  ]);
+  assert.deepEqual(r.progress, [null, null]); // the reports alone, not again with a plan
 });

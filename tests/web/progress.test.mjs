@@ -2,7 +2,7 @@
 // run under the objective cycles, one line from its first search to its last stage.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { progressText } from '../../build/web-lib/progress.js';
+import { progressText, stepText } from '../../build/web-lib/progress.js';
 
 const search = (progress, effort = null, target = null) => ({ effort, target, progress });
 
@@ -33,4 +33,11 @@ test('under the objective cycles: the stage, and in the last the starts improved
     'Objective cycles, step 4 of 4: finish sooner: 12 starts improved, best so far 94,508 cycles',
   );
   assert.match(progressText(search({ ...last, evaluations: 1 })), /: 1 start improved,/);
+});
+
+test("a cycles run's plan so far says its step when known", () => {
+  assert.equal(stepText({ stage: 4, stages: 4 }), ' at step 4 of 4');
+  assert.equal(stepText({ stage: 1, stages: 3 }), ' at step 1 of 3');
+  assert.equal(stepText({ stage: null, stages: null }), '');
+  assert.equal(stepText(null), '');
 });

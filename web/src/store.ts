@@ -1,6 +1,6 @@
 // All page state in one place. Components read with get(), change with set(), and re-render in
 // subscribe() callbacks, comparing the slices they care about.
-import type { CompareRow, EngineInfo, FrontierPoint, PlanView, SearchProgress } from './engine/types';
+import type { CompareRow, EngineInfo, FrontierPoint, PlanView, RunStep, SearchProgress } from './engine/types';
 import type { ErrorWhere } from '../../wasm/spillway';
 import { defaultSettings, settingsKeys, type Settings } from './lib/settings';
 import type { CaseQuestion } from './lib/share';
@@ -120,8 +120,11 @@ export interface SearchRun {
 
 /** The plan on screen is one of its run's smaller efforts: the best so far while the search goes
  * on, or the plan kept when it was stopped. Null when it is the run's own plan. */
+/** A plan on screen before the run's answer: a smaller effort's (`effort`), or under the objective
+ * cycles the run's best so far (`step`: where the run was). */
 export interface EarlyPlan {
-  effort: number;
+  effort: number | null;
+  step: RunStep | null;
   /** The effort the run asked for (null: the engine's default). */
   target: number | null;
   stopped: boolean;

@@ -75,6 +75,8 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques();
 std::vector<CyclesTechnique> parseCyclesTechniques(const std::string& commaList);
 CyclesTechnique cyclesTechnique(const std::string& name);  // InputError (field "disable")
 
+struct Shortened;
+
 struct CyclesOptions {
     std::vector<CyclesTechnique> disabled;
     int swaps = 1000;  // schedules tried by technique swaps at most (a count)
@@ -87,6 +89,10 @@ struct CyclesOptions {
     // Told after each start is improved: the starts improved so far and the fewest cycles yet
     // (it observes; the run goes on).
     std::function<void(std::int64_t starts, Cycles best)> progress;
+    // Offered the best plan so far whenever a start improves on it (the first: the bytes plan
+    // improved); calling `make` builds it as shortenPlan would return it. It observes: the run
+    // and its result are the same whether or not plans are made.
+    std::function<void(const std::function<Shortened()>& make)> offerBest;
     bool enabled(CyclesTechnique t) const;
     // The most data a plan may move against the bytes plan's `bytesPlanBytes`: marginPercent more.
     Bytes allowedBytes(Bytes bytesPlanBytes) const;

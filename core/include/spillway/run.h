@@ -19,6 +19,8 @@
 
 namespace spillway {
 
+struct Result;
+
 struct RunOptions {
     std::optional<Capacities> capacities;  // overrides the document's, which override defaults
     // A name from orderSourceList() ("graph": the document's Order, else "best"), or "given"
@@ -38,6 +40,11 @@ struct RunOptions {
     CyclesOptions cycles;
     // What if: the plan of the run's order with this spill forced (planner.h); objective bytes only.
     std::optional<ForcedSpill> force;
+    // Under the cycles objective, offered each plan better than those before it as the run finds
+    // them (the bytes plan, after the first order search; then each start that finishes sooner):
+    // calling `make` gives it as run() would return it, verified, timed and measured. It observes:
+    // the run and its result are the same whether or not plans are made.
+    std::function<void(const std::function<Result()>& make)> offerBestSoFar;
 };
 
 // What the order search did, when it made the order.

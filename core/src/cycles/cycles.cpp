@@ -477,6 +477,18 @@ Order retimedWindow(const Graph& g, const Order& input, const std::vector<Cycles
     return out;
 }
 
+// `best` as the plan shortenPlan gives, into `out` (whose figures of the bytes plan are set).
+void finish(const Graph& g, const Attempt& best, Shortened& out) {
+    out.steps = best.steps;
+    out.orderSource = best.orderSource;
+    const PlanNodes nodes(g, best.base);
+    out.plan = planWith(nodes, g, best.base, best.layout);
+    out.inputOrder = inputOrderOf(g, out.plan);
+    const DecisionRenewal renewal(g, best.base, *best.input, out.plan, out.inputOrder, best.notes);
+    out.plan.decisions = renewal.decisions();
+    out.plan.briefDecisions = renewal.briefDecisions();
+}
+
 // Each input node's simulated start in `a`'s plan, by node index.
 std::vector<Cycles> startsOf(const Graph& g, const Attempt& a) {
     const PlanNodes nodes(g, a.base);
@@ -503,8 +515,16 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     const Bytes allowed = opts.allowedBytes(out.bytesPlanExtraBytes);
     Attempt best = shortener.improve(plan, inputOrder, "bytes plan");
     std::int64_t improved = 0;
+    Cycles offered = -1;  // the best plan's cycles when last offered
     auto tell = [&] {
         if (opts.progress) opts.progress(++improved, best.total);
+        if (!opts.offerBest || best.total == offered) return;
+        offered = best.total;
+        opts.offerBest([&] {
+            Shortened sooner = out;
+            finish(g, best, sooner);
+            return sooner;
+        });
     };
     tell();
     // Another start: improved, and kept when it finishes sooner.
@@ -592,14 +612,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
         }
     }
     if (opts.enabled(CyclesTechnique::Swaps)) shortener.swap(best);
-    out.steps = std::move(best.steps);
-    out.orderSource = best.orderSource;
-    const PlanNodes nodes(g, best.base);
-    out.plan = planWith(nodes, g, best.base, best.layout);
-    out.inputOrder = inputOrderOf(g, out.plan);
-    const DecisionRenewal renewal(g, best.base, *best.input, out.plan, out.inputOrder, best.notes);
-    out.plan.decisions = renewal.decisions();
-    out.plan.briefDecisions = renewal.briefDecisions();
+    finish(g, best, out);
     return out;
 }
 

@@ -352,6 +352,69 @@ void prepareLeastMovingOrder(const GraphDocument& doc, const RunOptions& opts, c
     p.plan = std::move(choice.draft->plan);
 }
 
+// The result of a prepared problem, planned, before any objective's work.
+Result resultOf(Problem problem, const RunOptions& opts) {
+    Result r;
+    r.capacities = std::move(problem.capacities);
+    r.orderSource = std::move(problem.orderSource);
+    r.inputOrder = std::move(problem.order);
+    r.search = std::move(problem.search);
+    r.policy = opts.policy;
+    r.cost = opts.cost;
+    r.plan = std::move(*problem.plan);
+    r.objective = opts.objective;
+    return r;
+}
+
+// The cycles objective's report under `opts`: the bytes plan's figures and each step's gain.
+ObjectiveReport objectiveReport(const RunOptions& opts, Bytes bytesPlanBytes, Cycles bytesPlanCycles,
+                                std::vector<std::string> steps) {
+    ObjectiveReport report{{}, opts.cycles.marginPercent, bytesPlanBytes, bytesPlanCycles, std::move(steps)};
+    for (const CyclesTechniqueInfo& t : cyclesTechniques())
+        if (!opts.cycles.enabled(t.technique)) report.disabled.push_back(t.name);
+    return report;
+}
+
+// What the cycles objective made, put in `r` with its report.
+void takeShortened(Result& r, Shortened s, const RunOptions& opts) {
+    r.plan = std::move(s.plan);
+    r.inputOrder = std::move(s.inputOrder);
+    if (!s.orderSource.empty()) r.orderSource = std::move(s.orderSource);
+    r.cycles = objectiveReport(opts, s.bytesPlanExtraBytes, s.bytesPlanCycles, std::move(s.steps));
+}
+
+// `r`'s plan timed, measured and verified, as run() returns it; an InternalError when the
+// verifier rejects it.
+void complete(const GraphDocument& doc, Result& r) {
+    // Timing and metrics assume a sound plan; on one the verifier rejects, its report is the
+    // error to show, not theirs.
+    std::optional<std::string> measureFailure;
+    try {
+        r.timing = simulateTiming(doc.graph, r.plan);
+        r.metrics = measure(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, r.timing);
+    } catch (const std::exception& e) {
+        measureFailure = e.what();
+    }
+    const std::vector<Violation> violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsInPlace(r));
+    if (!violations.empty()) {
+        std::string msg = "the " + r.policy + " plan failed verification (" + std::to_string(violations.size()) +
+                          " violations), first: [" + violationKindName(violations.front().kind) + "] " +
+                          violations.front().message;
+        throw InternalError(msg);
+    }
+    if (measureFailure) throw InternalError(*measureFailure);
+}
+
+// The bytes plan, a cycles run's first plan, offered as its best so far before the longer searches.
+void offerBytesPlan(const GraphDocument& doc, const RunOptions& opts, const Problem& p) {
+    opts.offerBestSoFar([&] {
+        Result r = resultOf(Problem{p.capacities, p.orderSource, p.order, p.search, p.plan, {}}, opts);
+        complete(doc, r);
+        r.cycles = objectiveReport(opts, r.metrics.extraBytes, r.metrics.totalCycles, {});
+        return r;
+    });
+}
+
 // `searchMemo`: the order searches' scores, shared with earlier runs of the same graph (else the
 // run's own); `residencyMemo` (when given): the residency choices of the plans it makes.
 Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchMemo* searchMemo,
@@ -452,6 +515,7 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
             p.others.push_back({candidate, candidate, std::move(made.order), std::move(plan)});
         }
     }
+    if (opts.offerBestSoFar) offerBytesPlan(doc, opts, p);
     if (deeperKnown) {
         OrderRequest deeper = withKnown;
         deeper.known = std::move(*deeperKnown);
@@ -475,63 +539,51 @@ Problem prepare(const GraphDocument& doc, const RunOptions& opts) {
 }
 
 namespace {
+// The cycles objective's options for a run: its progress told as the run's last stage, its best
+// plans so far offered as results.
+CyclesOptions cyclesOptionsFor(const GraphDocument& doc, const RunOptions& opts, const Result& bytesResult) {
+    CyclesOptions cycles = opts.cycles;
+    if (opts.progress) {
+        const CyclesStages stages = cyclesStages(opts);
+        cycles.progress = [&opts, stages](std::int64_t starts, Cycles best) {
+            SearchProgress p;
+            p.evaluations = starts;
+            p.best = best;
+            p.stage = stages.shorten;
+            p.stages = stages.count;
+            p.stageName = "finish sooner";
+            opts.progress(p);  // a stop asked here is not followed: the shortening goes to its end
+        };
+    }
+    if (opts.offerBestSoFar)
+        cycles.offerBest = [&doc, &opts, &bytesResult](const std::function<Shortened()>& make) {
+            opts.offerBestSoFar([&] {
+                Result sooner = bytesResult;
+                takeShortened(sooner, make(), opts);
+                complete(doc, sooner);
+                return sooner;
+            });
+        };
+    return cycles;
+}
+
 // run(), remembering in `memo` (and `searchMemo` when given) what a later run of the same graph
 // and cost model may meet again (compare's rows share one; frontier's runs both).
 Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& memo, SearchMemo* searchMemo = nullptr) {
-    Result r;
     Problem problem = locatingErrors(doc, [&] { return prepareLocated(doc, opts, searchMemo, &memo.residency()); });
-    r.capacities = std::move(problem.capacities);
-    r.orderSource = std::move(problem.orderSource);
-    r.inputOrder = std::move(problem.order);
-    r.search = std::move(problem.search);
-    r.policy = opts.policy;
-    r.cost = opts.cost;
+    std::vector<OrderStart> others = std::move(problem.others);
     // A forced spill replans the order chosen, even when its source planned it already.
-    r.plan = problem.plan && !opts.force
-                 ? std::move(*problem.plan)
-                 : planSpills(doc.graph, r.inputOrder,
-                              PlanOptions{r.capacities, r.cost, r.policy, opts.force, nullptr, &memo.residency()});
-    r.objective = opts.objective;
+    if (!problem.plan || opts.force)
+        problem.plan =
+            planSpills(doc.graph, problem.order,
+                       PlanOptions{problem.capacities, opts.cost, opts.policy, opts.force, nullptr, &memo.residency()});
+    Result r = resultOf(std::move(problem), opts);
     if (opts.objective == Objective::Cycles) {
-        CyclesOptions cycles = opts.cycles;
-        if (opts.progress) {
-            const CyclesStages stages = cyclesStages(opts);
-            cycles.progress = [&, stages](std::int64_t starts, Cycles best) {
-                SearchProgress p;
-                p.evaluations = starts;
-                p.best = best;
-                p.stage = stages.shorten;
-                p.stages = stages.count;
-                p.stageName = "finish sooner";
-                opts.progress(p);  // a stop asked here is not followed: the shortening goes to its end
-            };
-        }
-        Shortened s = shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, cycles, problem.others, &memo);
-        r.plan = std::move(s.plan);
-        r.inputOrder = std::move(s.inputOrder);
-        if (!s.orderSource.empty()) r.orderSource = std::move(s.orderSource);
-        r.cycles = ObjectiveReport{
-            {}, opts.cycles.marginPercent, s.bytesPlanExtraBytes, s.bytesPlanCycles, std::move(s.steps)};
-        for (const CyclesTechniqueInfo& t : cyclesTechniques())
-            if (!opts.cycles.enabled(t.technique)) r.cycles->disabled.push_back(t.name);
+        const CyclesOptions cycles = cyclesOptionsFor(doc, opts, r);
+        takeShortened(r, shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, cycles, others, &memo),
+                      opts);
     }
-    // Timing and metrics assume a sound plan; on one the verifier rejects, its report is the
-    // error to show, not theirs.
-    std::optional<std::string> measureFailure;
-    try {
-        r.timing = simulateTiming(doc.graph, r.plan);
-        r.metrics = measure(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, r.timing);
-    } catch (const std::exception& e) {
-        measureFailure = e.what();
-    }
-    const std::vector<Violation> violations = verifyResult(doc.graph, r.capacities, r.cost, r.plan, claimsInPlace(r));
-    if (!violations.empty()) {
-        std::string msg = "the " + r.policy + " plan failed verification (" + std::to_string(violations.size()) +
-                          " violations), first: [" + violationKindName(violations.front().kind) + "] " +
-                          violations.front().message;
-        throw InternalError(msg);
-    }
-    if (measureFailure) throw InternalError(*measureFailure);
+    complete(doc, r);
     return r;
 }
 }  // namespace

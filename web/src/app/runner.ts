@@ -5,14 +5,15 @@
 // the compare table picked for a diff have their plans made in the compare worker as well.
 // A run whose order comes from the search plans anytime (lib/anytime.ts): the plan of each smaller
 // effort is shown as it is made, the progress names the search's evaluations and best score, and
-// Cancel keeps the plan on screen, marked as stopped at its effort.
+// Cancel keeps the plan on screen, marked as stopped at its effort. Under the objective cycles
+// the run's best plans so far are shown as they come, and Cancel keeps the last.
 import { store, runKey, compareKey, rowKey, notify, type ErrorInfo, type FieldError } from '../store';
 import { compareOptions, runOptions, type Settings } from '../lib/settings';
 import { EngineClient } from '../engine/client';
 import { WorkerError } from '../lib/worker-rpc';
 import type { CompareRow } from '../engine/types';
 import { fmtInt } from '../lib/format';
-import { progressText } from '../lib/progress';
+import { progressText, stepText } from '../lib/progress';
 import type { GraphDocument } from './document';
 import { GRAPH_CAPACITIES_FIELD } from './document';
 
@@ -227,7 +228,7 @@ async function plan(r: Runs, token: number, t0: number) {
       store.set({
         view: p.view,
         viewKey: key,
-        earlyPlan: { effort: p.effort, target: settings.effort, stopped: false },
+        earlyPlan: { effort: p.effort, step: p.step, target: settings.effort, stopped: false },
         error: null,
         selectedBuf: null,
         selectedSpill: null,
@@ -270,7 +271,11 @@ function runFailed(r: Runs, e: unknown) {
     r.startedKey = '';
     if (early && kept) {
       store.set({ running: null, search: null, pendingView: null, earlyPlan: { ...early, stopped: true } });
-      notify(`Search stopped at effort ${fmtInt(early.effort)}: the plan below is the best it made so far.`, 'info');
+      const at =
+        early.effort === null
+          ? `Run stopped${stepText(early.step)}`
+          : `Search stopped at effort ${fmtInt(early.effort)}`;
+      notify(`${at}: the plan below is the best it made so far.`, 'info');
     } else {
       store.set({ running: null, search: null });
       notify('Run cancelled. The engine was restarted; the results below are from before.', 'info');

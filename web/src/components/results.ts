@@ -12,6 +12,7 @@ import type { CyclesBound, PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
 import { boundGap, cyclesGap } from '../lib/bound';
 import { FIRST_EFFORT } from '../lib/anytime';
+import { stepText } from '../lib/progress';
 import { waitCell, waitChain } from '../lib/waits';
 import { hiddenFrom, lessonAsksMetric, lessonQuestionStep } from '../app/stepping';
 
@@ -24,7 +25,7 @@ const shownRows = (total: number, stepOf: (row: number) => number, from: number)
 };
 
 /** What the order search did: "Order search: 693 evaluations (effort 2,614), from …", and for a
- * plan of a smaller effort than the run asked for, which one and why it is on screen. */
+ * plan before the run's answer, which one and why it is on screen. */
 function searchLines(view: PlanView, early: EarlyPlan | null): HTMLElement[] {
   const out: HTMLElement[] = [];
   const sr = view.meta.search;
@@ -38,26 +39,37 @@ function searchLines(view: PlanView, early: EarlyPlan | null): HTMLElement[] {
       ),
     );
   }
-  if (early) {
-    const asked = early.target === null ? 'the default' : fmtInt(early.target);
-    out.push(
-      h(
-        'div',
-        {
-          class: `early-plan${early.stopped ? ' stopped' : ''}`,
-          'data-testid': 'early-plan',
-          'data-effort': early.effort,
-          'data-stopped': String(early.stopped),
-        },
-        early.stopped
-          ? `Search stopped at effort ${fmtInt(early.effort)} (asked: ${asked}): this is the best plan it made before Cancel. Run to search again.`
-          : early.effort === FIRST_EFFORT
-            ? `First plan, from a short search (effort ${fmtInt(early.effort)}); the search goes on toward ${asked}.`
-            : `Best plan so far, at effort ${fmtInt(early.effort)}; the search goes on toward ${asked}.`,
-      ),
+  if (early) out.push(earlyPlanLine(early));
+  return out;
+}
+
+/** What the plan on screen is while the run goes on, or after Cancel kept it. */
+function earlyPlanLine(early: EarlyPlan): HTMLElement {
+  const attrs = {
+    class: `early-plan${early.stopped ? ' stopped' : ''}`,
+    'data-testid': 'early-plan',
+    'data-stopped': String(early.stopped),
+  };
+  if (early.effort === null) {
+    const at = stepText(early.step);
+    return h(
+      'div',
+      { ...attrs, 'data-stage': String(early.step?.stage ?? '') },
+      early.stopped
+        ? `Run stopped${at}: this is the best plan it made before Cancel. Run to plan again.`
+        : `Best plan so far${at}; the run goes on toward fewer cycles.`,
     );
   }
-  return out;
+  const asked = early.target === null ? 'the default' : fmtInt(early.target);
+  return h(
+    'div',
+    { ...attrs, 'data-effort': early.effort },
+    early.stopped
+      ? `Search stopped at effort ${fmtInt(early.effort)} (asked: ${asked}): this is the best plan it made before Cancel. Run to search again.`
+      : early.effort === FIRST_EFFORT
+        ? `First plan, from a short search (effort ${fmtInt(early.effort)}); the search goes on toward ${asked}.`
+        : `Best plan so far, at effort ${fmtInt(early.effort)}; the search goes on toward ${asked}.`,
+  );
 }
 
 /** "29.5% fewer" / "7.2% more" / "the same": `now` against `before`. */

@@ -24,6 +24,13 @@ export type {
   SearchProgress,
 };
 
+/** Where a cycles run was when it handed over a plan: its stage, 1 to `stages` (unknown before
+ * its first report). */
+export interface RunStep {
+  stage: number | null;
+  stages: number | null;
+}
+
 export interface Allocation {
   buf: number;
   type: string;
@@ -311,7 +318,8 @@ export interface EngineInfo {
 export type PlanProgress =
   | { kind: 'phase'; phase: string }
   | { kind: 'search'; progress: SearchProgress; effort: number | null }
-  | { kind: 'plan'; view: PlanView; effort: number };
+  /** a plan before the answer: a rung's (`effort`), or a cycles run's best so far (`step`) */
+  | { kind: 'plan'; view: PlanView; effort: number | null; step: RunStep | null };
 
 // worker protocol (replies: lib/worker-rpc.ts)
 export type Request =

@@ -1,7 +1,7 @@
 // The engine's worker: loads the WebAssembly module once, answers init/example/translate/plan/
 // planAnytime/compare/frontier, and turns a result into the view data (node table, buffers, chart
 // stretches, spill decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
-// is made (lib/anytime.ts), so that Cancel keeps the best plan so far.
+// is made, and a cycles run's best plans so far (lib/anytime.ts), so that Cancel keeps the best plan so far.
 import createSpillway from './generated/spillway.mjs';
 import wasmUrl from './generated/spillway.wasm?url';
 import type { SpillwayModule } from '../../../wasm/spillway';
@@ -119,8 +119,12 @@ serve<Request>(
           },
           plan(text, effort) {
             const view = viewOf(m, req.graph, text, performance.now() - t0);
-            report({ kind: 'plan', view, effort }, transferables(view));
+            report({ kind: 'plan', view, effort, step: null }, transferables(view));
             t0 = performance.now();
+          },
+          bestSoFar(text, step) {
+            const view = viewOf(m, req.graph, text, performance.now() - t0);
+            report({ kind: 'plan', view, effort: null, step }, transferables(view));
           },
         });
         const engineMs = performance.now() - t0;

@@ -16,10 +16,13 @@
 // cost nearly as much as the call and its progress would start again with each; the call reports
 // its stages instead (SearchProgress.stage), one progress line from start to end. A first rung whose call made no search report searched
 // nothing: the effort changed nothing, so its plan is the answer.
+// Under the objective cycles the call hands over its own best plans so far (the bytes plan after
+// the first order search, then each plan that finishes sooner, at most one a second): those are
+// what Cancel keeps there.
 // Every call is deterministic (`spillway plan --effort N` gives the same bytes) and none is worse
 // than the one before, so Cancel keeps the last plan handed over. Wall time only decides whether
 // a default run climbs, never what a plan is.
-import type { RunOptions, SearchProgress } from '../engine/types';
+import type { RunOptions, RunStep, SearchProgress } from '../engine/types';
 
 /** The first rung: the engine's smallest default effort except on huge graphs (where one
  * evaluation is too costly for 50; a rung above the default is then not shown). */
@@ -42,7 +45,7 @@ export const FIRST_PLAN_CHARS = 100_000;
 export type PlanWithProgress = (
   graph: string,
   options: string,
-  onProgress: (progressJson: string) => boolean,
+  onProgress: (progressJson: string, resultJson?: string) => boolean,
 ) => string;
 
 export interface AnytimeHooks {
@@ -51,6 +54,8 @@ export interface AnytimeHooks {
   progress(p: SearchProgress, effort: number | null): void;
   /** The result text of a finished call at `effort`, smaller than the effort asked for. */
   plan(resultText: string, effort: number): void;
+  /** Objective cycles: the result text of the call's best plan so far, at `step` of the run. */
+  bestSoFar(resultText: string, step: RunStep): void;
 }
 
 const isError = (text: string) => text.startsWith('{"error"');
@@ -67,9 +72,12 @@ export function planAnytime(
   now: () => number = () => performance.now(),
 ): string {
   const call = (effort: number | undefined, onReport: (p: SearchProgress) => boolean) =>
-    plan(graph, JSON.stringify(effort === undefined ? options : { ...options, effort }), (json) =>
-      onReport(JSON.parse(json) as SearchProgress),
-    );
+    plan(graph, JSON.stringify(effort === undefined ? options : { ...options, effort }), (json, result) => {
+      const p = JSON.parse(json) as SearchProgress;
+      if (result === undefined) return onReport(p);
+      if (!isError(result)) hooks.bestSoFar(result, { stage: p.stage ?? null, stages: p.stages ?? null });
+      return true; // a plan comes with the last report again: it is no new report
+    });
   const target = options.effort;
   const report = (effort: number | null) => (p: SearchProgress) => (hooks.progress(p, effort), true);
 

@@ -1,5 +1,6 @@
 // The progress line of a run (app/runner.ts): the order search under way, its stage under the
 // objective cycles, or the phase of a run without a search.
+import type { RunStep } from '../engine/types';
 import type { SearchRun } from '../store';
 import { fmtInt } from './format';
 
@@ -21,4 +22,9 @@ export function progressText(search: SearchRun | null, phase: string): string {
       ? 'at the default effort'
       : `at effort ${fmtInt(effort)}${effort === target ? '' : `, on the way to ${target === null ? 'the default' : fmtInt(target)}`}`;
   return `Searching orders ${at}: ${fmtInt(p.evaluations)} of ${fmtInt(p.budget)} evaluations, best so far ${fmtInt(p.best)} B`;
+}
+
+/** " at step 2 of 4" of a cycles run's plan so far ("" when its step is not known). */
+export function stepText(step: RunStep | null): string {
+  return step?.stage && step.stages ? ` at step ${step.stage} of ${step.stages}` : '';
 }
