@@ -267,10 +267,13 @@ Json progressJson(const SearchProgress& p) {
     return j;
 }
 
-// Under the cycles objective the best plan so far goes to onProgress at most this often: each
-// costs its timing, bounds, check and text, and wall time decides only which of them the page
-// sees while the run goes on, never the result.
-constexpr double kBestSoFarEveryMs = 1000;
+// Under the cycles objective the best plan so far goes to onProgress when it improves, but not
+// sooner than kBestSoFarFloorMs after the last one, nor than kBestSoFarCostShare times what the
+// last one cost (its timing, bounds, check and text, and what onProgress did with it: at most a
+// fifth of the run goes to plans so far). Wall time decides only which plans the page sees while
+// the run goes on, never the result.
+constexpr double kBestSoFarFloorMs = 250;
+constexpr double kBestSoFarCostShare = 4;
 
 // plan() with the order search's progress: `onProgress` gets {"evaluations", "budget", "best"}
 // every so often and returns false to stop the search, which then plans its best order so far.
@@ -287,11 +290,14 @@ val planWithProgress(const val& graphJson, const val& optionsJson, val onProgres
             return onProgress(dump(last)).as<bool>();
         };
         std::optional<double> handedAt;
+        double handOverMs = 0;  // what the last plan handed over cost
         opts.offerBestSoFar = [&](const std::function<Result()>& make) {
-            if (handedAt && emscripten_get_now() - *handedAt < kBestSoFarEveryMs) return;
+            const double now = emscripten_get_now();
+            if (handedAt && now - *handedAt < std::max(kBestSoFarFloorMs, kBestSoFarCostShare * handOverMs)) return;
             const ResultText text = resultText(doc, make(), graphBytes);
             onProgress(dump(last), jsText(text));
             handedAt = emscripten_get_now();
+            handOverMs = *handedAt - now;
         };
         return resultText(doc, run(doc, opts), graphBytes);
     });

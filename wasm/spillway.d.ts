@@ -259,9 +259,9 @@ export interface SpillwayModule {
    *
    * Under the objective cycles the run's best plan so far comes too, as a second argument: its
    * Result JSON (what plan() returns, for that plan: verified, timed, measured) with the last
-   * report, at most once a second — the bytes plan after the first order search, then each plan
-   * that finishes sooner — so that a worker can post it and Cancel keep it. The returned value
-   * does not stop the run there.
+   * report — the bytes plan after the first order search, then the best plan as it improves, not
+   * sooner than 250 ms after the last one nor than four times what the last one cost — so that a
+   * worker can post it and Cancel keep it. The returned value does not stop the run there.
    *
    * An onProgress that is not a function gets the EngineError JSON (where.field "onProgress"); one
    * that throws stops the search, and the call returns the EngineError JSON "onProgress threw: ...".

@@ -83,7 +83,7 @@ test('Matmul_Case0\'s default plan under the cycles objective (technique headroo
   assert.equal(result.metrics.totalCycles, 94508);
   assert.equal(result.metrics.extraBytes, 13184);
   // The bytes plan after the first order search (seconds before the longer searches end), then
-  // plans that finish sooner, at most one a second.
+  // plans that finish sooner, spaced out in time.
   assert.ok(handed.length >= 2, `${handed.length} plans handed over`);
   const plans = handed.map((h) => JSON.parse(h.text));
   assert.equal(handed[0].report.stage, 1);

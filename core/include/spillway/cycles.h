@@ -89,9 +89,10 @@ struct CyclesOptions {
     // Told after each start is improved: the starts improved so far and the fewest cycles yet
     // (it observes; the run goes on).
     std::function<void(std::int64_t starts, Cycles best)> progress;
-    // Offered the best plan so far whenever a start improves on it (the first: the bytes plan
-    // improved); calling `make` builds it as shortenPlan would return it. It observes: the run
-    // and its result are the same whether or not plans are made.
+    // Offered the best plan so far after each start while it is better than the last plan made
+    // (the first: the bytes plan improved; one left unmade is offered again after the next
+    // start); calling `make` builds it as shortenPlan would return it. It observes: the run and
+    // its result are the same whether or not plans are made.
     std::function<void(const std::function<Shortened()>& make)> offerBest;
     bool enabled(CyclesTechnique t) const;
     // The most data a plan may move against the bytes plan's `bytesPlanBytes`: marginPercent more.

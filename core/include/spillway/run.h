@@ -40,10 +40,10 @@ struct RunOptions {
     CyclesOptions cycles;
     // What if: the plan of the run's order with this spill forced (planner.h); objective bytes only.
     std::optional<ForcedSpill> force;
-    // Under the cycles objective, offered each plan better than those before it as the run finds
-    // them (the bytes plan, after the first order search; then each start that finishes sooner):
-    // calling `make` gives it as run() would return it, verified, timed and measured. It observes:
-    // the run and its result are the same whether or not plans are made.
+    // Under the cycles objective, offered the best plan so far as the run goes (the bytes plan,
+    // after the first order search; then, after each start, the best while it is better than the
+    // last one made): calling `make` gives it as run() would return it, verified, timed and
+    // measured. It observes: the run and its result are the same whether or not plans are made.
     std::function<void(const std::function<Result()>& make)> offerBestSoFar;
 };
 

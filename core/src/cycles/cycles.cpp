@@ -515,12 +515,12 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     const Bytes allowed = opts.allowedBytes(out.bytesPlanExtraBytes);
     Attempt best = shortener.improve(plan, inputOrder, "bytes plan");
     std::int64_t improved = 0;
-    Cycles offered = -1;  // the best plan's cycles when last offered
+    Cycles made = -1;  // the cycles of the last plan offered and made
     auto tell = [&] {
         if (opts.progress) opts.progress(++improved, best.total);
-        if (!opts.offerBest || best.total == offered) return;
-        offered = best.total;
+        if (!opts.offerBest || best.total == made) return;
         opts.offerBest([&] {
+            made = best.total;
             Shortened sooner = out;
             finish(g, best, sooner);
             return sooner;

@@ -17,7 +17,7 @@
 // its stages instead (SearchProgress.stage), one progress line from start to end. A first rung whose call made no search report searched
 // nothing: the effort changed nothing, so its plan is the answer.
 // Under the objective cycles the call hands over its own best plans so far (the bytes plan after
-// the first order search, then each plan that finishes sooner, at most one a second): those are
+// the first order search, then the best plan as it improves, spaced out in time): those are
 // what Cancel keeps there.
 // Every call is deterministic (`spillway plan --effort N` gives the same bytes) and none is worse
 // than the one before, so Cancel keeps the last plan handed over. Wall time only decides whether
