@@ -358,6 +358,22 @@ val frontierOf(const val& graphJson, const val& optionsJson) {
     });
 }
 
+// frontier() that tells `onFront` the front of the runs made so far after each run:
+// {"runsMade", "runs", "points"} (the points as frontier() writes them).
+val frontierWithProgress(const val& graphJson, const val& optionsJson, val onFront) {
+    return guarded([&] {
+        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
+        const RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"), Objective::Cycles);
+        return frontierToJson(frontier(doc, opts, [&](const std::vector<FrontierPoint>& front, int runsMade, int runs) {
+            Json j;
+            j["runsMade"] = runsMade;
+            j["runs"] = runs;
+            j["points"] = Json::parse(frontierToJson(front))["points"];
+            onFront(dump(j));
+        }));
+    });
+}
+
 // Packs minimalloc's CSV (packing_io.h): the JSON `spillway pack FILE --json -` prints.
 val pack(const val& csvText, const val& optionsJson) {
     return guarded([&] {
@@ -412,6 +428,7 @@ EMSCRIPTEN_BINDINGS(spillway) {
     emscripten::function("metrics", &metrics);
     emscripten::function("compare", &compareAll);
     emscripten::function("frontier", &frontierOf);
+    emscripten::function("frontierWithProgress", &frontierWithProgress);
     emscripten::function("pack", &pack);
     emscripten::function("packTechniques", &packTechniques);
     emscripten::function("cyclesTechniques", &cyclesTechniqueList);

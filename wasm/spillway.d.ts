@@ -216,6 +216,13 @@ export interface FrontierPoint {
 export interface FrontierResult {
   points: FrontierPoint[];
 }
+/** What frontierWithProgress tells after each run: the front of the runs made so far. */
+export interface FrontierProgress {
+  runsMade: number;
+  /** the runs in all (7: the bytes plan, then the cycles objective at each margin) */
+  runs: number;
+  points: FrontierPoint[];
+}
 
 export interface ExampleInfo {
   name: string;
@@ -283,6 +290,11 @@ export interface SpillwayModule {
    *  "disable" needs no objective, as with `spillway frontier --disable`),
    *  the plans no other beats on both data moved and cycles, each verified; or EngineError JSON. */
   frontier(graphJson: string, optionsJson: string): string;
+  /** frontier() that calls `onFront` with FrontierProgress JSON after each of its runs (the front
+   *  of the runs made so far: the last one is the answer's), so that a worker can post it and a
+   *  Cancel keep it; returns what frontier() returns. An onFront that is not a function, or throws,
+   *  gets the EngineError JSON (where.field "onFront"; "onFront threw: ..."). */
+  frontierWithProgress(graphJson: string, optionsJson: string, onFront: (frontJson: string) => void): string;
   /** PackResult JSON for minimalloc's CSV (id,lower,upper,size[,alignment][,gaps]) and PackOptions
    *  JSON, or EngineError JSON (bad CSV: the line and column). Every packing is validated. */
   pack(csvText: string, optionsJson: string): string;

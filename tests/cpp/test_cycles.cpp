@@ -309,8 +309,26 @@ TEST_CASE("cycles: the trade-off front, cycles falling as data grows, each point
         o.capacities = test::tightCapacities(doc.graph, seed);
         o.orderSource = "schedule";
         CAPTURE(seed);
-        const std::vector<FrontierPoint> front = frontier(doc, o);
+        std::vector<std::vector<FrontierPoint>> told;  // the front so far, after each run
+        const std::vector<FrontierPoint> front =
+            frontier(doc, o, [&](const std::vector<FrontierPoint>& soFar, int runsMade, int runs) {
+                CHECK(runs == kFrontierRuns);
+                CHECK(runsMade == static_cast<int>(told.size()) + 1);
+                told.push_back(soFar);
+            });
         REQUIRE_FALSE(front.empty());
+        // Told after each of the seven runs, the last time the front itself; each so far a front
+        // whose points the next keeps or beats on both counts.
+        REQUIRE(told.size() == static_cast<size_t>(kFrontierRuns));
+        CHECK(frontierToJson(told.back()) == frontierToJson(front));
+        CHECK(told.front().size() == 1);
+        CHECK(told.front().front().objective == Objective::Bytes);
+        for (size_t k = 1; k < told.size(); ++k)
+            for (const FrontierPoint& before : told[k - 1])
+                CHECK(std::any_of(told[k].begin(), told[k].end(), [&](const FrontierPoint& now) {
+                    return now.metrics.extraBytes <= before.metrics.extraBytes &&
+                           now.metrics.totalCycles <= before.metrics.totalCycles;
+                }));
         for (size_t k = 1; k < front.size(); ++k) {
             CHECK(front[k - 1].metrics.extraBytes < front[k].metrics.extraBytes);
             CHECK(front[k - 1].metrics.totalCycles > front[k].metrics.totalCycles);

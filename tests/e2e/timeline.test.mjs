@@ -311,8 +311,20 @@ test('the trade-off front: made on demand as the CLI makes it, each point opens 
   await waitForFresh(page);
   const bytes = JSON.parse(await resultText(page));
   assert.equal(await page.locator('[data-testid=front-mark]').count(), 0, 'nothing before it is asked for');
+  // the front of the runs made so far comes after each run; Cancel keeps it, marked stopped
   await page.locator('[data-testid=front-run]').click();
   await page.locator('[data-testid=front-point]').first().waitFor({ timeout: 240000 });
+  assert.match(await text(page, 'front-status'), /^Making the front, [1-7] of 7 runs made: so far (one plan|\d plans) no other beats on both data moved and cycles\. Open one to see it\.$/);
+  await page.locator('[data-testid=front-cancel]').click();
+  await page.locator('[data-testid=front-run]').waitFor();
+  assert.match(await text(page, 'front-status'), /^Stopped after [1-7] of 7 runs: (one plan|\d plans) no other beats on both data moved and cycles\. Open one to see it\.$/);
+  assert.ok((await page.locator('[data-testid=front-point]').count()) >= 1, 'the points so far stay');
+  assert.equal(await page.locator('[data-testid=front-run]').textContent(), 'Make the front again');
+  assert.equal(await page.locator('[data-testid=front-run]').isEnabled(), true);
+  // made again, to its end
+  await page.locator('[data-testid=front-run]').click();
+  await page.locator('[data-testid=front-cancel]').waitFor();
+  await page.locator('[data-testid=front-run]').waitFor({ timeout: 240000 });
   const shown = await page.locator('[data-testid=front-point]').evaluateAll((bs) =>
     bs.map((b) => ({ objective: b.dataset.objective, margin: Number(b.dataset.margin), text: b.textContent })),
   );

@@ -194,6 +194,15 @@ test('frontier() gives the CLI\u2019s front byte for byte; plan() with each poin
       assert.deepEqual(JSON.parse(engine.verify(graph, JSON.stringify(result), '{}')).violations, []);
     }
   }
+  // frontierWithProgress: the same answer, told the front of the runs so far after each run
+  for (const graph of graphs) {
+    const told = [];
+    const text = engine.frontierWithProgress(graph, '{}', (json) => told.push(JSON.parse(json)));
+    assert.equal(text, engine.frontier(graph, '{}'));
+    assert.deepEqual(told.map((t) => [t.runsMade, t.runs]), [1, 2, 3, 4, 5, 6, 7].map((k) => [k, 7]));
+    assert.deepEqual(told.at(-1).points, JSON.parse(text).points);
+    assert.deepEqual(told[0].points.map((p) => p.objective), ['bytes']);
+  }
   // a margin lets the cycles objective move more data: 0 keeps it to the bytes plan's
   const graph = graphs[0];
   const atZero = JSON.parse(engine.plan(graph, JSON.stringify({ objective: 'cycles', margin: 0 })));

@@ -285,6 +285,16 @@ test('planWithProgress: an onProgress that is no function, or throws, is the JSO
   assert.equal(engine.planWithProgress(graph, '{"order":"search","effort":300}', () => true), plan);
 });
 
+test('frontierWithProgress: an onFront that is no function, or throws, is the JSON error; the module stays usable', () => {
+  const graph = engine.example('one-spill');
+  let e = inputError(engine.frontierWithProgress(graph, '{}', 'f'));
+  assert.equal(e.message, 'onFront: expected a function, got string');
+  assert.deepEqual(e.where, { field: 'onFront' });
+  e = inputError(engine.frontierWithProgress(graph, '{}', () => { throw new Error('closed'); }));
+  assert.equal(e.message, 'onFront threw: closed');
+  assert.equal(engine.frontierWithProgress(graph, '{}', () => {}), engine.frontier(graph, '{}'));
+});
+
 test('a result over the resultBytes limit is the JSON error naming it, and the module stays usable', () => {
   // A genuine graph well inside the input limits (13,756 nodes, 3.6 MB): 128 one-byte buffers,
   // each of 13,500 operations using 64 of them in 64 bytes. Its seed plan in id order spills

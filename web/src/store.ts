@@ -64,8 +64,11 @@ export interface CompareState {
 /** The trade-off front between data moved and cycles for one graph and settings (but objective). */
 export interface FrontierState {
   key: string; // frontierKey() of what is being (or was) computed
-  status: 'running' | 'done' | 'error';
+  /** stopped: cancelled after some runs, their front kept */
+  status: 'running' | 'done' | 'error' | 'stopped';
+  /** the front of the runs made so far (all of them once done) */
   points: FrontierPoint[];
+  runs: { made: number; of: number } | null;
   message?: string;
 }
 

@@ -1,6 +1,8 @@
 // The engine facade used by the CLI and the WebAssembly bindings: resolve options, validate,
 // plan, verify, time and measure. Nothing here decides anything the modules below don't.
 #pragma once
+#include <functional>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,7 +57,11 @@ inline constexpr int kFrontierMargins[] = {0, 5, 10, 20, 40, 80};
 // points no other beats on both counts, by data moved (ties: the first made). Cycles fall as data
 // grows along it. The other options (order source, policy, capacities, cost, effort, techniques
 // disabled) from `opts`; the runs share what they find, as compare's rows do.
-std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& opts);
+// `progress`, when given, is told the front of the runs made so far after each run (it observes).
+inline constexpr int kFrontierRuns = 1 + static_cast<int>(std::size(kFrontierMargins));
+using FrontierProgress = std::function<void(const std::vector<FrontierPoint>& front, int runsMade, int runs)>;
+std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& opts,
+                                    const FrontierProgress& progress = {});
 
 // Metrics of a verified plan, its lower bounds included. Throws InternalError when the plan moves
 // less data than the bound for its order allows, or finishes sooner than a cycles bound (a bug in

@@ -593,7 +593,23 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
     return runWith(doc, opts, memo);
 }
 
-std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& opts) {
+namespace {
+// Of `made`, the points no other beats on both data moved and cycles, by data moved (ties: the
+// first made).
+std::vector<FrontierPoint> frontOf(std::vector<FrontierPoint> made) {
+    std::stable_sort(made.begin(), made.end(), [](const FrontierPoint& a, const FrontierPoint& b) {
+        const Metrics &x = a.metrics, &y = b.metrics;
+        return x.extraBytes != y.extraBytes ? x.extraBytes < y.extraBytes : x.totalCycles < y.totalCycles;
+    });
+    std::vector<FrontierPoint> front;
+    for (FrontierPoint& p : made)
+        if (front.empty() || p.metrics.totalCycles < front.back().metrics.totalCycles) front.push_back(std::move(p));
+    return front;
+}
+}  // namespace
+
+std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& opts,
+                                    const FrontierProgress& progress) {
     std::vector<FrontierPoint> made;
     CyclesMemo memo;
     SearchMemo searchMemo;  // each run searches the same orders again
@@ -601,6 +617,7 @@ std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& 
         const Result r = runWith(doc, o, memo, &searchMemo);
         made.push_back({o.objective, o.objective == Objective::Cycles ? o.cycles.marginPercent : 0, r.orderSource,
                         r.plan.policy, r.metrics});
+        if (progress) progress(frontOf(made), static_cast<int>(made.size()), kFrontierRuns);
     };
     RunOptions o = opts;
     o.objective = Objective::Bytes;
@@ -612,14 +629,7 @@ std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& 
         o.cycles.marginPercent = margin;
         add(o);
     }
-    std::stable_sort(made.begin(), made.end(), [](const FrontierPoint& a, const FrontierPoint& b) {
-        const Metrics &x = a.metrics, &y = b.metrics;
-        return x.extraBytes != y.extraBytes ? x.extraBytes < y.extraBytes : x.totalCycles < y.totalCycles;
-    });
-    std::vector<FrontierPoint> front;
-    for (FrontierPoint& p : made)
-        if (front.empty() || p.metrics.totalCycles < front.back().metrics.totalCycles) front.push_back(std::move(p));
-    return front;
+    return frontOf(std::move(made));
 }
 
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts) {

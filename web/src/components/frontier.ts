@@ -2,9 +2,10 @@
 // cycles with one mark per point and, below, the same points as a list; a mark or a list entry
 // opens that point's plan (it sets the objective and margin that made it). The plan on screen is
 // marked. A front made for another graph or other settings says so and offers to make it again.
+// While its runs go on, the front of those made so far is shown; Cancel keeps it, marked stopped.
 import { fmtInt, h } from '../lib/format';
 import { FRONT_PLOT, currentPoint, plotPoints, pointLabel, pointRun } from '../lib/frontier';
-import { frontierKey, type State, type Store } from '../store';
+import { frontierKey, type FrontierState, type State, type Store } from '../store';
 import type { FrontierPoint } from '../engine/types';
 
 export interface FrontierHandlers {
@@ -98,31 +99,32 @@ function list(points: FrontierPoint[], current: number, on: FrontierHandlers): H
   );
 }
 
-/** What the section shows under its button: nothing yet, the run under way, its failure, or the front. */
+/** The line above the front: how far its runs are, how many plans it holds, and for what. */
+function statusText(f: FrontierState, fresh: boolean): string {
+  const plans = `${f.points.length === 1 ? 'one plan' : `${f.points.length} plans`} no other beats on both data moved and cycles`;
+  const runs = f.runs ? `${f.runs.made} of ${f.runs.of} runs` : '';
+  const forWhat = fresh ? '' : ', for another graph or other settings';
+  if (f.status === 'running')
+    return f.points.length
+      ? `Making the front, ${runs} made: so far ${plans}. Open one to see it.`
+      : 'Making the front: the bytes plan and the cycles objective at margins 0, 5, 10, 20, 40 and 80%, each verified…';
+  const open = `${f.status === 'stopped' ? `Stopped after ${runs}: ` : ''}${plans}${forWhat}. Open one to see it.`;
+  return open[0].toUpperCase() + open.slice(1);
+}
+
+/** What the section shows under its button: nothing yet, the run under way, its failure, or the
+ * front (so far, while its runs go on or after Cancel). */
 function body(s: State, on: FrontierHandlers): (HTMLElement | SVGElement)[] {
   const f = s.frontier;
   if (!f) return [];
-  if (f.status === 'running')
-    return [
-      h(
-        'p',
-        { class: 'muted', 'data-testid': 'front-status' },
-        'Making the front: the bytes plan and the cycles objective at margins 0, 5, 10, 20, 40 and 80%, each verified…',
-      ),
-    ];
   if (f.status === 'error')
     return [h('p', { class: 'placeholder small-ph', 'data-testid': 'front-status' }, `The front failed: ${f.message}`)];
+  const fresh = f.key === frontierKey(s);
+  const status = h('p', { class: 'muted', 'data-testid': 'front-status' }, statusText(f, fresh));
+  if (!f.points.length) return [status];
   const m = s.view?.meta;
-  const current = m && f.key === frontierKey(s) ? currentPoint(f.points, m.objective, m.metrics) : -1;
-  return [
-    h(
-      'p',
-      { class: 'muted', 'data-testid': 'front-status' },
-      `${f.points.length === 1 ? 'One plan' : `${f.points.length} plans`} no other beats on both data moved and cycles${f.key === frontierKey(s) ? '' : ', for another graph or other settings'}. Open one to see it.`,
-    ),
-    plot(f.points, current, on),
-    list(f.points, current, on),
-  ];
+  const current = m && fresh ? currentPoint(f.points, m.objective, m.metrics) : -1;
+  return [status, plot(f.points, current, on), list(f.points, current, on)];
 }
 
 export function mountFrontier(root: HTMLElement, store: Store, on: FrontierHandlers) {

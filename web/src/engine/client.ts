@@ -1,5 +1,14 @@
 // Typed promise API over the engine worker.
-import type { CompareRow, EngineInfo, FrontierPoint, PlanProgress, PlanView, Request, RunOptions } from './types';
+import type {
+  CompareRow,
+  EngineInfo,
+  FrontierPoint,
+  FrontierProgress,
+  PlanProgress,
+  PlanView,
+  Request,
+  RunOptions,
+} from './types';
 import { WorkerClient } from '../lib/worker-rpc';
 
 type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -37,8 +46,9 @@ export class EngineClient extends WorkerClient<Body> {
     return this.call({ method: 'compare', graph, options });
   }
 
-  /** The trade-off front between data moved and cycles (the engine's frontier()), by data moved. */
-  frontier(graph: string, options: RunOptions): Promise<FrontierPoint[]> {
-    return this.call({ method: 'frontier', graph, options });
+  /** The trade-off front between data moved and cycles (the engine's frontier()), by data moved;
+   * `onFront` gets the front of the runs made so far after each run. */
+  frontier(graph: string, options: RunOptions, onFront?: (p: FrontierProgress) => void): Promise<FrontierPoint[]> {
+    return this.call({ method: 'frontier', graph, options }, onFront);
   }
 }

@@ -1,5 +1,5 @@
 // The engine's worker: loads the WebAssembly module once, answers init/example/translate/plan/
-// planAnytime/compare/frontier, and turns a result into the view data (node table, buffers, chart
+// planAnytime/compare/frontier (the front so far posted after each of its runs), and turns a result into the view data (node table, buffers, chart
 // stretches, spill decisions) off the page's thread. planAnytime hands over the plan of each smaller effort as it
 // is made, and a cycles run's best plans so far (lib/anytime.ts), so that Cancel keeps the best plan so far.
 import createSpillway from './generated/spillway.mjs';
@@ -8,6 +8,7 @@ import type { SpillwayModule } from '../../../wasm/spillway';
 import type {
   CompareRow,
   FrontierPoint,
+  FrontierProgress,
   GraphNode,
   PlanProgress,
   PlanResult,
@@ -133,8 +134,12 @@ serve<Request>(
       }
       case 'compare':
         return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];
-      case 'frontier':
-        return (parseEngine(m.frontier(req.graph, JSON.stringify(req.options))) as { points: FrontierPoint[] }).points;
+      case 'frontier': {
+        const text = m.frontierWithProgress(req.graph, JSON.stringify(req.options), (json: string) =>
+          progress(JSON.parse(json) as FrontierProgress),
+        );
+        return (parseEngine(text) as { points: FrontierPoint[] }).points;
+      }
     }
     // A view's typed arrays (the result's bytes among them: hundreds of MB on a huge graph) are
     // handed over, not copied: a copy took the page's thread 2.3 s on a 485K-node graph.
