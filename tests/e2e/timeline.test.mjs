@@ -346,9 +346,16 @@ test('the trade-off front: made on demand as the CLI makes it, each point opens 
   assert.ok(points.length >= 2, 'this graph has a front of more than one plan');
   assert.equal(await page.locator('[data-testid=front-mark]').count(), points.length);
   assert.match(await text(page, 'front-status'), new RegExp(`^${points.length} plans no other beats on both data moved and cycles`));
-  // the last point by keyboard: its mark focused, Enter opens its plan (objective and margin set)
+  // the last point by keyboard: the plot is one tab stop, End (or the arrows) moves along its
+  // marks, Enter opens the focused one's plan (objective and margin set)
   const last = points.at(-1);
-  await page.locator('[data-testid=front-mark]').last().focus();
+  assert.equal(await page.locator('[data-testid=front-mark][tabindex="0"]').count(), 1, 'one tab stop for the marks');
+  await page.locator('[data-testid=front-mark][tabindex="0"]').focus();
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => [...document.querySelectorAll('[data-testid=front-mark]')].indexOf(document.activeElement)), points.length - 1);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.locator('[data-testid=front-mark]').last().getAttribute('tabindex'), '0');
   await page.keyboard.press('Enter');
   // the cycles run's one progress line, at its last stage (the schedule order runs no search)
   await page

@@ -34,17 +34,43 @@ function activates(el: Element, open: () => void) {
   });
 }
 
+/** Arrow keys (and Home, End) move the focus along the marks: the plot is one tab stop, the one
+ * mark that has tabindex 0 (the list below is the other way to reach each point). */
+function roving(marks: SVGElement[]) {
+  marks.forEach((mark, i) =>
+    mark.addEventListener('keydown', (e) => {
+      const k = (e as KeyboardEvent).key;
+      const to =
+        k === 'ArrowRight' || k === 'ArrowDown'
+          ? i + 1
+          : k === 'ArrowLeft' || k === 'ArrowUp'
+            ? i - 1
+            : k === 'Home'
+              ? 0
+              : k === 'End'
+                ? marks.length - 1
+                : -2;
+      if (to === -2) return;
+      e.preventDefault();
+      const next = marks[Math.max(0, Math.min(marks.length - 1, to))];
+      for (const m of marks) m.setAttribute('tabindex', m === next ? '0' : '-1');
+      (next as unknown as HTMLElement).focus();
+    }),
+  );
+}
+
 /** The plot: axes with the ranges' ends, the front as a line, a focusable mark per point. */
 function plot(points: FrontierPoint[], current: number, on: FrontierHandlers): SVGElement {
   const f = FRONT_PLOT;
   const { at, x, y } = plotPoints(points);
   const bottom = f.height - f.bottom;
+  const stop = current >= 0 ? current : 0; // the mark Tab reaches
   const marks = points.map((p, i) => {
     const mark = svg(
       'g',
       {
         class: `front-mark${i === current ? ' current' : ''}`,
-        tabindex: 0,
+        tabindex: i === stop ? 0 : -1,
         role: 'button',
         'aria-label': `Open the plan: ${pointLabel(p)}`,
         'data-testid': 'front-mark',
@@ -55,6 +81,7 @@ function plot(points: FrontierPoint[], current: number, on: FrontierHandlers): S
     activates(mark, () => on.open(p));
     return mark;
   });
+  roving(marks);
   return svg(
     'svg',
     {
@@ -106,7 +133,7 @@ function statusText(f: FrontierState, fresh: boolean): string {
   const forWhat = fresh ? '' : ', for another graph or other settings';
   if (f.status === 'running')
     return f.points.length
-      ? `Making the front, ${runs} made: so far ${plans}. Open one to see it.`
+      ? `Making the front, ${runs} made: so far ${plans}${forWhat}. Open one to see it.`
       : 'Making the front: the bytes plan and the cycles objective at margins 0, 5, 10, 20, 40 and 80%, each verified…';
   const open = `${f.status === 'stopped' ? `Stopped after ${runs}: ` : ''}${plans}${forWhat}. Open one to see it.`;
   return open[0].toUpperCase() + open.slice(1);
