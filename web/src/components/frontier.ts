@@ -37,34 +37,31 @@ function activates(el: Element, open: () => void) {
 /** Arrow keys (and Home, End) move the focus along the marks: the plot is one tab stop, the one
  * mark that has tabindex 0 (the list below is the other way to reach each point). */
 function roving(marks: SVGElement[]) {
-  marks.forEach((mark, i) =>
+  for (const [i, mark] of marks.entries())
     mark.addEventListener('keydown', (e) => {
-      const k = (e as KeyboardEvent).key;
-      const to =
-        k === 'ArrowRight' || k === 'ArrowDown'
-          ? i + 1
-          : k === 'ArrowLeft' || k === 'ArrowUp'
-            ? i - 1
-            : k === 'Home'
-              ? 0
-              : k === 'End'
-                ? marks.length - 1
-                : -2;
-      if (to === -2) return;
+      const move = MOVES[(e as KeyboardEvent).key];
+      if (!move) return;
       e.preventDefault();
-      const next = marks[Math.max(0, Math.min(marks.length - 1, to))];
+      const next = marks[Math.max(0, Math.min(marks.length - 1, move(i, marks.length)))];
       for (const m of marks) m.setAttribute('tabindex', m === next ? '0' : '-1');
       (next as unknown as HTMLElement).focus();
-    }),
-  );
+    });
 }
+const MOVES: Record<string, (at: number, count: number) => number> = {
+  ArrowRight: (at) => at + 1,
+  ArrowDown: (at) => at + 1,
+  ArrowLeft: (at) => at - 1,
+  ArrowUp: (at) => at - 1,
+  Home: () => 0,
+  End: (_, count) => count - 1,
+};
 
 /** The plot: axes with the ranges' ends, the front as a line, a focusable mark per point. */
 function plot(points: FrontierPoint[], current: number, on: FrontierHandlers): SVGElement {
   const f = FRONT_PLOT;
   const { at, x, y } = plotPoints(points);
   const bottom = f.height - f.bottom;
-  const stop = current >= 0 ? current : 0; // the mark Tab reaches
+  const stop = Math.max(current, 0); // the mark Tab reaches (current is -1 when none is on screen)
   const marks = points.map((p, i) => {
     const mark = svg(
       'g',
