@@ -44,6 +44,7 @@ struct RunOptions {
     // after the first order search; then, after each start, the best while it is better than the
     // last one made): calling `make` gives it as run() would return it, verified, timed and
     // measured. It observes: the run and its result are the same whether or not plans are made.
+    // Not on a huge graph (scale.h): a second result beside the run's would double its memory.
     std::function<void(const std::function<Result()>& make)> offerBestSoFar;
 };
 

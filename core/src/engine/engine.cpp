@@ -405,6 +405,12 @@ void complete(const GraphDocument& doc, Result& r) {
     if (measureFailure) throw InternalError(*measureFailure);
 }
 
+// Whether a run offers its best plans so far: asked, and not on a huge graph (scale.h), where a
+// second result beside the run's would double its memory (hundreds of MB in the browser).
+bool offersBestSoFar(const GraphDocument& doc, const RunOptions& opts) {
+    return opts.offerBestSoFar && !isHugeGraph(doc.graph.nodes.size());
+}
+
 // The bytes plan, a cycles run's first plan, offered as its best so far before the longer searches.
 void offerBytesPlan(const GraphDocument& doc, const RunOptions& opts, const Problem& p) {
     opts.offerBestSoFar([&] {
@@ -515,7 +521,7 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
             p.others.push_back({candidate, candidate, std::move(made.order), std::move(plan)});
         }
     }
-    if (opts.offerBestSoFar) offerBytesPlan(doc, opts, p);
+    if (offersBestSoFar(doc, opts)) offerBytesPlan(doc, opts, p);
     if (deeperKnown) {
         OrderRequest deeper = withKnown;
         deeper.known = std::move(*deeperKnown);
@@ -555,7 +561,7 @@ CyclesOptions cyclesOptionsFor(const GraphDocument& doc, const RunOptions& opts,
             opts.progress(p);  // a stop asked here is not followed: the shortening goes to its end
         };
     }
-    if (opts.offerBestSoFar)
+    if (offersBestSoFar(doc, opts))
         cycles.offerBest = [&doc, &opts, &bytesResult](const std::function<Shortened()>& make) {
             opts.offerBestSoFar([&] {
                 Result sooner = bytesResult;
