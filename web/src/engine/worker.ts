@@ -23,7 +23,7 @@ import { isProgram } from '../lib/program';
 import type { ErrorWhere } from '../store';
 
 let module: Promise<SpillwayModule> | null = null;
-const engine = () => (module ??= createSpillway({ locateFile: () => wasmUrl }));
+const engine = (): Promise<SpillwayModule> => (module ??= createSpillway({ locateFile: () => wasmUrl }));
 
 // The last graph's parsed nodes, so an unchanged graph is not parsed again on the next run.
 let lastGraphText = '';
@@ -135,7 +135,7 @@ serve<Request>(
       case 'compare':
         return parseEngine(m.compare(req.graph, JSON.stringify(req.options))) as CompareRow[];
       case 'frontier': {
-        const text = m.frontierWithProgress(req.graph, JSON.stringify(req.options), (json: string) =>
+        const text = m.frontierWithProgress(req.graph, JSON.stringify(req.options), (json) =>
           progress(JSON.parse(json) as FrontierProgress),
         );
         return (parseEngine(text) as { points: FrontierPoint[] }).points;
