@@ -239,6 +239,7 @@ for (const size of SIZES) {
     await context.close();
     const fresh = await openPage(pg.browser, url, size.opts);
     await fresh.page.waitForFunction(() => JSON.parse(window.spillway.resultText() ?? '{}').objective?.name === 'cycles', null, { timeout: 60000 });
+    await waitForFresh(fresh.page); // the run's answer, not a plan so far
     assert.equal(await resultText(fresh.page), text1, 'the same plan from the link');
     assert.equal(await fresh.page.locator('[data-testid=objective]').inputValue(), 'cycles');
     // a v4 link (before the objective) opens with bytes; an objective the page does not know is refused
@@ -295,6 +296,7 @@ test('the data margin of objective cycles: shown under cycles only, the CLI\u201
   await context.close();
   const fresh = await openPage(pg.browser, url, SIZES[0].opts);
   await fresh.page.waitForFunction(() => JSON.parse(window.spillway.resultText() ?? '{}').objective?.margin === 0, null, { timeout: 60000 });
+  await waitForFresh(fresh.page); // the run's answer, not a plan so far
   assert.equal(await resultText(fresh.page), text0, 'the same plan from the link');
   assert.equal(await fresh.page.locator('[data-testid=margin]').inputValue(), '0');
   assert.deepEqual(fresh.page.errors, []);
