@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { usePlayground, openPage, waitForResult, waitForFresh, resultText, graphText, slideTo } from './helpers.mjs';
+import { usePlayground, openPage, waitForResult, waitForFresh, waitForNewResult, resultText, graphText, slideTo } from './helpers.mjs';
 
 const pg = usePlayground();
 
@@ -194,7 +194,11 @@ test('a share link with &embed shows the chart, step controls, tables and the qu
   await waitForResult(page);
   await waitForFresh(page);
   const plain = await shareLink(page);
+  const example = await resultText(page);
   await page.locator('[data-testid=lesson-item][data-lesson=one-spill]').click();
+  // the lesson's own plan (waiting for "fresh" alone could pass before its run began, and the
+  // example's plan was then taken for the lesson's)
+  await waitForNewResult(page, example);
   await waitForFresh(page);
   await page.locator('[data-testid=lesson-choice]').first().waitFor();
   const want = await resultText(page);
