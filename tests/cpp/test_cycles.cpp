@@ -508,11 +508,28 @@ TEST_CASE("cycles: objective and technique names") {
     CHECK(cyclesTechniques().size() == 11);
 }
 
+namespace {
+// conv-like under the objective cycles, and its result with nothing told or offered: what the
+// tests of a run's reports compare with (planned once for them all).
+struct QuietCyclesRun {
+    GraphDocument doc;
+    RunOptions opts;
+    Result quiet;
+};
+const QuietCyclesRun& convLikeCycles() {
+    static const QuietCyclesRun run = [] {
+        QuietCyclesRun r{parseGraphDocument(exampleGraphJson("conv-like")), {}, {}};
+        r.opts.objective = Objective::Cycles;
+        r.quiet = planVerified(r.doc, r.opts);
+        return r;
+    }();
+    return run;
+}
+}  // namespace
+
 TEST_CASE("cycles: progress in stages, one line from the first search to the plans that finish sooner") {
-    const GraphDocument doc = parseGraphDocument(exampleGraphJson("conv-like"));
-    RunOptions o;
-    o.objective = Objective::Cycles;
-    const Result quiet = planVerified(doc, o);
+    const auto& [doc, cyclesOptions, quiet] = convLikeCycles();
+    RunOptions o = cyclesOptions;
     std::vector<SearchProgress> reports;
     o.progress = [&](const SearchProgress& p) {
         reports.push_back(p);
@@ -566,10 +583,8 @@ TEST_CASE("cycles: progress in stages, one line from the first search to the pla
 }
 
 TEST_CASE("cycles: the best plan so far offered as the run finds it, each verified, the result unchanged") {
-    const GraphDocument doc = parseGraphDocument(exampleGraphJson("conv-like"));
-    RunOptions o;
-    o.objective = Objective::Cycles;
-    const Result quiet = planVerified(doc, o);
+    const auto& [doc, cyclesOptions, quiet] = convLikeCycles();
+    RunOptions o = cyclesOptions;
     std::vector<Result> offered;
     int offers = 0;
     o.offerBestSoFar = [&](const std::function<Result()>& make) {

@@ -239,6 +239,20 @@ const firstPlan = async (page) => (await page.waitForFunction(() => {
   return mark && { result: window.spillway.resultText(), mark: mark.textContent, stale: document.querySelector('#summary-card').dataset.stale };
 }, null, { timeout: 60000, polling: 10 })).jsonValue();
 
+/** Runs again and clicks Cancel in the same task that first sees a plan before the answer (the
+ * next plan cannot come between); returns the plan's mark once it says stopped. */
+async function runAndCancelAtFirstPlan(page) {
+  await page.locator('[data-testid=run]').click();
+  await page.waitForFunction(() => {
+    if (!document.querySelector('[data-testid=early-plan][data-stopped=false]')) return false;
+    document.querySelector('[data-testid=cancel]').click();
+    return true;
+  }, null, { timeout: 60000, polling: 'raf' });
+  const stopped = page.locator('[data-testid=early-plan][data-stopped=true]');
+  await stopped.waitFor();
+  return stopped;
+}
+
 test('a contest case shows a first plan (the CLI\'s at effort 50) while its search goes on, then the search\'s; Cancel keeps the first', async (t) => {
   const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
   if (!file) return;
@@ -258,14 +272,7 @@ test('a contest case shows a first plan (the CLI\'s at effort 50) while its sear
 
   // Run again, Cancel as soon as the first plan is on screen (in the same task: the search's plan
   // cannot come between): it stays, marked as stopped at effort 50
-  await page.locator('[data-testid=run]').click();
-  await page.waitForFunction(() => {
-    if (!document.querySelector('[data-testid=early-plan][data-stopped=false]')) return false;
-    document.querySelector('[data-testid=cancel]').click();
-    return true;
-  }, null, { timeout: 60000, polling: 'raf' });
-  const stopped = page.locator('[data-testid=early-plan][data-stopped=true]');
-  await stopped.waitFor();
+  const stopped = await runAndCancelAtFirstPlan(page);
   assert.equal(await stopped.getAttribute('data-effort'), '50');
   sameBytes(await resultText(page), first, 'Cancel keeps the first plan');
   assert.deepEqual(page.errors, []);
@@ -298,14 +305,7 @@ test('a contest case under the objective cycles shows its bytes plan while the r
   sameBytes(await resultText(page), want, 'the final plan: the CLI\'s');
 
   // Run again and Cancel as soon as a plan so far is on screen: it stays, marked as stopped
-  await page.locator('[data-testid=run]').click();
-  await page.waitForFunction(() => {
-    if (!document.querySelector('[data-testid=early-plan][data-stopped=false]')) return false;
-    document.querySelector('[data-testid=cancel]').click();
-    return true;
-  }, null, { timeout: 60000, polling: 'raf' });
-  const stopped = page.locator('[data-testid=early-plan][data-stopped=true]');
-  await stopped.waitFor();
+  const stopped = await runAndCancelAtFirstPlan(page);
   assert.equal(await stopped.getAttribute('data-stage'), '1');
   assert.equal(await text(page, 'early-plan'), 'Run stopped at step 1 of 4: this is the best plan it made before Cancel. Run to plan again.');
   assert.match(await text(page, 'notice'), /^Run stopped at step 1 of 4: the plan below is the best it made so far\./);
