@@ -350,27 +350,25 @@ val compareAll(const val& graphJson, const val& optionsJson) {
 
 // The trade-off front between data moved and cycles: the JSON `spillway frontier -o -` prints.
 // The options are plan()'s; frontier() runs the cycles objective at its own margins.
-val frontierOf(const val& graphJson, const val& optionsJson) {
+val frontierText(const val& graphJson, const val& optionsJson, const FrontierProgress& progress = {}) {
     return guarded([&] {
         GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
         const RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"), Objective::Cycles);
-        return frontierToJson(frontier(doc, opts));
+        return frontierToJson(frontier(doc, opts, progress));
     });
 }
 
-// frontier() that tells `onFront` the front of the runs made so far after each run:
+val frontierOf(const val& graphJson, const val& optionsJson) { return frontierText(graphJson, optionsJson); }
+
+// frontierOf() that tells `onFront` the front of the runs made so far after each run:
 // {"runsMade", "runs", "points"} (the points as frontier() writes them).
 val frontierWithProgress(const val& graphJson, const val& optionsJson, val onFront) {
-    return guarded([&] {
-        GraphDocument doc = parseInBrowser(textOf(graphJson, "graphJson", "graph"));
-        const RunOptions opts = parseRunOptions(textOf(optionsJson, "optionsJson", "options"), Objective::Cycles);
-        return frontierToJson(frontier(doc, opts, [&](const std::vector<FrontierPoint>& front, int runsMade, int runs) {
-            Json j;
-            j["runsMade"] = runsMade;
-            j["runs"] = runs;
-            j["points"] = Json::parse(frontierToJson(front))["points"];
-            onFront(dump(j));
-        }));
+    return frontierText(graphJson, optionsJson, [&](const std::vector<FrontierPoint>& front, int runsMade, int runs) {
+        Json j;
+        j["runsMade"] = runsMade;
+        j["runs"] = runs;
+        j["points"] = Json::parse(frontierToJson(front))["points"];
+        onFront(dump(j));
     });
 }
 
