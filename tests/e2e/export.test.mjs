@@ -196,8 +196,8 @@ test('a share link with &embed shows the chart, step controls, tables and the qu
   const plain = await shareLink(page);
   const example = await resultText(page);
   await page.locator('[data-testid=lesson-item][data-lesson=one-spill]').click();
-  // the lesson's own plan (waiting for "fresh" alone could pass before its run began, and the
-  // example's plan was then taken for the lesson's)
+  // the lesson's own plan: "fresh" alone can hold before the lesson's run begins, while the
+  // example's plan is still on screen
   await waitForNewResult(page, example);
   await waitForFresh(page);
   await page.locator('[data-testid=lesson-choice]').first().waitFor();
