@@ -436,6 +436,55 @@ TEST_CASE("cycles: technique headroom, the search with one tile of L1 kept free,
     CHECK(without.metrics.extraBytes == 13312);
 }
 
+TEST_CASE("cycles: technique reserve keeps room for a load over the stretch of the order where the plan spills") {
+    // A conv-like graph (4 groups, 2 layers a stage): the bytes plan moves 30,720 bytes and its
+    // best start ends at 274,507 cycles. Room for its largest spilled buffer (768 bytes of L1) kept
+    // free from one of its spills to its last reload moves 41,472 bytes (within the margin of 40%)
+    // and ends at 268,801: reloads arrive while CUBE works.
+    ConvParams params;
+    params.groups = 4;
+    params.layersPerStage = 2;
+    const GraphDocument doc = parseGraphDocument(generateConvLike(params));
+    RunOptions o = cyclesObjective({kSearch, kHeadroom, kOrders, kRetime});
+    o.cycles.marginPercent = 40;
+    const Result with = planVerified(doc, o);
+    REQUIRE(with.cycles);
+    CHECK(with.cycles->bytesPlanExtraBytes == 30720);
+    CHECK(with.metrics.totalCycles == 268801);
+    CHECK(with.metrics.extraBytes == 41472);
+    CHECK(std::any_of(with.cycles->steps.begin(), with.cycles->steps.end(), [](const std::string& s) {
+        return s.rfind("reserve 768 bytes of L1 from step ", 0) == 0 &&
+               s.find("-> 268864 cycles, 41472 bytes moved") != s.npos;
+    }));
+    o.cycles.disabled.push_back(kReserve);
+    const Result without = planVerified(doc, o);
+    CHECK(without.metrics.totalCycles == 274507);
+    CHECK(without.metrics.extraBytes == 30720);
+}
+
+TEST_CASE("cycles: technique reserve keeps room over the stretch where Conv_Case0 spills; its front has four points" *
+          doctest::test_suite("long")) {
+    // The bytes plan spills 768-byte inputs at the end of the order, where each reload waits for
+    // bytes and CUBE for it. Room for one more kept free from one of those spills on moves more
+    // data and ends sooner: at the default margin 43,776 bytes at 409,926 cycles (420,043 and
+    // 40,704 without such a stretch), at 40% 56,064 bytes at 375,941.
+    auto text = test::sharedCase("Conv_Case0.json");
+    if (!text) return;
+    const GraphDocument doc = parseGraphDocument(*text);
+    const std::vector<FrontierPoint> front = frontier(doc, RunOptions{});
+    std::vector<std::pair<Bytes, Cycles>> points;
+    for (const FrontierPoint& p : front) points.push_back({p.metrics.extraBytes, p.metrics.totalCycles});
+    CHECK(points ==
+          std::vector<std::pair<Bytes, Cycles>>{{40704, 420043}, {43776, 409926}, {48384, 399486}, {56064, 375941}});
+    RunOptions fastest = cyclesObjective();
+    fastest.cycles.marginPercent = 40;
+    const Result r = planVerified(doc, fastest);
+    CHECK(r.metrics.totalCycles == 375941);
+    CHECK(r.metrics.extraBytes == 56064);
+    CHECK(std::any_of(r.cycles->steps.begin(), r.cycles->steps.end(),
+                      [](const std::string& s) { return s.rfind("reserve 768 bytes of L1 from step ", 0) == 0; }));
+}
+
 TEST_CASE("cycles: technique retime, windows of the order put in simulated time, finish sooner with the same data") {
     // The random graph of the search test above (556 nodes, order source best, 38 bytes moved):
     // 16,019 cycles with every other technique; windows of its input order put in the order of

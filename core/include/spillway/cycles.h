@@ -17,7 +17,8 @@
 //   policies   the other policies' plans of the same order are improved too, when they move no
 //              more data than the margin allows (each places and spills differently)
 //   reserve    spare room: the spills are chosen again with room kept free in a memory for loads
-//              ahead, when the data moved stays within the margin and the plan finishes sooner
+//              ahead (over the whole order, then over stretches from where the plan spills to its
+//              last reload), when the data moved stays within the margin and the plan finishes sooner
 //              (policies and reserve plan the order again: skipped on a huge graph, scale.h)
 //   orders     the plans of the other orders order source "best" made (schedule, reuse, search)
 //              as starts too, when they move no more data than the margin allows

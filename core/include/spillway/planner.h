@@ -23,6 +23,16 @@ struct ForcedSpill {
     BufferId buffer = 0;
 };
 
+// Room kept free in one memory over steps [from, to) of the input order: the policy plans that
+// memory as if it were `room` bytes smaller there (never below what a step's own node uses), so
+// that a load has bytes to arrive in while earlier work runs (the cycles objective's technique
+// reserve).
+struct RoomReserve {
+    std::string type;
+    Bytes room = 0;
+    int from = 0, to = 0;
+};
+
 struct PlanOptions {
     Capacities capacities;
     CostModel cost;
@@ -35,6 +45,7 @@ struct PlanOptions {
     // When set, policy residency takes its choices through it (residency.h): the same plans and
     // work counts, in less time when a caller plans orders whose problems repeat.
     ResidencyMemo* residencyMemo = nullptr;
+    std::optional<RoomReserve> reserve = std::nullopt;  // policies that can take it: forceablePolicyNames()
 };
 
 // Policy "best" runs every other policy, on a huge graph (scale.h) only this one (docs/policies.md,
@@ -51,7 +62,7 @@ struct PolicyInfo {
     std::string name;         // what --policy and the options take
     std::string title;        // a one-line summary
     std::string description;  // what it does, in a sentence or three
-    bool forceable = false;   // takes PlanOptions::force
+    bool forceable = false;   // takes PlanOptions::force and PlanOptions::reserve
     bool textbook = false;    // a textbook rule (belady, lru, fifo), for teaching: policy best does not run it
 };
 
@@ -65,13 +76,14 @@ const char* policyName(Policy policy);
 // The policy named `name`; InputError (field "policy") naming the policies otherwise.
 Policy parsePolicy(const std::string& name);
 
-// "lifetime, residency, ..." : the policies that take PlanOptions::force.
+// "lifetime, residency, ..." : the policies that take PlanOptions::force and ::reserve.
 std::string forceablePolicyNames();
 // InputError (field "force") unless `policy` takes PlanOptions::force.
 void requireForceable(const std::string& policy);
 
-// Plans `order` (already validated) under `opts`. Throws InputError for an unknown policy, and
-// for a force the policy cannot take or that names no resident buffer (field "force").
+// Plans `order` (already validated) under `opts`. Throws InputError for an unknown policy, for a
+// force the policy cannot take or that names no resident buffer (field "force"), and for a
+// reserve the policy cannot take (field "reserve").
 Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts);
 
 }  // namespace spillway

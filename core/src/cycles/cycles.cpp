@@ -48,7 +48,8 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
          "the other policies' plans of the same order as starts too, when they move no more data than the margin "
          "allows"},
         {CyclesTechnique::Reserve, "reserve",
-         "spare room: spills chosen again with room kept free for loads ahead, within the data margin"},
+         "spare room: spills chosen again with room kept free for loads ahead (over the whole order, then from where "
+         "the plan spills to its last reload), within the data margin"},
         {CyclesTechnique::Orders, "orders",
          "the plans of the other orders order source best made as starts too, within the data margin"},
         {CyclesTechnique::Search, "search",
@@ -477,6 +478,104 @@ Order retimedWindow(const Graph& g, const Order& input, const std::vector<Cycles
     return out;
 }
 
+// Technique reserve's stretches of `start`'s input order: room kept free in the memory it spills
+// the most data from (ties: the first by name), as much as its largest spilled buffer there, from
+// the step where one of its spills there writes out (the spills at each eighth of them by step,
+// kReserveStretches, the latest first) to the step after its last reload there. The room is kept where loads wait
+// for bytes, not over the whole order: on Conv_Case0 the whole order's room moved twice the data
+// for a later plan (docs/timing.md, "reserve"). None for a policy that cannot take a reserve.
+constexpr int kReserveStretches = 8;
+constexpr int kReservePatience = 2;
+
+std::vector<RoomReserve> reserveStretches(const Graph& g, const Plan& start) {
+    const std::vector<PolicyInfo> policies = policyList();
+    const bool takesReserve = std::any_of(policies.begin(), policies.end(),
+                                          [&](const PolicyInfo& p) { return p.name == start.policy && p.forceable; });
+    if (!takesReserve || start.spills.empty()) return {};
+    std::map<std::string, Bytes> moved;
+    for (const Spill& sp : start.spills) moved[sp.type] += spillTrafficBytes(g.buffer(sp.buf));
+    const std::string type = std::max_element(moved.begin(), moved.end(), [](const auto& a, const auto& b) {
+                                 return a.second < b.second;
+                             })->first;
+    // The input step of each position of the plan's order: how many input nodes come before it.
+    std::vector<int> inputStep(start.order.size() + 1, 0);
+    for (size_t p = 0; p < start.order.size(); ++p)
+        inputStep[p + 1] = inputStep[p] + (g.nodeIndex.contains(start.order[p]) ? 1 : 0);
+    std::vector<int> outs;
+    Bytes room = 0;
+    int lastIn = 0;
+    for (const Spill& sp : start.spills)
+        if (sp.type == type) {
+            outs.push_back(inputStep[static_cast<size_t>(sp.outStep)]);
+            lastIn = std::max(lastIn, inputStep[static_cast<size_t>(sp.inStep)]);
+            room = std::max(room, sp.size);
+        }
+    std::sort(outs.begin(), outs.end());
+    std::vector<RoomReserve> out;  // the latest first
+    for (int k = kReserveStretches - 1; k > 0; --k) {
+        const int from = outs[outs.size() * static_cast<size_t>(k) / kReserveStretches];
+        if (out.empty() || out.back().from != from) out.push_back({type, room, from, lastIn + 1});
+    }
+    return out;
+}
+
+// Whether a plan of `order` keeping `reserve` free may move at most `allowed` bytes: the order's
+// traffic bound (`bound`) with the reserve's memory bounded again under its lowered budget. A
+// relaxation per memory, cheap beside planning the order.
+bool mayStayWithin(const Graph& g, const Order& order, const Capacities& caps, const TrafficBound& bound,
+                   const RoomReserve& reserve, Bytes allowed) {
+    const Bytes capacity = caps.at(reserve.type);
+    const std::vector<ResidencyProblem> problems = residencyProblems(g, order, {{reserve.type, capacity}});
+    if (problems.empty()) return true;
+    std::vector<Bytes> budget(order.size(), capacity);
+    for (int s = reserve.from; s < reserve.to && s < static_cast<int>(order.size()); ++s)
+        budget[s] = std::max<Bytes>(0, capacity - reserve.room);
+    const Bytes others = bound.total - bound.byType.at(reserve.type);
+    return others + relaxResidency(problems.front(), budget, boundFlowWork(order.size())).traffic <= allowed;
+}
+
+// Technique reserve, from `start` (the best start so far) and its input order `order`: room kept
+// free in one memory at a time, one that the bytes plan spills from (elsewhere there is room
+// already), as much as its smallest, then its largest spilled buffer; then over the stretches of
+// `order` where `start` spills (reserveStretches), the latest first: each starts earlier and keeps
+// the room longer than the one before, so the first that may move more than the margin allows ends
+// them, and so do kReservePatience in a row that do not finish sooner. The spills are chosen by
+// `start`'s policy; `tryStart(plan, order, label)` improves each and returns whether it was kept.
+template <typename TryStart>
+void reserveStarts(const Graph& g, const Capacities& caps, const CostModel& cost, const Plan& bytesPlan,
+                   const Plan& start, const Order& order, Bytes allowed, ResidencyMemo& memo, TryStart tryStart) {
+    const std::string policy = start.policy;  // `start` is the best so far: each start kept replaces it
+    const std::vector<RoomReserve> stretches = reserveStretches(g, start);
+    std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (smallest, largest)
+    for (const Spill& sp : bytesPlan.spills) {
+        auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(sp.size, sp.size));
+        it->second = {std::min(it->second.first, sp.size), std::max(it->second.second, sp.size)};
+    }
+    for (const auto& [type, sizes] : spilled)
+        for (Bytes room : std::set<Bytes>{sizes.first, sizes.second}) {
+            Capacities less = caps;
+            less[type] -= room;
+            try {
+                validateCapacities(g, less);
+            } catch (const InputError&) {
+                continue;  // a node's own buffers no longer fit the smaller memory
+            }
+            tryStart(planSpills(g, order, PlanOptions{less, cost, policy, {}, nullptr, &memo}), order,
+                     "reserve " + std::to_string(room) + " bytes of " + type);
+        }
+    const TrafficBound bound = stretches.empty() ? TrafficBound{} : trafficLowerBound(g, order, caps);
+    int notSooner = 0;
+    for (const RoomReserve& r : stretches) {
+        if (!mayStayWithin(g, order, caps, bound, r, allowed) || notSooner == kReservePatience) break;
+        PlanOptions kept{caps, cost, policy, {}, nullptr, &memo};
+        kept.reserve = r;
+        const bool sooner = tryStart(planSpills(g, order, kept), order,
+                                     "reserve " + std::to_string(r.room) + " bytes of " + r.type + " from step " +
+                                         std::to_string(r.from) + " to " + std::to_string(r.to));
+        notSooner = sooner ? 0 : notSooner + 1;
+    }
+}
+
 // `best` as the plan shortenPlan gives, into `out` (whose figures of the bytes plan are set).
 void finish(const Graph& g, const Attempt& best, Shortened& out) {
     out.steps = best.steps;
@@ -527,19 +626,21 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
         });
     };
     tell();
-    // Another start: improved, and kept when it finishes sooner.
+    // Another start: improved, and kept when it finishes sooner; returns whether it was kept.
     auto tryStart = [&](const Plan& start, const Order& input, const std::string& label, const std::string& source = "",
                         std::optional<bool> path = std::nullopt) {
         const Bytes moved = extraBytesOf(g, start);
-        if (moved > allowed) return;
+        if (moved > allowed) return false;
         Attempt a = shortener.improve(start, input, label, path);
         a.orderSource = source;
-        if (a.total < best.total) {
+        const bool sooner = a.total < best.total;
+        if (sooner) {
             a.steps.push_back(label + ": " + std::to_string(best.total) + " -> " + std::to_string(a.total) +
                               " cycles, " + std::to_string(moved) + " bytes moved");
             best = std::move(a);
         }
         tell();
+        return sooner;
     };
     const bool replan = !isHugeGraph(g.nodes.size());
     if (replan && opts.enabled(CyclesTechnique::Policies))
@@ -550,29 +651,11 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     if (opts.enabled(CyclesTechnique::Orders))
         for (const OrderStart& other : others) tryStart(other.plan, other.order, "order " + other.label, other.source);
     if (replan && opts.enabled(CyclesTechnique::Reserve)) {
-        // Room kept free in one memory at a time, one that the bytes plan spills from (elsewhere
-        // there is room already): as much as its smallest, then its largest spilled buffer; the
-        // spills chosen by the policy of the best start so far.
-        const std::string policy = best.base.policy;
-        const Order& order = *best.input;
         const std::string source = best.orderSource;
-        std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (smallest, largest)
-        for (const Spill& sp : plan.spills) {
-            auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(sp.size, sp.size));
-            it->second = {std::min(it->second.first, sp.size), std::max(it->second.second, sp.size)};
-        }
-        for (const auto& [type, sizes] : spilled)
-            for (Bytes room : std::set<Bytes>{sizes.first, sizes.second}) {
-                Capacities less = caps;
-                less[type] -= room;
-                try {
-                    validateCapacities(g, less);
-                } catch (const InputError&) {
-                    continue;  // a node's own buffers no longer fit the smaller memory
-                }
-                tryStart(planSpills(g, order, PlanOptions{less, cost, policy, {}, nullptr, &memo.residency}), order,
-                         "reserve " + std::to_string(room) + " bytes of " + type, source);
-            }
+        reserveStarts(g, caps, cost, plan, best.base, *best.input, allowed, memo.residency,
+                      [&](const Plan& start, const Order& order, const std::string& label) {
+                          return tryStart(start, order, label, source);
+                      });
     }
     std::deque<Order> retimed;  // the orders technique retime kept: best.input may point here
     if (replan && opts.enabled(CyclesTechnique::Retime)) {

@@ -74,6 +74,7 @@ struct Eviction {
     int peakStep = -1;          // optimal: the step where keeping it would overflow the most
     int ruleStep = -1;          // a textbook rule: the step it ranked by (next use, last use, placed)
     bool forced = false;        // chosen by the user (PlanOptions::force)
+    bool roomKept = false;      // the step is in PlanOptions::reserve's stretch
 };
 
 // How phase 1 chooses whom to write out: lifetime's score, the optimum, or a textbook rule.
@@ -255,6 +256,7 @@ private:
         const int retries = optimal ? std::numeric_limits<int>::max() : 4 * evenRetries;
         const Bytes shrink = std::max(capacity / 64, smallest);
         std::vector<Bytes> budget(builder_.steps(), capacity);
+        keepRoom(type, floor, budget);
         std::vector<int> repeats(builder_.steps(), 0);  // cuts past the even ones, per step
         // residency, and lifetime on huge graphs: every stretch the first packing order leaves out
         // (see below).
@@ -514,6 +516,19 @@ private:
         return out;
     }
 
+    // PlanOptions::reserve: its memory's budget lowered by the room over its steps, never below
+    // what a step's own node uses.
+    void keepRoom(const std::string& type, const std::vector<Bytes>& floor, std::vector<Bytes>& budget) const {
+        if (!keepsRoom(type)) return;
+        const int end = std::min(opts_.reserve->to, builder_.steps());
+        for (int s = std::max(0, opts_.reserve->from); s < end; ++s)
+            budget[s] = std::max(floor[s], budget[s] - opts_.reserve->room);
+    }
+    bool keepsRoom(const std::string& type) const { return opts_.reserve && opts_.reserve->type == type; }
+    bool keepsRoom(const std::string& type, int step) const {
+        return keepsRoom(type) && opts_.reserve->from <= step && step < opts_.reserve->to;
+    }
+
     // Phase 1 for one memory under a byte budget per step.
     MemoryPlan chooseResidency(const std::string& type, const std::vector<Bytes>& budget) {
         MemoryPlan plan;
@@ -556,6 +571,7 @@ private:
                     if (builder_.keepsReasons()) e.forBufs = incoming;
                     e.need = need;
                     e.budget = budget[s];
+                    e.roomKept = keepsRoom(type, s);
                     plan.evictionsAt[s].push_back(std::move(e));
                 }
             }
@@ -744,9 +760,11 @@ private:
         if (isTextbook(rule_)) textbookWhy(why, e);
         const Bytes capacity = opts_.capacities.at(type);
         if (e.budget < capacity)
-            why.reason += std::string(why.forBufs.empty() ? " to keep the bytes resident" : " to make room") +
-                          " within " + std::to_string(e.budget) + " of the " + std::to_string(capacity) +
-                          " bytes, the rest kept free here because packing found no gap with all of them";
+            why.reason +=
+                std::string(why.forBufs.empty() ? " to keep the bytes resident" : " to make room") + " within " +
+                std::to_string(e.budget) + " of the " + std::to_string(capacity) +
+                (e.roomKept ? " bytes, the rest kept free here for loads to arrive in while work runs"
+                            : " bytes, the rest kept free here because packing found no gap with all of them");
         else
             why.reason += " to make room";
         return why;

@@ -19,7 +19,7 @@ struct PolicyEntry {
     PlanFunction plan;
     // For policies that fall back on seed's plan: the plan without the fallback (policy best).
     std::optional<Plan> (*packed)(const Graph&, const Order&, const PlanOptions&) = nullptr;
-    bool forceable = false;  // takes PlanOptions::force
+    bool forceable = false;  // takes PlanOptions::force and PlanOptions::reserve
     bool textbook = false;   // a textbook rule, for teaching: policy best does not run it
 };
 
@@ -153,19 +153,26 @@ std::string forceablePolicyNames() {
     return known;
 }
 
-void requireForceable(const std::string& policy) {
+namespace {
+// InputError (field `field`) unless `policy` takes PlanOptions::force and ::reserve; `what` names
+// what it was given.
+void requireBudgeted(const std::string& policy, const char* field, const char* what) {
     const PolicyEntry& p = entryOf(parsePolicy(policy));
     if (p.forceable) return;
     ErrorPlace where;
-    where.field = "force";
+    where.field = field;
     throw InputError(
-        "policy " + std::string(p.name) + " cannot take a forced spill: choose one of " + forceablePolicyNames(),
+        "policy " + std::string(p.name) + " cannot take " + what + ": choose one of " + forceablePolicyNames(),
         std::move(where));
 }
+}  // namespace
+
+void requireForceable(const std::string& policy) { requireBudgeted(policy, "force", "a forced spill"); }
 
 Plan planSpills(const Graph& g, const Order& order, const PlanOptions& opts) {
     const PolicyEntry& p = entryOf(parsePolicy(opts.policy));
     if (opts.force) requireForceable(opts.policy);
+    if (opts.reserve) requireBudgeted(opts.policy, "reserve", "room kept free");
     Plan plan = p.plan(g, order, opts);
     if (plan.policy.empty()) plan.policy = p.name;
     return plan;
