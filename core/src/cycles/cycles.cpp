@@ -481,9 +481,9 @@ Order retimedWindow(const Graph& g, const Order& input, const std::vector<Cycles
 // Technique reserve's stretches of `start`'s input order: room kept free in the memory it spills
 // the most data from (ties: the first by name), as much as its largest spilled buffer there, from
 // the step where one of its spills there writes out (the spills at each eighth of them by step,
-// kReserveStretches, the latest first) to the step after its last reload there. The room is kept where loads wait
-// for bytes, not over the whole order: on Conv_Case0 the whole order's room moved twice the data
-// for a later plan (docs/timing.md, "reserve"). None for a policy that cannot take a reserve.
+// kReserveStretches, the latest first) to the step after its last reload there: where loads wait
+// for bytes, since room over the whole order costs far more data (docs/timing.md, "reserve").
+// None for a policy that cannot take a reserve.
 constexpr int kReserveStretches = 8;
 constexpr int kReservePatience = 2;
 
