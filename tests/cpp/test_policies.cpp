@@ -418,6 +418,11 @@ TEST_CASE("reserve: lifetime and residency keep the room free over the stretch a
         CHECK(beyondReserve(doc.graph, without, room, capacity) > 0);  // the room is taken without the reserve
         CHECK(beyondReserve(doc.graph, with, room, capacity) <= 0);
         CHECK(moved(with) > moved(without));
+        PlanOptions none = plain;  // a room of no bytes keeps nothing (nor gives bytes beyond capacity)
+        none.reserve = RoomReserve{"L1", -768, 0, steps};
+        const Plan same = planSpills(doc.graph, order, none);
+        CHECK(same.order == without.order);
+        CHECK(moved(same) == moved(without));
         // lifetime's reasons say why bytes were left free there (residency's name the budget).
         const auto why = [](const Plan& plan, const std::string& text) {
             return std::any_of(plan.decisions.begin(), plan.decisions.end(),

@@ -24,9 +24,9 @@ struct ForcedSpill {
 };
 
 // Room kept free in one memory over steps [from, to) of the input order: the policy plans that
-// memory as if it were `room` bytes smaller there (never below what a step's own node uses), so
-// that a load has bytes to arrive in while earlier work runs (the cycles objective's technique
-// reserve).
+// memory as if it were `room` bytes smaller there (never below what a step's own node uses; a
+// room of 0 or less keeps nothing), so that a load has bytes to arrive in while earlier work runs
+// (the cycles objective's technique reserve).
 struct RoomReserve {
     std::string type;
     Bytes room = 0;

@@ -517,9 +517,9 @@ private:
     }
 
     // PlanOptions::reserve: its memory's budget lowered by the room over its steps, never below
-    // what a step's own node uses.
+    // what a step's own node uses (a room of 0 bytes or less keeps nothing).
     void keepRoom(const std::string& type, const std::vector<Bytes>& floor, std::vector<Bytes>& budget) const {
-        if (!keepsRoom(type)) return;
+        if (!keepsRoom(type) || opts_.reserve->room <= 0) return;
         const int end = std::min(opts_.reserve->to, builder_.steps());
         for (int s = std::max(0, opts_.reserve->from); s < end; ++s)
             budget[s] = std::max(floor[s], budget[s] - opts_.reserve->room);
