@@ -430,6 +430,7 @@ TEST_CASE("reserve: lifetime and residency keep the room free over the stretch a
         };
         CHECK(why(with, "the rest kept free here for loads to arrive in while work runs") == (policy == "lifetime"));
         CHECK_FALSE(why(without, "for loads to arrive in"));
+        CHECK_FALSE(why(same, "for loads to arrive in"));
     }
     PlanOptions seed{caps, CostModel{}, "seed"};
     seed.reserve = RoomReserve{"L1", 768, 0, 10};

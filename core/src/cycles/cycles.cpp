@@ -519,33 +519,43 @@ std::vector<RoomReserve> reserveStretches(const Graph& g, const Plan& start) {
     return out;
 }
 
-// Whether a plan of `order` keeping `reserve` free may move at most `allowed` bytes: the order's
-// traffic bound (`bound`) with the reserve's memory bounded again under its lowered budget. A
-// relaxation per memory, cheap beside planning the order.
-bool mayStayWithin(const Graph& g, const Order& order, const Capacities& caps, const TrafficBound& bound,
-                   const RoomReserve& reserve, Bytes allowed) {
-    const Bytes capacity = caps.at(reserve.type);
-    const std::vector<ResidencyProblem> problems = residencyProblems(g, order, {{reserve.type, capacity}});
-    if (problems.empty()) return true;
-    std::vector<Bytes> budget(order.size(), capacity);
-    for (int s = reserve.from; s < reserve.to && s < static_cast<int>(order.size()); ++s)
-        budget[s] = std::max<Bytes>(0, capacity - reserve.room);
-    const Bytes others = bound.total - bound.byType.at(reserve.type);
-    return others + relaxResidency(problems.front(), budget, boundFlowWork(order.size())).traffic <= allowed;
-}
+// The least data a plan of `order` keeping a stretch's room free may move: the order's traffic
+// bound with the stretch's memory bounded again under its lowered budget. That memory's problem
+// is built once for every stretch (reserveStretches gives them all in one memory); a relaxation
+// each, cheap beside planning the order.
+class StretchBound {
+public:
+    StretchBound(const Graph& g, const Order& order, const Capacities& caps, const std::string& type)
+        : capacity_(caps.at(type)), problems_(residencyProblems(g, order, {{type, capacity_}})) {
+        const TrafficBound bound = trafficLowerBound(g, order, caps);
+        others_ = bound.total - (problems_.empty() ? 0 : bound.byType.at(type));
+    }
+    Bytes of(const RoomReserve& r) const {
+        if (problems_.empty()) return others_;
+        const std::vector<Bytes>& forced = problems_.front().forced;
+        std::vector<Bytes> budget(forced.size(), capacity_);
+        for (int s = std::max(0, r.from); s < r.to && s < static_cast<int>(budget.size()); ++s)
+            budget[s] = std::max<Bytes>(0, capacity_ - r.room);
+        return others_ + relaxResidency(problems_.front(), budget, boundFlowWork(budget.size())).traffic;
+    }
 
-// Technique reserve, from `start` (the best start so far) and its input order `order`: room kept
-// free in one memory at a time, one that the bytes plan spills from (elsewhere there is room
-// already), as much as its smallest, then its largest spilled buffer; then over the stretches of
-// `order` where `start` spills (reserveStretches), the latest first: each starts earlier and keeps
-// the room longer than the one before, so the first that may move more than the margin allows ends
-// them, and so do kReservePatience in a row that do not finish sooner. The spills are chosen by
-// `start`'s policy; `tryStart(plan, order, label)` improves each and returns whether it was kept.
+private:
+    Bytes capacity_;
+    std::vector<ResidencyProblem> problems_;  // the stretch's memory's, or none when nothing is in it
+    Bytes others_ = 0;                        // the order's bound in the other memories
+};
+
+// Technique reserve, in `order` with `policy` (the best start's): room kept free in one memory at
+// a time, one that the bytes plan spills from (elsewhere there is room already), as much as its
+// smallest, then its largest spilled buffer; then over `stretches` (reserveStretches of the best
+// start), the latest first: each starts earlier and keeps the room longer than the one before, so
+// the first that may move more than the margin allows ends them, and so do kReservePatience in a
+// row that do not finish sooner. `tryStart(plan, order, label)` improves each and returns whether
+// it was kept.
 template <typename TryStart>
 void reserveStarts(const Graph& g, const Capacities& caps, const CostModel& cost, const Plan& bytesPlan,
-                   const Plan& start, const Order& order, Bytes allowed, ResidencyMemo& memo, TryStart tryStart) {
-    const std::string policy = start.policy;  // `start` is the best so far: each start kept replaces it
-    const std::vector<RoomReserve> stretches = reserveStretches(g, start);
+                   const std::string& policy, const std::vector<RoomReserve>& stretches, const Order& order,
+                   Bytes allowed, ResidencyMemo& memo, TryStart tryStart) {
     std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (smallest, largest)
     for (const Spill& sp : bytesPlan.spills) {
         auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(sp.size, sp.size));
@@ -563,10 +573,11 @@ void reserveStarts(const Graph& g, const Capacities& caps, const CostModel& cost
             tryStart(planSpills(g, order, PlanOptions{less, cost, policy, {}, nullptr, &memo}), order,
                      "reserve " + std::to_string(room) + " bytes of " + type);
         }
-    const TrafficBound bound = stretches.empty() ? TrafficBound{} : trafficLowerBound(g, order, caps);
+    if (stretches.empty()) return;
+    const StretchBound bound(g, order, caps, stretches.front().type);
     int notSooner = 0;
     for (const RoomReserve& r : stretches) {
-        if (!mayStayWithin(g, order, caps, bound, r, allowed) || notSooner == kReservePatience) break;
+        if (bound.of(r) > allowed || notSooner == kReservePatience) break;
         PlanOptions kept{caps, cost, policy, {}, nullptr, &memo};
         kept.reserve = r;
         const bool sooner = tryStart(planSpills(g, order, kept), order,
@@ -651,8 +662,10 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     if (opts.enabled(CyclesTechnique::Orders))
         for (const OrderStart& other : others) tryStart(other.plan, other.order, "order " + other.label, other.source);
     if (replan && opts.enabled(CyclesTechnique::Reserve)) {
-        const std::string source = best.orderSource;
-        reserveStarts(g, caps, cost, plan, best.base, *best.input, allowed, memo.residency,
+        // Copies, as each start kept replaces `best`.
+        const std::string source = best.orderSource, policy = best.base.policy;
+        const std::vector<RoomReserve> stretches = reserveStretches(g, best.base);
+        reserveStarts(g, caps, cost, plan, policy, stretches, *best.input, allowed, memo.residency,
                       [&](const Plan& start, const Order& order, const std::string& label) {
                           return tryStart(start, order, label, source);
                       });

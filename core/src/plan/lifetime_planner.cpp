@@ -519,12 +519,14 @@ private:
     // PlanOptions::reserve: its memory's budget lowered by the room over its steps, never below
     // what a step's own node uses (a room of 0 bytes or less keeps nothing).
     void keepRoom(const std::string& type, const std::vector<Bytes>& floor, std::vector<Bytes>& budget) const {
-        if (!keepsRoom(type) || opts_.reserve->room <= 0) return;
+        if (!keepsRoom(type)) return;
         const int end = std::min(opts_.reserve->to, builder_.steps());
         for (int s = std::max(0, opts_.reserve->from); s < end; ++s)
             budget[s] = std::max(floor[s], budget[s] - opts_.reserve->room);
     }
-    bool keepsRoom(const std::string& type) const { return opts_.reserve && opts_.reserve->type == type; }
+    bool keepsRoom(const std::string& type) const {
+        return opts_.reserve && opts_.reserve->type == type && opts_.reserve->room > 0;
+    }
     bool keepsRoom(const std::string& type, int step) const {
         return keepsRoom(type) && opts_.reserve->from <= step && step < opts_.reserve->to;
     }
