@@ -137,7 +137,7 @@ TEST_CASE("residency: the relaxation never exceeds the optimum; the choice reach
 
 TEST_CASE("residency: a memo gives each problem the choice and work counts it gets anew, and tells problems apart") {
     ResidencyMemo memo;
-    int searched = 0;
+    int solved = 0, searched = 0;
     for (int pass = 0; pass < 2; ++pass)  // the second pass from the memo
         for (std::uint64_t seed = 1; seed <= 300; ++seed) {
             const ResidencyProblem p = randomProblem(seed, 24, 12, seed % 3 == 0);
@@ -148,10 +148,12 @@ TEST_CASE("residency: a memo gives each problem the choice and work counts it ge
             CHECK(remembered.optimal == anew.optimal);
             CHECK(remembered.work == anew.work);
             CHECK(remembered.exactWork == anew.exactWork);
-            if (pass == 0) searched += anew.exactWork > 0;
+            if (pass == 0) solved += anew.work > 0, searched += anew.exactWork > 0;
         }
-    CHECK(searched > 10);  // branch and bound ran, so the memo kept choices
-    CHECK(memo.size() == static_cast<size_t>(searched));
+    CHECK(searched > 10);      // branch and bound ran
+    CHECK(solved > searched);  // and some choices needed only the relaxation
+    CHECK(memo.size() == static_cast<size_t>(solved));
+    CHECK(memo.searches() <= static_cast<size_t>(searched));
     // The same problem with its gaps' traffic changed is another problem.
     int changed = 0;
     for (std::uint64_t seed = 1; seed <= 300; ++seed) {
@@ -166,6 +168,34 @@ TEST_CASE("residency: a memo gives each problem the choice and work counts it ge
         changed += anew.traffic != before.traffic;
     }
     CHECK(changed > 10);
+}
+
+TEST_CASE("residency: a branch and bound is met again in a problem that differs only where nothing is contested") {
+    ResidencyMemo memo;
+    int met = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        const ResidencyProblem p = randomProblem(seed, 24, 12, false);
+        if (chooseResidency(p).exactWork == 0) continue;
+        // Ten more steps after the last, with a small buffer resident over them: it always fits.
+        ResidencyProblem longer = p;
+        longer.forced.resize(p.forced.size() + 10, 0);
+        const int first = static_cast<int>(p.forced.size()), last = first + 9;
+        longer.forced[first] += 8, longer.forced[last] += 8;
+        longer.gaps.push_back({static_cast<int>(p.gaps.size()), first, last, 8, 16});
+        const std::size_t before = memo.searches();
+        const ResidencyChoice once = memo.choose(p), again = memo.choose(longer), anew = chooseResidency(longer);
+        INFO("seed " << seed);
+        CHECK(memo.searches() == before + 1);  // the longer problem's search was the first's
+        CHECK(again.keep == anew.keep);
+        CHECK(again.traffic == anew.traffic);
+        CHECK(again.traffic == once.traffic);
+        CHECK(again.optimal == anew.optimal);
+        CHECK(again.work == anew.work);
+        CHECK(again.exactWork == anew.exactWork);
+        CHECK(again.keep.back() == 1);
+        ++met;
+    }
+    CHECK(met > 10);
 }
 
 TEST_CASE("residency: large problems get a feasible greedy choice between the bound and all-out") {

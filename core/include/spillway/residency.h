@@ -76,28 +76,46 @@ struct ResidencyEffort {
 ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget = {},
                                 ResidencyEffort effort = {});
 
+// What a branch and bound over a problem's contested gaps found (residency.cpp): which of them it
+// writes out (positions among them), their traffic, whether proven optimal, its flows' work.
+struct ExactSearchOutcome {
+    std::vector<int> writtenOut;
+    Bytes traffic = 0;
+    bool optimal = false;
+    std::int64_t work = 0;
+    std::size_t contested = 0;  // a fingerprint met with another count is a miss, never a write past it
+};
+
 // Choices remembered by their problem, for a caller that plans many orders whose memories'
 // problems repeat (the cycles objective's starts and windows, compare's rows): a problem met
 // before gets the same choice and the same work counts, without solving it again. Only choices
-// that ran a branch and bound are kept (the rest cost little), and the oldest are forgotten past
-// kEntries, so that its memory stays bounded. A problem is known by a 128-bit fingerprint of all
-// it holds and the effort.
+// that solved the relaxation or ran a branch and bound are kept (the greedy alone costs little),
+// and the oldest are forgotten past kEntries, a choice writing out many gaps counting for one
+// entry per kWrittenOutPerEntry of them, so that its memory stays bounded. A problem is known by
+// a 128-bit fingerprint of all it holds and the effort.
+// Besides, the branch and bound's outcomes by what alone it reads: the contested gaps as spans
+// between their ends, the least free bytes between consecutive ends, the greedy choice it starts
+// from and its node budget. Orders that differ elsewhere (another memory's node moved, a window
+// of the order retimed where this memory has nothing contested) meet the same search again.
 class ResidencyMemo {
 public:
     ResidencyChoice choose(const ResidencyProblem& p, const std::vector<Bytes>& budget = {},
                            ResidencyEffort effort = {});
-    std::size_t size() const { return entries_.size(); }  // choices kept
+    std::size_t size() const { return entries_.size(); }       // choices kept
+    std::size_t searches() const { return searches_.size(); }  // branch-and-bound outcomes kept
 
 private:
     static constexpr std::size_t kEntries = 1 << 14;
+    static constexpr std::size_t kWrittenOutPerEntry = 256;
     struct Entry {
         Bytes traffic = 0;
         bool optimal = false;
         std::int64_t work = 0, exactWork = 0;
-        std::vector<int> writtenOut;  // gaps not kept (few: branch and bound runs on small problems)
+        std::vector<int> writtenOut;  // gaps not kept
         std::size_t gaps = 0;  // of the problem: a fingerprint met with another count is a miss, never a write past it
     };
     FingerprintMemo<Entry> entries_{kEntries};
+    FingerprintMemo<ExactSearchOutcome> searches_{kEntries};
 };
 
 // The lower bound of an order: the relaxation's value summed over memories. No plan for this

@@ -608,7 +608,60 @@ Relaxation relaxResidency(const ResidencyProblem& p, const std::vector<Bytes>& b
     return r;
 }
 
-ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget, ResidencyEffort effort) {
+namespace {
+// The branch and bound over `contested` from `choice` (its greedy choice) under `free`, its root
+// the relaxation `lp` (exact), within `nodes` nodes.
+ExactSearchOutcome searchExactly(const std::vector<Gap>& gaps, const std::vector<int>& contested,
+                                 const std::vector<Bytes>& free, const FlowResult& lp, std::int64_t nodes,
+                                 const ResidencyChoice& choice) {
+    std::vector<char> keep = choice.keep;
+    Bytes traffic = choice.traffic;
+    BranchAndBound search(gaps, static_cast<int>(nodes));
+    ExactSearchOutcome found;
+    found.optimal = search.solve(contested, free, lp, keep, traffic);
+    found.traffic = traffic;
+    found.work = search.work();
+    found.contested = contested.size();
+    for (size_t k = 0; k < contested.size(); ++k)
+        if (!keep[contested[k]]) found.writtenOut.push_back(static_cast<int>(k));
+    return found;
+}
+
+// searchExactly through `searches`, by all the search reads: its node budget, then the contested
+// gaps between the points where one starts or ends (relaxGaps' segments): each segment's least
+// free bytes, each gap's first and last segment, size, traffic and whether the greedy keeps it.
+// Everything it does, its flows included, is a function of these.
+ExactSearchOutcome searchRemembered(const std::vector<Gap>& gaps, const std::vector<int>& contested,
+                                    const std::vector<Bytes>& free, const FlowResult& lp, std::int64_t nodes,
+                                    const ResidencyChoice& choice, FingerprintMemo<ExactSearchOutcome>& searches) {
+    std::vector<int> points;
+    points.reserve(2 * contested.size());
+    for (int i : contested) points.push_back(gaps[i].from + 1), points.push_back(gaps[i].to);
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    Fingerprint f;
+    f.add(nodes);
+    f.add(static_cast<std::int64_t>(points.size()));
+    for (size_t j = 0; j + 1 < points.size(); ++j)
+        f.add(*std::min_element(free.begin() + points[j], free.begin() + points[j + 1]));
+    auto pointOf = [&](int step) { return std::lower_bound(points.begin(), points.end(), step) - points.begin(); };
+    f.add(static_cast<std::int64_t>(contested.size()));
+    for (int i : contested) {
+        const Gap& g = gaps[i];
+        for (std::int64_t v : {std::int64_t{pointOf(g.from + 1)}, std::int64_t{pointOf(g.to)}, g.size, g.traffic,
+                               std::int64_t{choice.keep[i]}})
+            f.add(v);
+    }
+    const Fingerprint::Value key = f.value();
+    if (const ExactSearchOutcome* known = searches.find(key); known && known->contested == contested.size())
+        return *known;
+    ExactSearchOutcome found = searchExactly(gaps, contested, free, lp, nodes, choice);
+    searches.remember(key, found);
+    return found;
+}
+
+ResidencyChoice chooseResidencyWith(const ResidencyProblem& p, const std::vector<Bytes>& budget, ResidencyEffort effort,
+                                    FingerprintMemo<ExactSearchOutcome>* searches) {
     ResidencyChoice choice;
     std::vector<Bytes> free = availability(p, budget);
     const std::vector<int> contested = contestedGaps(p, free);
@@ -670,11 +723,21 @@ ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Byt
     if (!choice.optimal && static_cast<int>(contested.size()) <= kExactGaps) {
         const std::int64_t nodes =
             std::min<std::int64_t>(effort.exactNodes, kExactWork / static_cast<std::int64_t>(contested.size()));
-        BranchAndBound search(p.gaps, static_cast<int>(nodes));
-        choice.optimal = search.solve(contested, free, lp, choice.keep, choice.traffic);
-        choice.exactWork = search.work();
+        const ExactSearchOutcome found = searches
+                                             ? searchRemembered(p.gaps, contested, free, lp, nodes, choice, *searches)
+                                             : searchExactly(p.gaps, contested, free, lp, nodes, choice);
+        for (int i : contested) choice.keep[i] = 1;
+        for (int k : found.writtenOut) choice.keep[contested[k]] = 0;
+        choice.traffic = found.traffic;
+        choice.optimal = found.optimal;
+        choice.exactWork = found.work;
     }
     return choice;
+}
+}  // namespace
+
+ResidencyChoice chooseResidency(const ResidencyProblem& p, const std::vector<Bytes>& budget, ResidencyEffort effort) {
+    return chooseResidencyWith(p, budget, effort, nullptr);
 }
 
 ResidencyChoice ResidencyMemo::choose(const ResidencyProblem& p, const std::vector<Bytes>& budget,
@@ -695,12 +758,13 @@ ResidencyChoice ResidencyMemo::choose(const ResidencyProblem& p, const std::vect
         for (int i : e->writtenOut) choice.keep[i] = 0;
         return choice;
     }
-    ResidencyChoice choice = chooseResidency(p, budget, effort);
-    if (choice.exactWork == 0) return choice;
+    ResidencyChoice choice = chooseResidencyWith(p, budget, effort, &searches_);
+    if (!effort.relaxation || choice.work == 0) return choice;  // the greedy alone, or nothing contested
     Entry e{choice.traffic, choice.optimal, choice.work, choice.exactWork, {}, p.gaps.size()};
     for (size_t i = 0; i < choice.keep.size(); ++i)
         if (!choice.keep[i]) e.writtenOut.push_back(static_cast<int>(i));
-    entries_.remember(key, std::move(e));
+    const std::size_t weight = 1 + e.writtenOut.size() / kWrittenOutPerEntry;
+    entries_.remember(key, std::move(e), weight);
     return choice;
 }
 
