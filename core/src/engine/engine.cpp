@@ -239,19 +239,24 @@ void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder
 
 // Technique search of the cycles objective: the order search run again from the same start with
 // kDeeperSearchFactor times its effort (a count of evaluations; it replays the first run, then goes
-// on). Its order and its runners-up become starts of the cycles objective.
-void addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request,
-                     ResidencyMemo* residencyMemo, Problem& p) {
-    addSearchStarts(doc, opts, makeOrder("search", request),
-                    "search, " + std::to_string(kDeeperSearchFactor) + " times the effort", residencyMemo, p);
+// on). Its order and its runners-up become starts of the cycles objective; returns its order.
+Order addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request,
+                      ResidencyMemo* residencyMemo, Problem& p) {
+    MadeOrder made = makeOrder("search", request);
+    Order found = made.order;
+    addSearchStarts(doc, opts, std::move(made), "search, " + std::to_string(kDeeperSearchFactor) + " times the effort",
+                    residencyMemo, p);
+    return found;
 }
 
 // Technique headroom of the cycles objective: the same longer search for the memory the bytes
 // plan spills the most data from (one search at most, like technique search: a graph spilling
 // from five memories would search five times) made smaller by one buffer (the smallest it spills
 // there), so that the orders it finds keep working with that room free; planned with the real
-// capacity, the room stays free for a load to overlap compute. Its order and runners-up become
-// starts like technique search's. Skipped when the bytes plan's order, with the smaller
+// capacity, the room stays free for a load to overlap compute. It knows the orders found before
+// it (the request's, the bytes plan's, technique search's), so that only orders keeping the room
+// better than those become starts (a known order is a start already). Its order and runners-up
+// become starts like technique search's. Skipped when the bytes plan's order, with the smaller
 // capacity, must move more data than the margin allows (its traffic bound, cheap beside a
 // search): the search starts from that order and its neighbours. FlashAttention_Case0 (one
 // 256-byte tile less: at least 2,048 bytes, the margin 1,408) is skipped so: searched anyway, it
@@ -529,9 +534,11 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
         const CyclesStages stages = cyclesStages(opts);
         if (opts.cycles.enabled(CyclesTechnique::Search)) {
             deeper.progress = staged(opts.progress, stages.deeper, stages.count, "longer order search");
-            addDeeperSearch(doc, opts, deeper, residencyMemo, p);
+            Order found = addDeeperSearch(doc, opts, deeper, residencyMemo, p);
+            deeper.known.emplace_back("search", std::move(found));
         }
         if (opts.cycles.enabled(CyclesTechnique::Headroom) && !p.plan->spills.empty()) {
+            deeper.known.emplace_back(p.orderSource, p.order);
             deeper.progress = staged(opts.progress, stages.headroom, stages.count, "order search with room kept free");
             addHeadroomSearch(doc, opts, deeper, bestBytes, residencyMemo, p);
         }
