@@ -453,7 +453,7 @@ TEST_CASE("cycles: technique reserve keeps room for a load over the stretch of t
     CHECK(with.metrics.totalCycles == 268801);
     CHECK(with.metrics.extraBytes == 41472);
     CHECK(std::any_of(with.cycles->steps.begin(), with.cycles->steps.end(), [](const std::string& s) {
-        return s.rfind("reserve 768 bytes of L1 from step ", 0) == 0 &&
+        return s.rfind("reserve 768 bytes of L1 from node ", 0) == 0 &&
                s.find("-> 268864 cycles, 41472 bytes moved") != s.npos;
     }));
     o.cycles.disabled.push_back(kReserve);
@@ -482,7 +482,7 @@ TEST_CASE("cycles: technique reserve keeps room over the stretch where Conv_Case
     CHECK(r.metrics.totalCycles == 375941);
     CHECK(r.metrics.extraBytes == 56064);
     CHECK(std::any_of(r.cycles->steps.begin(), r.cycles->steps.end(),
-                      [](const std::string& s) { return s.rfind("reserve 768 bytes of L1 from step ", 0) == 0; }));
+                      [](const std::string& s) { return s.rfind("reserve 768 bytes of L1 from node ", 0) == 0; }));
 }
 
 TEST_CASE("cycles: technique retime, windows of the order put in simulated time, finish sooner with the same data") {

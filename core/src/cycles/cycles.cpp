@@ -545,6 +545,15 @@ private:
     Bytes others_ = 0;                        // the order's bound in the other memories
 };
 
+// A stretch as the cycles objective's steps name it: by the nodes where it begins and ends (the
+// first node after it), which the plan shown has too; its steps are those of `order`, which the
+// plan's rescheduling renumbers.
+std::string stretchLabel(const Order& order, const RoomReserve& r) {
+    const auto node = [&](int step) { return "node " + std::to_string(order[static_cast<size_t>(step)]); };
+    return "reserve " + std::to_string(r.room) + " bytes of " + r.type + " from " + node(r.from) +
+           (r.to < static_cast<int>(order.size()) ? " until " + node(r.to) : " to the end");
+}
+
 // Technique reserve, in `order` with `policy` (the best start's): room kept free in one memory at
 // a time, one that the bytes plan spills from (elsewhere there is room already), as much as its
 // smallest, then its largest spilled buffer; then over `stretches` (reserveStretches of the best
@@ -580,9 +589,7 @@ void reserveStarts(const Graph& g, const Capacities& caps, const CostModel& cost
         if (bound.of(r) > allowed || notSooner == kReservePatience) break;
         PlanOptions kept{caps, cost, policy, {}, nullptr, &memo};
         kept.reserve = r;
-        const bool sooner = tryStart(planSpills(g, order, kept), order,
-                                     "reserve " + std::to_string(r.room) + " bytes of " + r.type + " from step " +
-                                         std::to_string(r.from) + " to " + std::to_string(r.to));
+        const bool sooner = tryStart(planSpills(g, order, kept), order, stretchLabel(order, r));
         notSooner = sooner ? 0 : notSooner + 1;
     }
 }
