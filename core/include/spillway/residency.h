@@ -89,10 +89,10 @@ struct ExactSearchOutcome {
 // Choices remembered by their problem, for a caller that plans many orders whose memories'
 // problems repeat (the cycles objective's starts and windows, compare's rows): a problem met
 // before gets the same choice and the same work counts, without solving it again. Only choices
-// that solved the relaxation or ran a branch and bound are kept (the greedy alone costs little),
-// and the oldest are forgotten past kEntries, a choice writing out many gaps counting for one
-// entry per kWrittenOutPerEntry of them, so that its memory stays bounded. A problem is known by
-// a 128-bit fingerprint of all it holds and the effort.
+// that ran a branch and bound (on small problems), or solved the relaxation and write out at most
+// kMostWrittenOut gaps, are kept (the greedy alone costs little; a huge graph's problems, planned
+// once, are not met again), and the oldest are forgotten past kEntries, so that its memory stays
+// bounded. A problem is known by a 128-bit fingerprint of all it holds and the effort.
 // Besides, the branch and bound's outcomes by what alone it reads: the contested gaps as spans
 // between their ends, the least free bytes between consecutive ends, the greedy choice it starts
 // from and its node budget. Orders that differ elsewhere (another memory's node moved, a window
@@ -106,7 +106,7 @@ public:
 
 private:
     static constexpr std::size_t kEntries = 1 << 14;
-    static constexpr std::size_t kWrittenOutPerEntry = 256;
+    static constexpr std::size_t kMostWrittenOut = 256;
     struct Entry {
         Bytes traffic = 0;
         bool optimal = false;

@@ -763,8 +763,8 @@ ResidencyChoice ResidencyMemo::choose(const ResidencyProblem& p, const std::vect
     Entry e{choice.traffic, choice.optimal, choice.work, choice.exactWork, {}, p.gaps.size()};
     for (size_t i = 0; i < choice.keep.size(); ++i)
         if (!choice.keep[i]) e.writtenOut.push_back(static_cast<int>(i));
-    const std::size_t weight = 1 + e.writtenOut.size() / kWrittenOutPerEntry;
-    entries_.remember(key, std::move(e), weight);
+    if (choice.exactWork == 0 && e.writtenOut.size() > kMostWrittenOut) return choice;
+    entries_.remember(key, std::move(e));
     return choice;
 }
 
