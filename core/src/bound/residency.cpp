@@ -760,10 +760,12 @@ ResidencyChoice ResidencyMemo::choose(const ResidencyProblem& p, const std::vect
     }
     ResidencyChoice choice = chooseResidencyWith(p, budget, effort, &searches_);
     if (!effort.relaxation || choice.work == 0) return choice;  // the greedy alone, or nothing contested
+    const auto written = static_cast<std::size_t>(std::count(choice.keep.begin(), choice.keep.end(), 0));
+    if (choice.exactWork == 0 && written > kMostWrittenOut) return choice;
     Entry e{choice.traffic, choice.optimal, choice.work, choice.exactWork, {}, p.gaps.size()};
+    e.writtenOut.reserve(written);
     for (size_t i = 0; i < choice.keep.size(); ++i)
         if (!choice.keep[i]) e.writtenOut.push_back(static_cast<int>(i));
-    if (choice.exactWork == 0 && e.writtenOut.size() > kMostWrittenOut) return choice;
     entries_.remember(key, std::move(e));
     return choice;
 }
