@@ -21,28 +21,34 @@ constexpr MinCostFlow::Amount kUnbounded = MinCostFlow::Amount(1) << 60;
 
 // Range add and range minimum over steps: the free bytes left at each step while gaps are kept.
 // Bottom-up (no recursion): min_[v] is the least of v's leaves counting the adds at v and below,
-// add_[v] what was added to all of v's leaves and not yet pushed down; a query first pushes the
-// adds above its two ends down, so that the nodes it reads hold whole values.
+// add_[v] what was added to all of v's leaves and is in no node below. Adds stay where they were
+// made: a query adds them to what it reads on its way up, so that it writes nothing (the greedy
+// asks far more than it adds, and pushing adds down was most of its time).
 class SlackTree {
 public:
-    explicit SlackTree(const std::vector<Bytes>& initial) : size_(1), height_(0) {
-        while (size_ < std::max<size_t>(1, initial.size())) size_ *= 2, ++height_;
+    explicit SlackTree(const std::vector<Bytes>& initial) : size_(1) {
+        while (size_ < std::max<size_t>(1, initial.size())) size_ *= 2;
         min_.assign(2 * size_, kNone);
-        add_.assign(size_, 0);
+        add_.assign(size_ + 1, 0);  // [size_]: read past the last leaf's level, never added to
         for (size_t i = 0; i < initial.size(); ++i) min_[size_ + i] = initial[i];
         for (size_t i = size_; i-- > 1;) min_[i] = std::min(min_[2 * i], min_[2 * i + 1]);
     }
-    // Minimum over steps [l, r), l < r.
-    Bytes min(int l, int r) {
+    // Minimum over steps [l, r), l < r. The nodes read on the left all lie below lo - 1 once lo
+    // has climbed, those on the right below hi: each climb adds those two nodes' adds, and after
+    // the loop every ancestor's up to the root.
+    Bytes min(int l, int r) const {
         size_t lo = size_ + static_cast<size_t>(l), hi = size_ + static_cast<size_t>(r);
-        pushDown(lo);
-        pushDown(hi - 1);
-        Bytes least = kNone;
-        for (; lo < hi; lo /= 2, hi /= 2) {
-            if (lo & 1) least = std::min(least, min_[lo++]);
-            if (hi & 1) least = std::min(least, min_[--hi]);
+        Bytes left = kNone, right = kNone;
+        while (lo < hi) {
+            if (lo & 1) left = std::min(left, min_[lo++]);
+            if (hi & 1) right = std::min(right, min_[--hi]);
+            lo /= 2, hi /= 2;
+            left += add_[lo - 1];
+            right += add_[hi];
         }
-        return least;
+        for (size_t v = (lo - 1) / 2; v >= 1; v /= 2) left += add_[v];
+        for (size_t v = hi / 2; v >= 1; v /= 2) right += add_[v];
+        return std::min(left, right);
     }
     // Adds v at steps [l, r), l < r.
     void add(int l, int r, Bytes v) {
@@ -55,19 +61,12 @@ public:
     }
 
 private:
+    // Far above any count of bytes, and far enough below the largest Bytes that the adds a query
+    // sums on its way up (each at most the bytes of all gaps) cannot overflow it.
     static constexpr Bytes kNone = Bytes(1) << 62;
     void apply(size_t v, Bytes value) {
         min_[v] += value;
         if (v < size_) add_[v] += value;
-    }
-    void pushDown(size_t leaf) {
-        for (int s = height_; s > 0; --s) {
-            const size_t v = leaf >> s;
-            if (add_[v] == 0) continue;
-            apply(2 * v, add_[v]);
-            apply(2 * v + 1, add_[v]);
-            add_[v] = 0;
-        }
     }
     // The ancestors of two leaves after an add between them, level by level up to the first they
     // share (every node the add changed lies below it); above that, only while a node's minimum
@@ -84,7 +83,6 @@ private:
     }
     void pull(size_t v) { min_[v] = std::min(min_[2 * v], min_[2 * v + 1]) + add_[v]; }
     size_t size_;
-    int height_;
     std::vector<Bytes> min_, add_;
 };
 
@@ -261,21 +259,20 @@ std::vector<int> contestedGaps(const ResidencyProblem& p, std::vector<Bytes>& fr
 class GreedyChoice {
 public:
     GreedyChoice(const std::vector<Gap>& gaps, const std::vector<int>& which, const std::vector<Bytes>& free)
-        : gaps_(gaps), which_(which), slack_(free), keep_(gaps.size(), 0) {
-        // Buckets of steps, each listing the gaps over it: overlap queries look at their own span.
+        : gaps_(gaps), which_(which), slack_(free), keep_(gaps.size(), 0), cheapestFirst_(which) {
+        std::sort(cheapestFirst_.begin(), cheapestFirst_.end(), [&](int a, int b) { return popsBefore(a, b); });
+        // The work a swap counts: the gaps over the buckets its span meets, buckets of steps as
+        // wide as the average gap (a gap is counted in every bucket it lies over).
         Bytes span = 0;
         for (int i : which) span += gaps[i].to - gaps[i].from;
         width_ = std::max<int>(1, static_cast<int>(span / std::max<size_t>(1, which.size())));
-        // As one array of rows (bucketStart_[b] .. bucketStart_[b + 1]), each in the order of `which`.
-        bucketStart_.assign(free.size() / width_ + 2, 0);
-        for (int i : which)
-            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b) ++bucketStart_[b + 1];
-        for (size_t b = 1; b < bucketStart_.size(); ++b) bucketStart_[b] += bucketStart_[b - 1];
-        bucketGaps_.resize(bucketStart_.back());
-        std::vector<int> next(bucketStart_.begin(), bucketStart_.end() - 1);
-        for (int i : which)
-            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b)
-                bucketGaps_[next[b]++] = {i, gaps[i].from + 1, gaps[i].to};
+        gapsBefore_.assign(free.size() / width_ + 3, 0);
+        for (int i : which) {
+            ++gapsBefore_[(gaps[i].from + 1) / width_ + 1];
+            --gapsBefore_[(gaps[i].to - 1) / width_ + 2];
+        }
+        for (int pass = 0; pass < 2; ++pass)  // the gaps over bucket b - 1, then over buckets 0 .. b - 1
+            for (size_t b = 1; b < gapsBefore_.size(); ++b) gapsBefore_[b] += gapsBefore_[b - 1];
     }
 
     void keepInOrder(const std::vector<int>& preference) {
@@ -312,24 +309,21 @@ private:
         set(i, true);
         return true;
     }
+    bool keptOver(int j, const Gap& in) const {
+        return keep_[j] && gaps_[j].from < in.to - 1 && in.from < gaps_[j].to - 1;
+    }
 
     // Writes out overlapping kept gaps, cheapest per byte first, until `i` fits; keeps the swap
     // only if it saves traffic (after taking back any victim that fits again).
     bool swapIn(int i) {
         const Gap& in = gaps_[i];
-        collectOverlapping(in);
+        work_ += gapsBefore_[(in.to - 1) / width_ + 1] - gapsBefore_[(in.from + 1) / width_];
         if (surelyFails(in)) return false;
-        std::vector<int>& overlapping = overlapping_;
-        // Taken from a heap, as a swap usually writes out a few of the many gaps a long one
-        // overlaps.
-        const auto dearer = [&](int a, int b) { return popsBefore(b, a); };
-        std::make_heap(overlapping.begin(), overlapping.end(), dearer);
         std::vector<int>& out = out_;
         out.clear();
         Bytes lost = 0;
-        for (auto end = overlapping.end(); end != overlapping.begin(); --end) {
-            std::pop_heap(overlapping.begin(), end, dearer);
-            const int j = *(end - 1);
+        for (int j : cheapestFirst_) {
+            if (!keptOver(j, in)) continue;
             if (fits(i)) break;
             set(j, false);
             out.push_back(j);
@@ -346,22 +340,6 @@ private:
         return true;
     }
 
-    // The kept gaps overlapping `in` into overlapping_, each once: in the first of in's buckets it
-    // lies over (a later bucket lists it again only when it starts there).
-    void collectOverlapping(const Gap& in) {
-        overlapping_.clear();
-        const int first = in.from + 1, end = in.to;  // in's steps: [first, end)
-        const int firstBucket = first / width_, lastBucket = (end - 1) / width_;
-        work_ += bucketStart_[lastBucket + 1] - bucketStart_[firstBucket];
-        for (int b = firstBucket; b <= lastBucket; ++b) {
-            const int bucketFirstStep = b == firstBucket ? 0 : b * width_;
-            for (int k = bucketStart_[b]; k < bucketStart_[b + 1]; ++k) {
-                const BucketGap& e = bucketGaps_[k];
-                if (e.first >= bucketFirstStep && keep_[e.gap] && e.first < end && first < e.end)
-                    overlapping_.push_back(e.gap);
-            }
-        }
-    }
     // The order in which a swap writes out its victims: cheapest per byte first, ties by index
     // (a total order).
     bool popsBefore(int a, int b) const {
@@ -370,33 +348,25 @@ private:
     }
 
     // Whether swapping `in` in fails, known without trying it (almost every swap fails, and
-    // trying one writes out and takes back a few gaps). The swap writes out victims in popsBefore
-    // order until their traffic reaches in's, or all of them, testing before each whether `in`
-    // fits; it succeeds exactly when `in` fits once the victims before the last are written out
-    // (all of them when their traffic stays below in's), as writing out more only makes room.
-    // Counts the work trying would have counted: per victim a fit test, a write-out and a
-    // take-back, then the last fit test.
+    // trying one writes out and takes back a few gaps). The swap writes out victims, the kept
+    // gaps over in's steps in popsBefore order, until their traffic reaches in's, or all of them,
+    // testing before each whether `in` fits; it succeeds exactly when `in` fits once the victims
+    // before the last are written out (all of them when their traffic stays below in's), as
+    // writing out more only makes room. Counts the work trying would have counted: per victim a
+    // fit test, a write-out and a take-back, then the last fit test.
     bool surelyFails(const Gap& in) {
         constexpr size_t kMostVictims = 16;  // beyond that, the swap is tried
         std::vector<int>& victims = victims_;
         victims.clear();
+        Bytes traffic = 0;
         bool reached = false;  // the victims' traffic reaches in's: they are all the swap writes out
-        for (int j : overlapping_) {
-            if (reached && !popsBefore(j, victims.back())) continue;
-            victims.insert(
-                std::upper_bound(victims.begin(), victims.end(), j, [&](int a, int b) { return popsBefore(a, b); }), j);
-            Bytes traffic = 0;
-            reached = false;
-            for (size_t q = 0; q < victims.size(); ++q) {
-                traffic += gaps_[victims[q]].traffic;
-                if (traffic >= in.traffic) {
-                    victims.resize(q + 1);
-                    reached = true;
-                    break;
-                }
-            }
-            if (victims.size() > kMostVictims) return false;
+        for (size_t q = 0; q < cheapestFirst_.size() && !reached; ++q) {
+            const int j = cheapestFirst_[q];
+            if (!keptOver(j, in)) continue;
+            victims.push_back(j);
+            reached = (traffic += gaps_[j].traffic) >= in.traffic;
         }
+        if (victims.size() > kMostVictims) return false;
         const size_t before = reached ? victims.size() - 1 : victims.size();
         if (fitsWithout(in, before)) return false;
         work_ += 3 * static_cast<std::int64_t>(victims.size()) + 1;
@@ -434,14 +404,10 @@ private:
     const std::vector<int>& which_;
     SlackTree slack_;
     std::vector<char> keep_;
+    std::vector<int> cheapestFirst_;  // which_ in popsBefore order
     int width_ = 1;
-    // A gap in a bucket's row, with its steps [first, end) beside it: a scan reads the row alone.
-    struct BucketGap {
-        int gap, first, end;
-    };
-    std::vector<int> bucketStart_;
-    std::vector<BucketGap> bucketGaps_;
-    std::vector<int> overlapping_, victims_, ends_, out_;  // swapIn's, kept to reuse their storage
+    std::vector<std::int64_t> gapsBefore_;   // per bucket: the gaps over the buckets before it, summed
+    std::vector<int> victims_, ends_, out_;  // kept to reuse their storage
     std::int64_t work_ = 0;
 };
 
