@@ -253,14 +253,46 @@ std::vector<int> contestedGaps(const ResidencyProblem& p, std::vector<Bytes>& fr
     return contested;
 }
 
+// Gaps `which` from the least traffic per byte to the most, ties by index (a total order): the
+// order in which a swap writes out its victims.
+std::vector<int> cheapestPerByteFirst(const std::vector<Gap>& gaps, const std::vector<int>& which) {
+    std::vector<int> order = which;
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        if (lessTrafficPerByte(gaps[a], gaps[b])) return true;
+        return !lessTrafficPerByte(gaps[b], gaps[a]) && a < b;
+    });
+    return order;
+}
+
+// The greedy's plain preference from cheapestPerByteFirst's order: the most traffic per byte
+// first, then the shortest, ties by index; each class of equal traffic per byte is already in
+// index order there, so only the classes are reversed and each sorted by length (ints, where
+// comparing traffic per byte takes two 128-bit products).
+std::vector<int> plainPreference(const std::vector<Gap>& gaps, const std::vector<int>& cheapestFirst) {
+    std::vector<int> order;
+    order.reserve(cheapestFirst.size());
+    for (size_t end = cheapestFirst.size(); end > 0;) {
+        size_t begin = end - 1;
+        while (begin > 0 && !lessTrafficPerByte(gaps[cheapestFirst[begin - 1]], gaps[cheapestFirst[begin]])) --begin;
+        const auto at = static_cast<std::ptrdiff_t>(order.size());
+        order.insert(order.end(), cheapestFirst.begin() + static_cast<std::ptrdiff_t>(begin),
+                     cheapestFirst.begin() + static_cast<std::ptrdiff_t>(end));
+        std::stable_sort(order.begin() + at, order.end(),
+                         [&](int a, int b) { return gaps[a].to - gaps[a].from < gaps[b].to - gaps[b].from; });
+        end = begin;
+    }
+    return order;
+}
+
 // A whole-gap choice among `which` under `free`: gaps in order of preference, each kept if it
 // still fits; then swaps: a written-out gap comes back when writing out some kept ones instead
 // moves less data.
 class GreedyChoice {
 public:
-    GreedyChoice(const std::vector<Gap>& gaps, const std::vector<int>& which, const std::vector<Bytes>& free)
-        : gaps_(gaps), which_(which), slack_(free), keep_(gaps.size(), 0), cheapestFirst_(which) {
-        std::sort(cheapestFirst_.begin(), cheapestFirst_.end(), [&](int a, int b) { return popsBefore(a, b); });
+    // `cheapestFirst`: cheapestPerByteFirst(gaps, which).
+    GreedyChoice(const std::vector<Gap>& gaps, const std::vector<int>& which, const std::vector<int>& cheapestFirst,
+                 const std::vector<Bytes>& free)
+        : gaps_(gaps), which_(which), slack_(free), keep_(gaps.size(), 0), cheapestFirst_(cheapestFirst) {
         // The work a swap counts: the gaps over the buckets its span meets, buckets of steps as
         // wide as the average gap (a gap is counted in every bucket it lies over).
         Bytes span = 0;
@@ -279,14 +311,29 @@ public:
         for (int i : preference) tryKeep(i);
     }
 
+    // Each pass tries the written-out gaps in order of traffic, the most first, ties by index.
+    // A swap that succeeds writes out some of its victims: those later in that order are tried in
+    // this pass too, the earlier ones in the next.
     void improveBySwaps(int passes) {
-        std::vector<int> byTraffic = which_;
-        std::stable_sort(byTraffic.begin(), byTraffic.end(),
-                         [&](int a, int b) { return gaps_[a].traffic > gaps_[b].traffic; });
+        const auto later = [&](int a, int b) {  // a comes after b
+            return gaps_[a].traffic != gaps_[b].traffic ? gaps_[a].traffic < gaps_[b].traffic : a > b;
+        };
+        std::vector<int>& queue = queue_;  // a heap, the next to try on top
         for (int pass = 0; pass < passes; ++pass) {
+            queue.clear();
+            for (int i : which_)
+                if (!keep_[i]) queue.push_back(i);
+            std::make_heap(queue.begin(), queue.end(), later);
             bool improved = false;
-            for (int i : byTraffic)
-                if (!keep_[i] && swapIn(i)) improved = true;
+            while (!queue.empty()) {
+                std::pop_heap(queue.begin(), queue.end(), later);
+                const int i = queue.back();
+                queue.pop_back();
+                if (keep_[i] || !swapIn(i)) continue;
+                improved = true;
+                for (int j : out_)
+                    if (!keep_[j] && later(j, i)) queue.push_back(j), std::push_heap(queue.begin(), queue.end(), later);
+            }
             if (!improved) break;
         }
     }
@@ -340,16 +387,9 @@ private:
         return true;
     }
 
-    // The order in which a swap writes out its victims: cheapest per byte first, ties by index
-    // (a total order).
-    bool popsBefore(int a, int b) const {
-        if (lessTrafficPerByte(gaps_[a], gaps_[b])) return true;
-        return !lessTrafficPerByte(gaps_[b], gaps_[a]) && a < b;
-    }
-
     // Whether swapping `in` in fails, known without trying it (almost every swap fails, and
     // trying one writes out and takes back a few gaps). The swap writes out victims, the kept
-    // gaps over in's steps in popsBefore order, until their traffic reaches in's, or all of them,
+    // gaps over in's steps in cheapestFirst_'s order, until their traffic reaches in's, or all of them,
     // testing before each whether `in` fits; it succeeds exactly when `in` fits once the victims
     // before the last are written out (all of them when their traffic stays below in's), as
     // writing out more only makes room. Counts the work trying would have counted: per victim a
@@ -404,10 +444,10 @@ private:
     const std::vector<int>& which_;
     SlackTree slack_;
     std::vector<char> keep_;
-    std::vector<int> cheapestFirst_;  // which_ in popsBefore order
+    const std::vector<int>& cheapestFirst_;
     int width_ = 1;
-    std::vector<std::int64_t> gapsBefore_;   // per bucket: the gaps over the buckets before it, summed
-    std::vector<int> victims_, ends_, out_;  // kept to reuse their storage
+    std::vector<std::int64_t> gapsBefore_;           // per bucket: the gaps over the buckets before it, summed
+    std::vector<int> victims_, ends_, out_, queue_;  // kept to reuse their storage
     std::int64_t work_ = 0;
 };
 
@@ -639,17 +679,10 @@ ResidencyChoice chooseResidencyWith(const ResidencyProblem& p, const std::vector
     }
     // Greedy: gaps in order of preference, each kept if it fits; then improving swaps. Plain
     // preference: the most traffic per byte, then the shortest.
-    std::vector<double> fraction(p.gaps.size(), 0);
-    auto greedy = [&](std::vector<char>& keep) {
-        std::vector<int> preference = contested;
-        std::stable_sort(preference.begin(), preference.end(), [&](int a, int b) {
-            const Gap &x = p.gaps[a], &y = p.gaps[b];
-            if (fraction[a] != fraction[b]) return fraction[a] > fraction[b];
-            if (lessTrafficPerByte(y, x)) return true;
-            if (lessTrafficPerByte(x, y)) return false;
-            return x.to - x.from < y.to - y.from;
-        });
-        GreedyChoice choose(p.gaps, contested, free);
+    const std::vector<int> cheapestFirst = cheapestPerByteFirst(p.gaps, contested);
+    const std::vector<int> plain = plainPreference(p.gaps, cheapestFirst);
+    auto greedy = [&](const std::vector<int>& preference, std::vector<char>& keep) {
+        GreedyChoice choose(p.gaps, contested, cheapestFirst, free);
         choose.keepInOrder(preference);
         choose.improveBySwaps(effort.swapPasses);
         choice.work += choose.work() + static_cast<std::int64_t>(preference.size());
@@ -660,13 +693,14 @@ ResidencyChoice chooseResidencyWith(const ResidencyProblem& p, const std::vector
         }
         return traffic;
     };
-    choice.traffic = greedy(choice.keep);
+    choice.traffic = greedy(plain, choice.keep);
     if (!effort.relaxation) return choice;
     // The relaxation: integral means optimal; else its fractions guide a second greedy.
     const FlowResult lp = relaxGaps(p.gaps, contested, free, effort.flowWork);
     choice.work += lp.work;
     if (!lp.exact) return choice;  // out of budget: no fractions to guide, no bound to prove
     const Bytes bound = totalTraffic(p.gaps, contested) - lp.saved;
+    std::vector<double> fraction(p.gaps.size(), 0);
     bool integral = true;
     for (size_t k = 0; k < contested.size(); ++k) {
         const Bytes kept = lp.kept[k];
@@ -679,8 +713,11 @@ ResidencyChoice chooseResidencyWith(const ResidencyProblem& p, const std::vector
         choice.optimal = true;
         return choice;
     }
+    // Guided: the most kept by the relaxation first, then as the plain preference.
+    std::vector<int> byFraction = plain;
+    std::stable_sort(byFraction.begin(), byFraction.end(), [&](int a, int b) { return fraction[a] > fraction[b]; });
     std::vector<char> guided = choice.keep;
-    const Bytes guidedTraffic = greedy(guided);
+    const Bytes guidedTraffic = greedy(byFraction, guided);
     if (guidedTraffic < choice.traffic) {
         choice.keep.swap(guided);
         choice.traffic = guidedTraffic;
