@@ -46,6 +46,12 @@ std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& ord
 // The same from each node's step (indexed like Graph::nodes, a permutation of 0..n-1).
 std::vector<ResidencyProblem> residencyProblemsAt(const Graph& g, const std::vector<int>& stepOf,
                                                   const Capacities& caps);
+// The forced bytes and gaps of one memory's problem into `p` (type and capacity left as they are),
+// for a caller that knows each buffer's use steps already (the order search's scoring): `buffers`
+// the memory's buffers (indices into g.buffers, ascending), `uses[b]` the steps at which buffer b
+// is allocated, used or freed (ascending, distinct), `steps` the order's length.
+void residencyProblemFromUses(const Graph& g, const std::vector<int>& buffers,
+                              const std::vector<std::vector<int>>& uses, std::size_t steps, ResidencyProblem& p);
 
 // `budget`: capacity per step (empty: the memory's capacity everywhere); a step whose budget is
 // below its forced bytes keeps no gap. `flowWork` (-1: none) bounds the flow's work (counted

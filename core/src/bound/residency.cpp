@@ -550,6 +550,18 @@ std::vector<int> stepsOf(const Graph& g, const Order& order) {
     return stepOf;
 }
 
+// Buffer b's forced bytes and gaps into `p`, from the steps at which it is allocated, used or
+// freed (ascending, distinct).
+void addBufferUses(const Graph& g, int b, const std::vector<int>& uses, ResidencyProblem& p) {
+    const Buffer& buf = g.buffers[b];
+    const Bytes traffic = spillTrafficBytes(buf);
+    for (size_t i = 0; i < uses.size(); ++i) {
+        p.forced[uses[i]] += buf.size;
+        if (i + 1 < uses.size() && uses[i + 1] > uses[i] + 1)
+            p.gaps.push_back({b, uses[i], uses[i + 1], buf.size, traffic});
+    }
+}
+
 // The problem of memory `type` into `p`, whose vectors keep their storage: the bounds solve the
 // memories one after another in one problem, where five problems built at once were five arrays
 // of forced bytes over 10^6 steps (40 MB) to fault in. False, `p` unspecified, when no buffer of
@@ -572,16 +584,18 @@ bool buildProblem(const Graph& g, const std::vector<int>& stepOf, const std::str
         uses.push_back(stepOf[buf.freeNode]);
         std::sort(uses.begin(), uses.end());
         uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
-        const Bytes traffic = spillTrafficBytes(buf);
-        for (size_t i = 0; i < uses.size(); ++i) {
-            p.forced[uses[i]] += buf.size;
-            if (i + 1 < uses.size() && uses[i + 1] > uses[i] + 1)
-                p.gaps.push_back({static_cast<int>(b), uses[i], uses[i + 1], buf.size, traffic});
-        }
+        addBufferUses(g, static_cast<int>(b), uses, p);
     }
     return used;
 }
 }  // namespace
+
+void residencyProblemFromUses(const Graph& g, const std::vector<int>& buffers,
+                              const std::vector<std::vector<int>>& uses, std::size_t steps, ResidencyProblem& p) {
+    p.forced.assign(steps, 0);
+    p.gaps.clear();
+    for (int b : buffers) addBufferUses(g, b, uses[b], p);
+}
 
 std::vector<ResidencyProblem> residencyProblems(const Graph& g, const Order& order, const Capacities& caps) {
     return residencyProblemsAt(g, stepsOf(g, order), caps);

@@ -37,6 +37,14 @@ OrderCost::OrderCost(const Graph& g, const Capacities& caps)
             auto& list = buffersOf_[v];
             if (std::find(list.begin(), list.end(), b) == list.end()) list.push_back(b);
         }
+    resize_.resize(g.nodes.size());
+    for (size_t v = 0; v < g.nodes.size(); ++v) {
+        const Node& n = g.nodes[v];
+        if (!n.isBufferNode()) continue;
+        const int b = buffersOf_[v].front(), m = memoryOfBuffer_[b];
+        resize_[v] = {n.isAlloc() ? g.buffers[b].size : -g.buffers[b].size,
+                      m < 0 ? static_cast<int>(memories_.size()) : m};
+    }
     stepOf_.assign(g.nodes.size(), 0);
     uses_.resize(g.buffers.size());
     nextUse_.assign(g.buffers.size(), 0);
@@ -69,14 +77,14 @@ Bytes OrderCost::traffic(const std::vector<int>& order) {
             total += belady(m, static_cast<int>(i));
         } else {
             // One size: the relaxation is integral, so exact. Sizes that differ: the greedy.
-            const Capacities one = {{m.type, m.capacity}};
-            for (const ResidencyProblem& p : residencyProblemsAt(g_, stepOf_, one)) {
-                // Within the bound's flow budget (on huge graphs: the greedy's choice instead).
-                const ResidencyChoice choice =
-                    chooseResidency(p, {}, {m.oneSize, 0, 1, boundFlowWork(p.forced.size())});
-                total += choice.traffic;
-                work_ += choice.work + static_cast<std::int64_t>(p.gaps.size());
-            }
+            ResidencyProblem& p = problem_;
+            p.type = m.type;
+            p.capacity = m.capacity;
+            residencyProblemFromUses(g_, m.buffers, uses_, order.size(), p);
+            // Within the bound's flow budget (on huge graphs: the greedy's choice instead).
+            const ResidencyChoice choice = chooseResidency(p, {}, {m.oneSize, 0, 1, boundFlowWork(p.forced.size())});
+            total += choice.traffic;
+            work_ += choice.work + static_cast<std::int64_t>(p.gaps.size());
         }
     }
     return total;
@@ -139,21 +147,18 @@ Bytes OrderCost::belady(const Memory& m, int memory) {
 }
 
 OrderCost::Peaks OrderCost::peaks(const std::vector<int>& order) const {
-    std::vector<Bytes> now(memories_.size(), 0), peak(memories_.size(), 0);
+    std::vector<Bytes> now(memories_.size() + 1, 0), peak(memories_.size() + 1, 0);
     Bytes total = 0;
     Peaks p;
     for (int v : order) {
-        const Node& n = g_.nodes[v];
-        if (!n.isBufferNode()) continue;
-        const int b = buffersOf_[v].front();
-        const Bytes delta = n.isAlloc() ? g_.buffers[b].size : -g_.buffers[b].size;
-        total += delta;
+        const Resize& r = resize_[v];
+        if (r.delta == 0) continue;
+        total += r.delta;
         p.total = std::max(p.total, total);
-        const int m = memoryOfBuffer_[b];
-        if (m < 0) continue;
-        now[m] += delta;
-        peak[m] = std::max(peak[m], now[m]);
+        now[r.memory] += r.delta;
+        peak[r.memory] = std::max(peak[r.memory], now[r.memory]);
     }
+    peak.pop_back();  // of the buffers in no memory with a capacity
     for (Bytes x : peak) p.sumOfMemories += x;
     return p;
 }

@@ -48,6 +48,13 @@ private:
     std::vector<Memory> memories_;
     std::vector<int> memoryOfBuffer_;          // -1: no capacity given
     std::vector<std::vector<int>> buffersOf_;  // node index -> buffer indices, without repeats
+    // Per node: the bytes an ALLOC adds or a FREE takes (0 for operations) and the memory, the
+    // last (memories_.size()) for buffers in no memory with a capacity; read by peaks().
+    struct Resize {
+        Bytes delta = 0;
+        int memory = 0;
+    };
+    std::vector<Resize> resize_;
     // scratch, per evaluation
     std::vector<int> stepOf_;
     std::vector<std::vector<int>> uses_;  // per buffer: steps, ascending
@@ -55,6 +62,7 @@ private:
     std::vector<char> resident_;
     std::vector<std::vector<int>> stepsOf_;  // per memory: steps whose node uses it
     std::vector<Bytes> live_;
+    ResidencyProblem problem_;  // of the memory being scored
     const std::vector<int>* order_ = nullptr;
     std::int64_t work_ = 0;
 };
