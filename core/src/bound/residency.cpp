@@ -293,18 +293,17 @@ public:
     GreedyChoice(const std::vector<Gap>& gaps, const std::vector<int>& which, const std::vector<int>& cheapestFirst,
                  const std::vector<Bytes>& free)
         : gaps_(gaps), which_(which), slack_(free), keep_(gaps.size(), 0), cheapestFirst_(cheapestFirst) {
-        // The work a swap counts: the gaps over the buckets its span meets, buckets of steps as
-        // wide as the average gap (a gap is counted in every bucket it lies over).
+        // Buckets of steps as wide as the average gap, each listing the gaps over it: a swap
+        // looks at its own span's buckets.
         Bytes span = 0;
         for (int i : which) span += gaps[i].to - gaps[i].from;
         width_ = std::max<int>(1, static_cast<int>(span / std::max<size_t>(1, which.size())));
-        gapsBefore_.assign(free.size() / width_ + 3, 0);
-        for (int i : which) {
-            ++gapsBefore_[(gaps[i].from + 1) / width_ + 1];
-            --gapsBefore_[(gaps[i].to - 1) / width_ + 2];
-        }
-        for (int pass = 0; pass < 2; ++pass)  // the gaps over bucket b - 1, then over buckets 0 .. b - 1
-            for (size_t b = 1; b < gapsBefore_.size(); ++b) gapsBefore_[b] += gapsBefore_[b - 1];
+        // As one array of rows (bucketStart_[b] .. bucketStart_[b + 1]), each cheapest first,
+        // filled when a merge first needs them (most problems need none).
+        bucketStart_.assign(free.size() / width_ + 2, 0);
+        for (int i : which)
+            for (int b = (gaps[i].from + 1) / width_; b <= (gaps[i].to - 1) / width_; ++b) ++bucketStart_[b + 1];
+        for (size_t b = 1; b < bucketStart_.size(); ++b) bucketStart_[b] += bucketStart_[b - 1];
     }
 
     void keepInOrder(const std::vector<int>& preference) {
@@ -356,27 +355,74 @@ private:
         set(i, true);
         return true;
     }
-    bool keptOver(int j, const Gap& in) const {
-        return keep_[j] && gaps_[j].from < in.to - 1 && in.from < gaps_[j].to - 1;
+
+    // Calls visit(j) for each kept gap j over in's steps, cheapest per byte first, while it
+    // returns true. When in's buckets list a sixteenth of all gaps or more, from all of them in
+    // that order (those over in come early there: a swap visits a few); else a merge of the rows
+    // of in's buckets, each cheapest first, a gap taken from the first of them it lies over (a
+    // later one lists it again only when it starts there).
+    template <typename Visit>
+    void forEachKeptOver(const Gap& in, Visit visit) {
+        const int first = in.from + 1, end = in.to;  // in's steps: [first, end)
+        const int firstBucket = first / width_, rows = (end - 1) / width_ - firstBucket + 1;
+        if (16 * static_cast<size_t>(bucketStart_[firstBucket + rows] - bucketStart_[firstBucket]) >=
+            cheapestFirst_.size()) {
+            for (int j : cheapestFirst_)
+                if (keep_[j] && gaps_[j].from + 1 < end && first < gaps_[j].to && !visit(j)) return;
+            return;
+        }
+        auto rowEnd = [&](int r) { return bucketStart_[firstBucket + r + 1]; };
+        // Moves row r's cursor to its next gap to visit (or its end).
+        auto settle = [&](int r) {
+            const int bucketFirstStep = r == 0 ? 0 : (firstBucket + r) * width_;
+            int& k = cursor_[r];
+            for (; k < rowEnd(r); ++k) {
+                const BucketGap& e = bucketGaps_[k];
+                if (e.first >= bucketFirstStep && keep_[e.gap] && e.first < end && first < e.end) break;
+            }
+        };
+        if (bucketGaps_.empty()) fillBuckets();
+        cursor_.assign(bucketStart_.begin() + firstBucket, bucketStart_.begin() + firstBucket + rows);
+        for (int r = 0; r < rows; ++r) settle(r);
+        for (;;) {
+            int next = -1;
+            for (int r = 0; r < rows; ++r)
+                if (cursor_[r] < rowEnd(r) &&
+                    (next < 0 || bucketGaps_[cursor_[r]].rank < bucketGaps_[cursor_[next]].rank))
+                    next = r;
+            if (next < 0) return;
+            const int j = bucketGaps_[cursor_[next]++].gap;
+            settle(next);
+            if (!visit(j)) return;
+        }
+    }
+
+    void fillBuckets() {
+        bucketGaps_.resize(bucketStart_.back());
+        std::vector<int> next(bucketStart_.begin(), bucketStart_.end() - 1);
+        for (size_t rank = 0; rank < cheapestFirst_.size(); ++rank) {
+            const Gap& g = gaps_[cheapestFirst_[rank]];
+            for (int b = (g.from + 1) / width_; b <= (g.to - 1) / width_; ++b)
+                bucketGaps_[next[b]++] = {cheapestFirst_[rank], static_cast<int>(rank), g.from + 1, g.to};
+        }
     }
 
     // Writes out overlapping kept gaps, cheapest per byte first, until `i` fits; keeps the swap
     // only if it saves traffic (after taking back any victim that fits again).
     bool swapIn(int i) {
         const Gap& in = gaps_[i];
-        work_ += gapsBefore_[(in.to - 1) / width_ + 1] - gapsBefore_[(in.from + 1) / width_];
+        work_ += bucketStart_[(in.to - 1) / width_ + 1] - bucketStart_[(in.from + 1) / width_];
         if (surelyFails(in)) return false;
         std::vector<int>& out = out_;
         out.clear();
         Bytes lost = 0;
-        for (int j : cheapestFirst_) {
-            if (!keptOver(j, in)) continue;
-            if (fits(i)) break;
+        forEachKeptOver(in, [&](int j) {
+            if (fits(i)) return false;
             set(j, false);
             out.push_back(j);
             lost += gaps_[j].traffic;
-            if (lost >= in.traffic) break;
-        }
+            return lost < in.traffic;
+        });
         if (!fits(i) || lost >= in.traffic) {
             for (int j : out) set(j, true);
             return false;
@@ -389,8 +435,8 @@ private:
 
     // Whether swapping `in` in fails, known without trying it (almost every swap fails, and
     // trying one writes out and takes back a few gaps). The swap writes out victims, the kept
-    // gaps over in's steps in cheapestFirst_'s order, until their traffic reaches in's, or all of them,
-    // testing before each whether `in` fits; it succeeds exactly when `in` fits once the victims
+    // gaps over in's steps cheapest per byte first, until their traffic reaches in's, or all of
+    // them, testing before each whether `in` fits; it succeeds exactly when `in` fits once the victims
     // before the last are written out (all of them when their traffic stays below in's), as
     // writing out more only makes room. Counts the work trying would have counted: per victim a
     // fit test, a write-out and a take-back, then the last fit test.
@@ -400,12 +446,11 @@ private:
         victims.clear();
         Bytes traffic = 0;
         bool reached = false;  // the victims' traffic reaches in's: they are all the swap writes out
-        for (size_t q = 0; q < cheapestFirst_.size() && !reached; ++q) {
-            const int j = cheapestFirst_[q];
-            if (!keptOver(j, in)) continue;
+        forEachKeptOver(in, [&](int j) {
             victims.push_back(j);
             reached = (traffic += gaps_[j].traffic) >= in.traffic;
-        }
+            return !reached && victims.size() <= kMostVictims;
+        });
         if (victims.size() > kMostVictims) return false;
         const size_t before = reached ? victims.size() - 1 : victims.size();
         if (fitsWithout(in, before)) return false;
@@ -446,8 +491,14 @@ private:
     std::vector<char> keep_;
     const std::vector<int>& cheapestFirst_;
     int width_ = 1;
-    std::vector<std::int64_t> gapsBefore_;           // per bucket: the gaps over the buckets before it, summed
-    std::vector<int> victims_, ends_, out_, queue_;  // kept to reuse their storage
+    // A gap in a bucket's row, with its place in cheapestPerByteFirst's order and its steps
+    // [first, end) beside it: a merge reads the rows alone.
+    struct BucketGap {
+        int gap, rank, first, end;
+    };
+    std::vector<int> bucketStart_;
+    std::vector<BucketGap> bucketGaps_;
+    std::vector<int> victims_, ends_, out_, queue_, cursor_;  // kept to reuse their storage
     std::int64_t work_ = 0;
 };
 
