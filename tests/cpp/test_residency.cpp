@@ -18,7 +18,9 @@ struct Lcg {  // the tests' own deterministic numbers
     }
 };
 
-ResidencyProblem randomProblem(std::uint64_t seed, int steps, int gaps, bool equalSizes) {
+// Gaps of 2 to `longest` steps (default: half the steps).
+ResidencyProblem randomProblem(std::uint64_t seed, int steps, int gaps, bool equalSizes, int longest = 0) {
+    if (longest == 0) longest = steps / 2 + 1;
     Lcg rng{seed};
     ResidencyProblem p;
     p.type = "UB";
@@ -29,7 +31,7 @@ ResidencyProblem randomProblem(std::uint64_t seed, int steps, int gaps, bool equ
         Gap g;
         g.buf = i;
         g.from = rng.below(steps - 2);
-        g.to = std::min(steps - 1, g.from + 2 + rng.below(steps / 2));
+        g.to = std::min(steps - 1, g.from + 2 + rng.below(longest - 1));
         g.size = equalSizes ? 32 : 8 * (1 + rng.below(8));
         g.traffic = rng.below(2) ? g.size : 2 * g.size;
         p.gaps.push_back(g);
@@ -91,26 +93,45 @@ bool swapSaves(const ResidencyProblem& p, std::vector<char> keep, int i) {
     return feasible(p, keep);
 }
 
+// The greedy's choice on `p` is feasible, counts its traffic, and no swap of the rule saves traffic.
+// Returns the gaps it writes out; `swapped` counts problems where its swaps saved traffic.
+int checkSwapsDone(const ResidencyProblem& p, int& swapped) {
+    const ResidencyEffort greedyOnly{false, 0, 1000, -1};  // passes until one changes nothing
+    const ResidencyChoice choice = chooseResidency(p, {}, greedyOnly);
+    REQUIRE(feasible(p, choice.keep));
+    CHECK(traffic(p, choice.keep) == choice.traffic);
+    int refused = 0;
+    for (int i = 0; i < static_cast<int>(p.gaps.size()); ++i)
+        if (!choice.keep[i]) {
+            CHECK_FALSE(swapSaves(p, choice.keep, i));
+            ++refused;
+        }
+    swapped += choice.traffic < chooseResidency(p, {}, {false, 0, 0, -1}).traffic;
+    return refused;
+}
+
 }  // namespace
 
 TEST_CASE("residency: the greedy's swaps run until no swap saves traffic") {
-    const ResidencyEffort greedyOnly{false, 0, 1000, -1};  // passes until one changes nothing
     int swapped = 0, refused = 0;
     for (std::uint64_t seed = 1; seed <= 150; ++seed) {
-        const ResidencyProblem p = randomProblem(seed, 40, 24, false);
-        const ResidencyChoice choice = chooseResidency(p, {}, greedyOnly);
         INFO("seed " << seed);
-        REQUIRE(feasible(p, choice.keep));
-        CHECK(traffic(p, choice.keep) == choice.traffic);
-        for (int i = 0; i < static_cast<int>(p.gaps.size()); ++i)
-            if (!choice.keep[i]) {
-                CHECK_FALSE(swapSaves(p, choice.keep, i));
-                ++refused;
-            }
-        swapped += choice.traffic < chooseResidency(p, {}, {false, 0, 0, -1}).traffic;
+        refused += checkSwapsDone(randomProblem(seed, 40, 24, false), swapped);
     }
     CHECK(swapped > 20);   // the swaps had work to do
     CHECK(refused > 500);  // and many gaps to refuse
+}
+
+// Many short gaps over a long time line: each swap finds its victims among its own span's buckets,
+// not among all the contested gaps.
+TEST_CASE("residency: the greedy's swaps run until no swap saves traffic, many short gaps") {
+    int swapped = 0, refused = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        INFO("seed " << seed);
+        refused += checkSwapsDone(randomProblem(seed, 600, 400, false, 9), swapped);
+    }
+    CHECK(swapped >= 3);
+    CHECK(refused > 300);
 }
 
 TEST_CASE("residency: the relaxation never exceeds the optimum; the choice reaches it (brute force)") {
