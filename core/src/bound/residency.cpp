@@ -22,8 +22,8 @@ constexpr MinCostFlow::Amount kUnbounded = MinCostFlow::Amount(1) << 60;
 // Range add and range minimum over steps: the free bytes left at each step while gaps are kept.
 // Bottom-up (no recursion): min_[v] is the least of v's leaves counting the adds at v and below,
 // add_[v] what was added to all of v's leaves and is in no node below. Adds stay where they were
-// made: a query adds them to what it reads on its way up, so that it writes nothing (the greedy
-// asks far more than it adds, and pushing adds down was most of its time).
+// made and a query adds them to what it reads on its way up, so that it writes nothing: the greedy
+// asks far more often than it adds.
 class SlackTree {
 public:
     explicit SlackTree(const std::vector<Bytes>& initial) : size_(1) {
@@ -436,10 +436,10 @@ private:
     // Whether swapping `in` in fails, known without trying it (almost every swap fails, and
     // trying one writes out and takes back a few gaps). The swap writes out victims, the kept
     // gaps over in's steps cheapest per byte first, until their traffic reaches in's, or all of
-    // them, testing before each whether `in` fits; it succeeds exactly when `in` fits once the victims
-    // before the last are written out (all of them when their traffic stays below in's), as
-    // writing out more only makes room. Counts the work trying would have counted: per victim a
-    // fit test, a write-out and a take-back, then the last fit test.
+    // them, testing before each whether `in` fits; it succeeds exactly when `in` fits once the
+    // victims before the last are written out (all of them when their traffic stays below in's),
+    // as writing out more only makes room. Counts the work trying would have counted: per victim
+    // a fit test, a write-out and a take-back, then the last fit test.
     bool surelyFails(const Gap& in) {
         constexpr size_t kMostVictims = 16;  // beyond that, the swap is tried
         std::vector<int>& victims = victims_;
