@@ -357,16 +357,18 @@ private:
     }
 
     // Calls visit(j) for each kept gap j over in's steps, cheapest per byte first, while it
-    // returns true. When in's buckets list a sixteenth of all gaps or more, from all of them in
-    // that order (those over in come early there: a swap visits a few); else a merge of the rows
-    // of in's buckets, each cheapest first, a gap taken from the first of them it lies over (a
-    // later one lists it again only when it starts there).
+    // returns true. When in's buckets list at least 1/kMergeBelow of all gaps, from all of them
+    // in that order (those over in come early there: a swap visits a few, and the scan costs at
+    // most kMergeBelow times a scan of in's buckets); else a merge of the rows of in's buckets,
+    // each cheapest first, a gap taken from the first of them it lies over (a later one lists it
+    // again only when it starts there).
     template <typename Visit>
     void forEachKeptOver(const Gap& in, Visit visit) {
+        constexpr size_t kMergeBelow = 16;
         const int first = in.from + 1, end = in.to;  // in's steps: [first, end)
         const int firstBucket = first / width_, rows = (end - 1) / width_ - firstBucket + 1;
-        if (16 * static_cast<size_t>(bucketStart_[firstBucket + rows] - bucketStart_[firstBucket]) >=
-            cheapestFirst_.size()) {
+        const auto listed = static_cast<size_t>(bucketStart_[firstBucket + rows] - bucketStart_[firstBucket]);
+        if (kMergeBelow * listed >= cheapestFirst_.size()) {
             for (int j : cheapestFirst_)
                 if (keep_[j] && gaps_[j].from + 1 < end && first < gaps_[j].to && !visit(j)) return;
             return;
