@@ -1,10 +1,11 @@
 // libFuzzer driver: plan + verify on generated graphs. The bytes choose a random graph (its
-// size, shapes, memories, capacities) and the options (policy, order, cost model); every plan
-// must pass the independent verifier, claims included, and read back identically.
+// size, shapes, memories, capacities) and the options (policy, order, cost model, objective);
+// every plan must pass the independent verifier, claims included, and read back identically.
 #include <algorithm>
 #include <vector>
 
 #include "fuzz_support.h"
+#include "spillway/cycles.h"
 #include "spillway/engine.h"
 #include "spillway/examples.h"
 #include "spillway/json_io.h"
@@ -77,6 +78,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Capacities caps = *doc.capacities;
     for (auto& [m, c] : caps) c = std::max<Bytes>(1, c - static_cast<Bytes>(in.next(static_cast<std::uint64_t>(c))));
     o.capacities = caps;
+    // The cycles objective, at a margin of 0 to 1000% with any techniques disabled: read last
+    // for the same reason (an input ending before it plans for the least data).
+    if (in.next(2)) {
+        o.objective = Objective::Cycles;
+        o.cycles.marginPercent = static_cast<int>(in.next(2) ? in.next(101) : in.next(1001));
+        const std::uint64_t off = in.next(std::uint64_t{1} << cyclesTechniques().size());
+        for (std::size_t t = 0; t < cyclesTechniques().size(); ++t)
+            if (off >> t & 1) o.cycles.disabled.push_back(cyclesTechniques()[t].technique);
+    }
     fuzz::expectInputErrorAtMost([&] {
         const Result r = run(doc, o);
         const ResultFile back = readResultFile(resultToJson(doc.graph, r));
