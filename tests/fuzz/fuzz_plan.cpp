@@ -78,8 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Capacities caps = *doc.capacities;
     for (auto& [m, c] : caps) c = std::max<Bytes>(1, c - static_cast<Bytes>(in.next(static_cast<std::uint64_t>(c))));
     o.capacities = caps;
-    // The cycles objective, at a margin of 0 to 1000% with any techniques disabled: read last
-    // for the same reason (an input ending before it plans for the least data).
+    // The cycles objective, at a margin of 0 to 1000% with any techniques disabled. Read last, so
+    // that an input ending before it decodes as it did without it (and plans for the least data).
     if (in.next(2)) {
         o.objective = Objective::Cycles;
         o.cycles.marginPercent = static_cast<int>(in.next(2) ? in.next(101) : in.next(1001));
