@@ -37,8 +37,9 @@ constexpr const char* kUsageHead = R"(usage:
   spillway frontier [GRAPH.json] [--caps ...] [--order O] [--policy P] [--cost C] [--effort N]
                     [--disable T,...] [-o FILE]
                                          the trade-off between data moved and cycles: the bytes
-                                         plan and the cycles objective at margins 0 to 80%, the
-                                         plans no other beats on both (a table; -o: JSON)
+                                         plan and the cycles objective at margins 0 to 80%
+                                         and 1000%, the plans no other beats on both (a
+                                         table; -o: JSON)
   spillway bench [GRAPH.json ...] [--repeat N] [--policy P] [--order O] [--cost C] [--effort N]
                                          median times of each stage, as a table
   spillway verify GRAPH.json RESULT.json [--caps ...]

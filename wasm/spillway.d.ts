@@ -286,8 +286,8 @@ export interface SpillwayModule {
   /** JSON array of CompareRow: every policy on every order source, each plan verified. */
   compare(graphJson: string, optionsJson: string): string;
   /** FrontierResult JSON, byte-identical to `spillway frontier -o -`: the bytes plan and the
-   *  cycles objective at margins 0 to 80% (plan()'s options; objective and margin are its own, and
-   *  "disable" needs no objective, as with `spillway frontier --disable`),
+   *  cycles objective at margins 0 to 80% and 1000% (plan()'s options; objective and margin are
+   *  its own, and "disable" needs no objective, as with `spillway frontier --disable`),
    *  the plans no other beats on both data moved and cycles, each verified; or EngineError JSON. */
   frontier(graphJson: string, optionsJson: string): string;
   /** frontier() that calls `onFront` with FrontierProgress JSON after each of its runs (the front

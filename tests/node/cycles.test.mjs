@@ -199,7 +199,7 @@ test('frontier() gives the CLI\u2019s front byte for byte; plan() with each poin
     const told = [];
     const text = engine.frontierWithProgress(graph, '{}', (json) => told.push(JSON.parse(json)));
     assert.equal(text, engine.frontier(graph, '{}'));
-    assert.deepEqual(told.map((t) => [t.runsMade, t.runs]), [1, 2, 3, 4, 5, 6, 7].map((k) => [k, 7]));
+    assert.deepEqual(told.map((t) => [t.runsMade, t.runs]), [1, 2, 3, 4, 5, 6, 7, 8].map((k) => [k, 8]));
     assert.deepEqual(told.at(-1).points, JSON.parse(text).points);
     assert.deepEqual(told[0].points.map((p) => p.objective), ['bytes']);
   }

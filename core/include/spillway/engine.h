@@ -9,6 +9,7 @@
 
 #include "cycles.h"
 #include "cycles_bound.h"
+#include "limits.h"
 #include "order_sources.h"
 #include "planner.h"
 #include "residency.h"
@@ -50,8 +51,9 @@ Result run(const GraphDocument& doc, const RunOptions& opts);
 std::vector<ComparisonRow> compare(const GraphDocument& doc, const RunOptions& opts);
 
 // The data margins (percent beyond the bytes plan's data) at which frontier() runs the cycles
-// objective: from none to plans that may move almost twice the data.
-inline constexpr int kFrontierMargins[] = {0, 5, 10, 20, 40, 80};
+// objective: from none to plans that may move almost twice the data, then the largest margin the
+// objective takes, so that the front ends at the fastest plan it finds whatever the data.
+inline constexpr int kFrontierMargins[] = {0, 5, 10, 20, 40, 80, static_cast<int>(limits::kMaxMarginPercent)};
 // The trade-off front between data moved and cycles (`spillway frontier`): the bytes plan, then
 // the cycles objective at each of kFrontierMargins, every plan verified (run()); of those, the
 // points no other beats on both counts, by data moved (ties: the first made). Cycles fall as data

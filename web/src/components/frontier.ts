@@ -131,7 +131,7 @@ function statusText(f: FrontierState, fresh: boolean): string {
   if (f.status === 'running')
     return f.points.length
       ? `Making the front, ${runs} made: so far ${plans}${forWhat}. Open one to see it.`
-      : 'Making the front: the bytes plan and the cycles objective at margins 0, 5, 10, 20, 40 and 80%, each verified…';
+      : 'Making the front: the bytes plan and the cycles objective at margins 0, 5, 10, 20, 40, 80 and 1000%, each verified…';
   const open = `${f.status === 'stopped' ? `Stopped after ${runs}: ` : ''}${plans}${forWhat}. Open one to see it.`;
   return open[0].toUpperCase() + open.slice(1);
 }
@@ -181,7 +181,7 @@ export function mountFrontier(root: HTMLElement, store: Store, on: FrontierHandl
         h(
           'span',
           { class: 'muted small' },
-          'the bytes plan and the cycles objective at margins 0 to 80%: the plans no other beats on both',
+          'the bytes plan and the cycles objective at margins 0 to 80% and 1000%: the plans no other beats on both',
         ),
       ),
       ...body(s, on),
