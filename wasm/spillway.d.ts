@@ -219,7 +219,9 @@ export interface FrontierResult {
 /** What frontierWithProgress tells after each run: the front of the runs made so far. */
 export interface FrontierProgress {
   runsMade: number;
-  /** the runs in all (7: the bytes plan, then the cycles objective at each margin) */
+  /** the runs the front takes, as far as known: 8 (the bytes plan, then the cycles objective at
+   *  each margin) until margins are found to make a plan made already (a margin allowing the data
+   *  of a smaller one, or above a run its margin did not limit); at the last run, runsMade */
   runs: number;
   points: FrontierPoint[];
 }

@@ -108,6 +108,9 @@ struct Shortened {
     Bytes bytesPlanExtraBytes = 0;
     Cycles bytesPlanCycles = 0;
     std::vector<std::string> steps;  // what each technique did, in order ("placement: 138666 -> 108915")
+    // Whether the margin refused a start, a stretch or a window (it would move more data than
+    // allowed): without that, any larger margin gives this plan again.
+    bool marginLimited = false;
 };
 
 // Another order's plan, a start of technique orders.

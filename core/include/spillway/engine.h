@@ -32,6 +32,8 @@ struct Problem {
     std::optional<Plan> plan;  // order source "best" planned each candidate: the winner's plan
     // The other candidates' orders and plans, kept only for the cycles objective (technique orders).
     std::vector<OrderStart> others;
+    // Technique headroom was skipped because its orders must move more data than the margin allows.
+    bool marginLimited = false;
 };
 // Order source "best" plans every candidate order (with the run's policy) and keeps the one
 // moving the least data; on a huge graph (scale.h) the search is left out of the candidates.
@@ -58,8 +60,12 @@ inline constexpr int kFrontierMargins[] = {0, 5, 10, 20, 40, 80, static_cast<int
 // the cycles objective at each of kFrontierMargins, every plan verified (run()); of those, the
 // points no other beats on both counts, by data moved (ties: the first made). Cycles fall as data
 // grows along it. The other options (order source, policy, capacities, cost, effort, techniques
-// disabled) from `opts`; the runs share what they find, as compare's rows do.
-// `progress`, when given, is told the front of the runs made so far after each run (it observes).
+// disabled) from `opts`; the runs share what they find, as compare's rows do. A margin that allows
+// the data of the margin before it, and every margin after a run its margin did not limit
+// (ObjectiveReport::marginLimited), is not run: it would make a plan made already.
+// `progress`, when given, is told the front of the runs made so far after each run, with how many
+// runs the front takes as far as known (kFrontierRuns at first, then fewer as margins are found
+// to be left out; at the last run, the runs made). It observes.
 inline constexpr int kFrontierRuns = 1 + static_cast<int>(std::size(kFrontierMargins));
 using FrontierProgress = std::function<void(const std::vector<FrontierPoint>& front, int runsMade, int runs)>;
 std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& opts,

@@ -75,6 +75,9 @@ struct ObjectiveReport {
     Bytes bytesPlanExtraBytes = 0;
     Cycles bytesPlanCycles = 0;
     std::vector<std::string> steps;
+    // Whether the margin refused a plan or a technique: without that, any larger margin gives the
+    // same plan (frontier() runs no larger margins then).
+    bool marginLimited = false;
 };
 
 struct Result {

@@ -560,9 +560,9 @@ std::string stretchLabel(const Order& order, const RoomReserve& r) {
 // start), the latest first: each starts earlier and keeps the room longer than the one before, so
 // the first that may move more than the margin allows ends them, and so do kReservePatience in a
 // row that do not finish sooner. `tryStart(plan, order, label)` improves each and returns whether
-// it was kept.
+// it was kept. Returns whether the margin ended the stretches.
 template <typename TryStart>
-void reserveStarts(const Graph& g, const Capacities& caps, const CostModel& cost, const Plan& bytesPlan,
+bool reserveStarts(const Graph& g, const Capacities& caps, const CostModel& cost, const Plan& bytesPlan,
                    const std::string& policy, const std::vector<RoomReserve>& stretches, const Order& order,
                    Bytes allowed, ResidencyMemo& memo, TryStart tryStart) {
     std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (smallest, largest)
@@ -582,16 +582,18 @@ void reserveStarts(const Graph& g, const Capacities& caps, const CostModel& cost
             tryStart(planSpills(g, order, PlanOptions{less, cost, policy, {}, nullptr, &memo}), order,
                      "reserve " + std::to_string(room) + " bytes of " + type);
         }
-    if (stretches.empty()) return;
+    if (stretches.empty()) return false;
     const StretchBound bound(g, order, caps, stretches.front().type);
     int notSooner = 0;
     for (const RoomReserve& r : stretches) {
-        if (bound.of(r) > allowed || notSooner == kReservePatience) break;
+        if (notSooner == kReservePatience) break;
+        if (bound.of(r) > allowed) return true;
         PlanOptions kept{caps, cost, policy, {}, nullptr, &memo};
         kept.reserve = r;
         const bool sooner = tryStart(planSpills(g, order, kept), order, stretchLabel(order, r));
         notSooner = sooner ? 0 : notSooner + 1;
     }
+    return false;
 }
 
 // `best` as the plan shortenPlan gives, into `out` (whose figures of the bytes plan are set).
@@ -648,7 +650,10 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
     auto tryStart = [&](const Plan& start, const Order& input, const std::string& label, const std::string& source = "",
                         std::optional<bool> path = std::nullopt) {
         const Bytes moved = extraBytesOf(g, start);
-        if (moved > allowed) return false;
+        if (moved > allowed) {
+            out.marginLimited = true;
+            return false;
+        }
         Attempt a = shortener.improve(start, input, label, path);
         a.orderSource = source;
         const bool sooner = a.total < best.total;
@@ -672,10 +677,11 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
         // Copies, as each start kept replaces `best`.
         const std::string source = best.orderSource, policy = best.base.policy;
         const std::vector<RoomReserve> stretches = reserveStretches(g, best.base);
-        reserveStarts(g, caps, cost, plan, policy, stretches, *best.input, allowed, memo.residency,
-                      [&](const Plan& start, const Order& order, const std::string& label) {
-                          return tryStart(start, order, label, source);
-                      });
+        if (reserveStarts(g, caps, cost, plan, policy, stretches, *best.input, allowed, memo.residency,
+                          [&](const Plan& start, const Order& order, const std::string& label) {
+                              return tryStart(start, order, label, source);
+                          }))
+            out.marginLimited = true;
     }
     std::deque<Order> retimed;  // the orders technique retime kept: best.input may point here
     if (replan && opts.enabled(CyclesTechnique::Retime)) {
@@ -701,7 +707,10 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
             ++planned, ++plannedSinceKept;
             work += nodeWork;
             Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy, {}, &work, &memo.residency});
-            if (extraBytesOf(g, plan) > allowed) continue;
+            if (extraBytesOf(g, plan) > allowed) {
+                out.marginLimited = true;
+                continue;
+            }
             retimed.push_back(std::move(order));
             const Cycles before = best.total;
             tryStart(plan, retimed.back(), "retime, window at " + std::to_string(first), best.orderSource,

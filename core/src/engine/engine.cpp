@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
 
 #include "order/ready_set.h"
 #include "plan/draft_choice.h"
@@ -282,7 +283,10 @@ void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const O
         return;  // a node's own buffers no longer fit the smaller memory
     }
     const Bytes allowed = opts.cycles.allowedBytes(bytesPlanBytes);
-    if (trafficLowerBound(doc.graph, p.order, less).total > allowed) return;
+    if (trafficLowerBound(doc.graph, p.order, less).total > allowed) {
+        p.marginLimited = true;
+        return;
+    }
     const OrderRequest smaller{request.doc,          less,
                                request.effort,       request.progress,
                                request.known,        request.runnersUp,
@@ -386,6 +390,7 @@ void takeShortened(Result& r, Shortened s, const RunOptions& opts) {
     r.inputOrder = std::move(s.inputOrder);
     if (!s.orderSource.empty()) r.orderSource = std::move(s.orderSource);
     r.cycles = objectiveReport(opts, s.bytesPlanExtraBytes, s.bytesPlanCycles, std::move(s.steps));
+    r.cycles->marginLimited = s.marginLimited;
 }
 
 // `r`'s plan timed, measured and verified, as run() returns it; an InternalError when the
@@ -585,6 +590,7 @@ CyclesOptions cyclesOptionsFor(const GraphDocument& doc, const RunOptions& opts,
 Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& memo, SearchMemo* searchMemo = nullptr) {
     Problem problem = locatingErrors(doc, [&] { return prepareLocated(doc, opts, searchMemo, &memo.residency()); });
     std::vector<OrderStart> others = std::move(problem.others);
+    const bool headroomLimited = problem.marginLimited;
     // A forced spill replans the order chosen, even when its source planned it already.
     if (!problem.plan || opts.force)
         problem.plan =
@@ -595,6 +601,7 @@ Result runWith(const GraphDocument& doc, const RunOptions& opts, CyclesMemo& mem
         const CyclesOptions cycles = cyclesOptionsFor(doc, opts, r);
         takeShortened(r, shortenPlan(doc.graph, r.capacities, r.cost, r.inputOrder, r.plan, cycles, others, &memo),
                       opts);
+        r.cycles->marginLimited = r.cycles->marginLimited || headroomLimited;
     }
     complete(doc, r);
     return r;
@@ -607,6 +614,16 @@ Result run(const GraphDocument& doc, const RunOptions& opts) {
 }
 
 namespace {
+// How many different amounts of data kFrontierMargins allow beyond `bytesPlanBytes`.
+int distinctAllowances(CyclesOptions c, Bytes bytesPlanBytes) {
+    std::set<Bytes> allowed;
+    for (int margin : kFrontierMargins) {
+        c.marginPercent = margin;
+        allowed.insert(c.allowedBytes(bytesPlanBytes));
+    }
+    return static_cast<int>(allowed.size());
+}
+
 // Of `made`, the points no other beats on both data moved and cycles, by data moved (ties: the
 // first made).
 std::vector<FrontierPoint> frontOf(std::vector<FrontierPoint> made) {
@@ -625,22 +642,42 @@ std::vector<FrontierPoint> frontier(const GraphDocument& doc, const RunOptions& 
                                     const FrontierProgress& progress) {
     std::vector<FrontierPoint> made;
     CyclesMemo memo;
-    SearchMemo searchMemo;  // each run searches the same orders again
+    SearchMemo searchMemo;     // each run searches the same orders again
+    int runs = kFrontierRuns;  // the runs the front takes, as far as known
     auto add = [&](const RunOptions& o) {
-        const Result r = runWith(doc, o, memo, &searchMemo);
+        Result r = runWith(doc, o, memo, &searchMemo);
         made.push_back({o.objective, o.objective == Objective::Cycles ? o.cycles.marginPercent : 0, r.orderSource,
                         r.plan.policy, r.metrics});
-        if (progress) progress(frontOf(made), static_cast<int>(made.size()), kFrontierRuns);
+        return r;
+    };
+    auto tell = [&] {
+        if (progress) progress(frontOf(made), static_cast<int>(made.size()), runs);
     };
     RunOptions o = opts;
     o.objective = Objective::Bytes;
     o.cycles = CyclesOptions{};
     add(o);
+    tell();
+    // A margin enters a run only as the data it allows (CyclesOptions::allowedBytes of the bytes
+    // plan's). A margin allowing the data of the run before it makes that run's plan again, and so
+    // does every larger margin after a run the margin did not limit: ties the front would not
+    // keep, so those runs are left out.
     o.objective = Objective::Cycles;
     o.cycles = opts.cycles;
+    std::optional<Bytes> bytesPlanBytes;
+    Bytes lastAllowed = -1;
     for (int margin : kFrontierMargins) {
         o.cycles.marginPercent = margin;
-        add(o);
+        if (bytesPlanBytes && o.cycles.allowedBytes(*bytesPlanBytes) == lastAllowed) continue;
+        const Result r = add(o);
+        if (!bytesPlanBytes) {
+            bytesPlanBytes = r.cycles->bytesPlanExtraBytes;
+            runs = 1 + distinctAllowances(o.cycles, *bytesPlanBytes);
+        }
+        lastAllowed = o.cycles.allowedBytes(*bytesPlanBytes);
+        if (!r.cycles->marginLimited) runs = static_cast<int>(made.size());
+        tell();
+        if (!r.cycles->marginLimited) break;
     }
     return frontOf(std::move(made));
 }

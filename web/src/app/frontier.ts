@@ -1,6 +1,6 @@
 // The trade-off front between data moved and cycles (the engine's frontier(): the bytes plan and
 // the cycles objective at margins 0 to 80% and 1000%, the plans no other beats on both), made on
-// demand in a worker of its own: eight runs of the graph, which must not hold up a Run or the
+// demand in a worker of its own: up to eight runs of the graph, which must not hold up a Run or the
 // compare table.
 // The front of the runs made so far is shown after each run; Cancel keeps it.
 // A point opens its plan by setting the objective and margin that made it; the run follows.
