@@ -366,6 +366,14 @@ std::string withinBound(Bytes moved, Bytes bound) {
     return text;
 }
 
+// Under the cycles objective: whether a larger margin could change the plan.
+const char* marginNote(const ObjectiveReport& c) {
+    if (c.bytesPlanExtraBytes == 0)
+        return "the bytes plan moves no data, so no margin allows any: each makes this plan";
+    return c.marginLimited ? "the margin refused plans moving more data: a larger one may make another plan"
+                           : "the margin refused no plan: a larger one makes this same plan";
+}
+
 // Names from the graph (memories, and the Op and Pipe names a step may quote) are printed
 // through printable(), as errors are: a control byte in a name must not reach the terminal.
 void printSummary(std::FILE* out, const std::string& label, const GraphDocument& doc, const Result& r, double ms) {
@@ -402,6 +410,7 @@ void printSummary(std::FILE* out, const std::string& label, const GraphDocument&
                      c.marginPercent, static_cast<long long>(m.totalCycles), static_cast<long long>(m.extraBytes),
                      static_cast<long long>(c.bytesPlanCycles), static_cast<long long>(c.bytesPlanExtraBytes));
         for (const std::string& step : c.steps) std::fprintf(out, "  %s\n", printable(step).c_str());
+        std::fprintf(out, "%s\n", marginNote(c));
     }
     std::fprintf(out, "verified: yes (independent verifier, 0 violations)\n");
     std::fprintf(out, "time: %.1f ms\n", ms);

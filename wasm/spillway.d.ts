@@ -52,6 +52,10 @@ export interface ObjectiveReport {
   disabled: string[];
   /** The data margin it ran with, percent (RunOptions.margin; 10 unless given). */
   margin: number;
+  /** Whether the margin refused a plan for moving more data than it allows (a start, a stretch
+   *  of technique reserve, a window of technique retime, or technique headroom skipped): false
+   *  means any larger margin makes this same plan. */
+  marginLimited: boolean;
   bytesPlan: { extraBytes: number; totalCycles: number };
   /** One line per kept step, e.g. "bytes plan round 1, placement: 44390 -> 42154 cycles". */
   steps: string[];

@@ -279,6 +279,8 @@ test('the data margin of objective cycles: shown under cycles only, the CLI\u201
   assert.equal(r0.objective.margin, 0);
   assert.ok(r0.metrics.extraBytes <= r0.objective.bytesPlan.extraBytes, 'no more data than the bytes plan');
   assert.match(await text(page, 'objective-info'), /^Objective cycles \(margin 0%\): /);
+  assert.equal(r0.objective.marginLimited, true, 'margin 0 refuses plans moving more data here');
+  assert.equal(await text(page, 'margin-note'), 'the margin refused plans moving more data: a larger one may make another plan');
   if (haveCli()) {
     const caps = Object.entries(r0.capacities).map(([k, v]) => `${k}=${v}`).join(',');
     assert.equal(text0, cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles', '--margin', '0']).text);

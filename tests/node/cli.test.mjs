@@ -414,6 +414,10 @@ test('frontier: the plans no other beats on data and cycles, each made again by 
   const table = spillway('frontier', graph).stdout;
   assert.match(table, /every plan verified/);
   assert.equal(table.trim().split('\n').length, 2 + points.length);
+  // the summary says whether a larger margin could change the plan (objective.marginLimited)
+  const summary = (margin) => spillway('plan', graph, '--objective', 'cycles', '--margin', margin).stdout;
+  assert.match(summary('0'), /^the margin refused plans moving more data: a larger one may make another plan$/m);
+  assert.match(summary('1000'), /^the margin refused no plan: a larger one makes this same plan$/m);
   assert.equal(oneLine(spillway('plan', small, '--objective', 'cycles', '--margin', '1001')),
     'option --margin must be between 0 and 1000, got 1001');
   assert.equal(oneLine(spillway('plan', small, '--margin', '5')), '--margin is the data margin of --objective cycles');

@@ -213,6 +213,15 @@ test('frontier() gives the CLI\u2019s front byte for byte; plan() with each poin
   const graph = graphs[0];
   const atZero = JSON.parse(engine.plan(graph, JSON.stringify({ objective: 'cycles', margin: 0 })));
   assert.ok(atZero.metrics.extraBytes <= atZero.objective.bytesPlan.extraBytes);
+  // "marginLimited": whether the margin refused a plan for its data; when not, a larger margin
+  // makes the same plan (conv-like at 80%, the run the front stops after)
+  assert.equal(atZero.objective.marginLimited, true);
+  const planAt = (name, margin) => JSON.parse(engine.plan(engine.example(name), JSON.stringify({ objective: 'cycles', margin })));
+  assert.equal(planAt('tiled-matmul-small', 1000).objective.marginLimited, false);
+  const at80 = planAt('conv-like', 80);
+  const at1000 = planAt('conv-like', 1000);
+  assert.equal(at80.objective.marginLimited, false);
+  assert.deepEqual([at1000.order, at1000.metrics.totalCycles], [at80.order, at80.metrics.totalCycles]);
 });
 
 test('the option "margin" is refused with its field: out of 0..1000, not an integer, or without objective cycles', () => {

@@ -2,7 +2,14 @@
 // called, which one the plan on screen is.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { FRONT_PLOT, currentPoint, plotPoints, pointLabel, pointRun } from '../../build/web-lib/frontier.js';
+import {
+  FRONT_PLOT,
+  currentPoint,
+  marginNote,
+  plotPoints,
+  pointLabel,
+  pointRun,
+} from '../../build/web-lib/frontier.js';
 
 const point = (objective, marginPercent, extraBytes, totalCycles) => ({
   objective,
@@ -45,4 +52,18 @@ test('currentPoint: the same run and the same figures, else -1', () => {
   assert.equal(currentPoint(FRONT, { name: 'cycles', margin: 20 }, m(13184, 94508)), -1, 'another margin');
   assert.equal(currentPoint(FRONT, { name: 'cycles', margin: 10 }, m(13184, 94000)), -1, 'other figures');
   assert.equal(currentPoint(FRONT, undefined, m(13184, 94508)), -1, 'the bytes objective is not a cycles point');
+});
+
+test('the margin note says whether a larger margin could change the plan, as the CLI does', () => {
+  const report = (marginLimited, extraBytes) => ({ marginLimited, bytesPlan: { extraBytes, totalCycles: 100 } });
+  assert.equal(
+    marginNote(report(true, 128)),
+    'the margin refused plans moving more data: a larger one may make another plan',
+  );
+  assert.equal(marginNote(report(false, 128)), 'the margin refused no plan: a larger one makes this same plan');
+  for (const limited of [true, false])
+    assert.equal(
+      marginNote(report(limited, 0)),
+      'the bytes plan moves no data, so no margin allows any: each makes this plan',
+    );
 });

@@ -555,7 +555,7 @@ void writeResult(JsonWriter& w, const Graph& g, const Result& r, const ProgramSo
         // Under the cycles objective: the bytes plan it started from and what each technique gained.
         const ObjectiveReport& c = *r.cycles;
         w.key("objective").beginObject().member("name", "cycles").member("disabled", c.disabled);
-        w.member("margin", c.marginPercent);
+        w.member("margin", c.marginPercent).member("marginLimited", c.marginLimited);
         w.key("bytesPlan")
             .beginObject()
             .member("extraBytes", c.bytesPlanExtraBytes)

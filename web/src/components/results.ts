@@ -11,6 +11,7 @@ import type { EarlyPlan, State, Store } from '../store';
 import type { CyclesBound, PlanView } from '../engine/types';
 import { inputStepOf } from '../lib/steps';
 import { boundGap, cyclesGap } from '../lib/bound';
+import { marginNote } from '../lib/frontier';
 import { FIRST_EFFORT } from '../lib/anytime';
 import { stepText } from '../lib/progress';
 import { waitCell, waitChain } from '../lib/waits';
@@ -108,6 +109,7 @@ function objectiveLine(view: PlanView): HTMLElement | null {
       'ul',
       { class: 'objective-steps' },
       ...(o.steps.length ? o.steps : ['no technique made the bytes plan finish sooner']).map((t) => h('li', {}, t)),
+      h('li', { class: 'muted', 'data-testid': 'margin-note' }, marginNote(o)),
       o.disabled.length ? h('li', { class: 'muted' }, `switched off: ${o.disabled.join(', ')}`) : null,
     ),
   );

@@ -1,7 +1,17 @@
 // The trade-off front's picture (components/frontier.ts): where each point sits in a plot of data
 // moved (x) against cycles (y), and what each point is called. Pure, so that it is tested alone.
-import type { FrontierPoint } from '../engine/types';
+import type { FrontierPoint, ObjectiveReport } from '../engine/types';
 import { fmtInt } from './format';
+
+/** Whether a larger margin could change a cycles plan, in the CLI's words: only when this one
+ * refused a plan for its data (the front leaves out the margins that could not). */
+export function marginNote(o: Pick<ObjectiveReport, 'marginLimited' | 'bytesPlan'>): string {
+  if (o.bytesPlan.extraBytes === 0)
+    return 'the bytes plan moves no data, so no margin allows any: each makes this plan';
+  return o.marginLimited
+    ? 'the margin refused plans moving more data: a larger one may make another plan'
+    : 'the margin refused no plan: a larger one makes this same plan';
+}
 
 /** The plot's frame: its size and the room kept for the axes' labels. */
 export const FRONT_PLOT = { width: 360, height: 200, left: 64, right: 14, top: 12, bottom: 34 } as const;
