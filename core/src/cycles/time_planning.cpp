@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <functional>
 #include <optional>
+#include <queue>
 #include <set>
 #include <tuple>
 
@@ -203,19 +205,39 @@ TimedLayout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacitie
 namespace {
 
 // The plan's dependencies as a DAG over dense node indices: every arc goes forward in `in.order`.
-struct Dag {
-    std::vector<std::vector<int>> succ;
+// The successors are stored flat (one array, an offset per node): a cycles run builds one for
+// every plan it schedules.
+class Dag {
+public:
+    explicit Dag(size_t n) : indegree(n, 0), from_(n + 1, 0) {}
     std::vector<int> indegree;
     void arc(int from, int to) {
-        succ[from].push_back(to);
+        arcs_.push_back({from, to});
         ++indegree[to];
     }
+    // After the last arc: each node's successors, in the order their arcs were added.
+    void seal() {
+        for (const auto& [from, to] : arcs_) ++from_[static_cast<size_t>(from) + 1];
+        for (size_t i = 1; i < from_.size(); ++i) from_[i] += from_[i - 1];
+        to_.resize(arcs_.size());
+        std::vector<int> next(from_.begin(), from_.end() - 1);
+        for (const auto& [from, to] : arcs_) to_[static_cast<size_t>(next[from]++)] = to;
+        arcs_ = {};
+    }
+    struct Range {
+        const int *first, *last;
+        const int* begin() const { return first; }
+        const int* end() const { return last; }
+    };
+    Range succ(int i) const { return {to_.data() + from_[i], to_.data() + from_[i + 1]}; }
+
+private:
+    std::vector<std::pair<int, int>> arcs_;  // until seal()
+    std::vector<int> from_, to_;
 };
 
 Dag dependencies(const PlanNodes& nodes, const Graph& g, const Layout& in) {
-    Dag d;
-    d.succ.resize(nodes.size());
-    d.indegree.assign(nodes.size(), 0);
+    Dag d(nodes.size());
     std::vector<int> placer(g.buffers.size(), -1);
     std::vector<std::vector<int>> users(g.buffers.size());
     std::vector<Bytes> at(g.buffers.size(), 0);
@@ -247,6 +269,7 @@ Dag dependencies(const PlanNodes& nodes, const Graph& g, const Layout& in) {
             }
         }
     }
+    d.seal();
     return d;
 }
 
@@ -256,7 +279,7 @@ Dag dependencies(const PlanNodes& nodes, const Graph& g, const Layout& in) {
 class ReadyNodes {
 public:
     explicit ReadyNodes(size_t pipes) : waiting_(pipes), available_(pipes), free_(pipes, 0) {}
-    void add(int pipe, Cycles ready, int rank) { waiting_[pipe].insert({ready, rank}); }
+    void add(int pipe, Cycles ready, int rank) { waiting_[pipe].push({ready, rank}); }
     // The rank of the node to run next and its start; then say when its pipe is free again.
     std::pair<int, Cycles> next() {
         std::pair<Cycles, int> best{0, -1};
@@ -264,15 +287,15 @@ public:
         for (size_t q = 0; q < waiting_.size(); ++q) {
             auto& w = waiting_[q];
             if (q > 0)
-                while (!w.empty() && w.begin()->first <= free_[q]) {
-                    available_[q].insert(w.begin()->second);
-                    w.erase(w.begin());
+                while (!w.empty() && w.top().first <= free_[q]) {
+                    available_[q].push(w.top().second);
+                    w.pop();
                 }
             std::pair<Cycles, int> candidate;
             if (q > 0 && !available_[q].empty())
-                candidate = {free_[q], *available_[q].begin()};
+                candidate = {free_[q], available_[q].top()};
             else if (!w.empty())
-                candidate = *w.begin();
+                candidate = w.top();
             else
                 continue;
             if (best.second < 0 || candidate < best) {
@@ -281,10 +304,10 @@ public:
             }
         }
         if (best.second < 0) throw InternalError("time-aware schedule: no node can run");
-        if (from > 0 && !available_[from].empty() && *available_[from].begin() == best.second)
-            available_[from].erase(available_[from].begin());
+        if (from > 0 && !available_[from].empty() && available_[from].top() == best.second)
+            available_[from].pop();
         else
-            waiting_[from].erase(waiting_[from].begin());
+            waiting_[from].pop();
         return {best.second, best.first};
     }
     void pipeFreeAt(int pipe, Cycles t) {
@@ -292,8 +315,10 @@ public:
     }
 
 private:
-    std::vector<std::set<std::pair<Cycles, int>>> waiting_;
-    std::vector<std::set<int>> available_;
+    template <typename T>
+    using MinHeap = std::priority_queue<T, std::vector<T>, std::greater<T>>;
+    std::vector<MinHeap<std::pair<Cycles, int>>> waiting_;  // by (time, rank); ranks are distinct
+    std::vector<MinHeap<int>> available_;
     std::vector<Cycles> free_;
 };
 
@@ -306,7 +331,7 @@ std::vector<Cycles> workAfter(const PlanNodes& nodes, const Layout& in, const Da
     std::vector<int> outdegree(nodes.size(), 0), rank(nodes.size(), 0);
     std::vector<std::vector<int>> pred(nodes.size());
     for (int i : in.order)
-        for (int s : dag.succ[i]) {
+        for (int s : dag.succ(i)) {
             ++outdegree[i];
             pred[s].push_back(i);
         }
@@ -341,7 +366,7 @@ std::vector<int> ranksOf(const PlanNodes& nodes, const Layout& in, const Dag& da
         for (int p = L - 1; p >= 0; --p) {
             const int i = in.order[p];
             Cycles after = 0;
-            for (int s : dag.succ[i]) after = std::max(after, tail[s]);
+            for (int s : dag.succ(i)) after = std::max(after, tail[s]);
             tail[i] = nodes.node(i).cycles + after;
         }
         std::stable_sort(byRank.begin(), byRank.end(), [&](int a, int b) { return tail[a] > tail[b]; });
@@ -394,7 +419,7 @@ TimedLayout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout
         queue.pipeFreeAt(nodes.pipe(i), t.end);
         out.order.push_back(i);
         emitted[i] = 1;
-        for (int s : dag.succ[i])
+        for (int s : dag.succ(i))
             if (--dag.indegree[s] == 0) {
                 if (!hoist && nodes.places(s) && pos[s] > frontier)
                     held[s] = 1;
