@@ -343,7 +343,10 @@ public:
           solution_(p.blocks.size(), 0),
           floor_(sweep.from.size(), 0),
           total_(sweep.load),
-          cut_(sweep.from.size(), 0) {
+          cut_(sweep.from.size(), 0),
+          witness_(sweep.members.size(), -1) {
+        for (const TechniqueInfo& t : techniques())
+            if (o.enabled(t.technique)) enabled_ |= bit(t.technique);
         unplaced_.resize(sweep.members.size());
         where_.resize(sweep.members.size());
         for (size_t x = 0; x < sweep.members.size(); ++x) {
@@ -372,7 +375,7 @@ public:
         }
         std::vector<bool> solved(parts.size(), false);
         const std::vector<std::string> preorders =
-            o_.enabled(Technique::StaticPreordering) ? o_.preorders : std::vector<std::string>{""};
+            on(Technique::StaticPreordering) ? o_.preorders : std::vector<std::string>{""};
         // minimalloc's round robin: every preorder with a small node limit, then doubled, so
         // that whichever suits the problem finishes early.
         std::int64_t limit = std::max<std::int64_t>(2, static_cast<std::int64_t>(p_.blocks.size()));
@@ -615,9 +618,9 @@ private:
     // so a canonical placement must place it before anything of a larger (offset, rank): once
     // it failed, those candidates are dead too (with dynamic ordering, all the rest).
     void dropAfterHatless(Frame& f, const Candidate& x) const {
-        if (!o_.enabled(Technique::HatlessPruning)) return;
+        if (!on(Technique::HatlessPruning)) return;
         // Without canonical order any completion can place it first: nothing else is worth trying.
-        const bool canonical = o_.enabled(Technique::CanonicalOnly);
+        const bool canonical = on(Technique::CanonicalOnly);
         auto later = [&](const Candidate& y) {
             return !canonical || (y.offset != x.offset ? y.offset > x.offset : y.rank > x.rank);
         };
@@ -647,15 +650,15 @@ private:
             if (offset_[b] >= 0) continue;
             const Bytes at = minOffset_[b];
             const int rk = static_cast<int>(r);
-            if (o_.enabled(Technique::CanonicalOnly) && (at < f.lastOffset || (at == f.lastOffset && rk < f.lastRank)))
+            if (on(Technique::CanonicalOnly) && (at < f.lastOffset || (at == f.lastOffset && rk < f.lastRank)))
                 continue;
             // Placing a block at or above where another could end leaves room for that one
             // below it: such layouts are dominated by the one with the other block down there.
-            if (o_.enabled(Technique::Dominance) && at >= minHeight) continue;
+            if (on(Technique::Dominance) && at >= minHeight) continue;
             if (at + p_.blocks[b].size > p_.capacity) continue;
             f.candidates.push_back({at, rk, b});
         }
-        if (o_.enabled(Technique::DynamicOrdering))
+        if (on(Technique::DynamicOrdering))
             std::stable_sort(f.candidates.begin(), f.candidates.end(), [](const Candidate& a, const Candidate& b) {
                 return a.offset != b.offset ? a.offset < b.offset : a.rank < b.rank;
             });
@@ -669,7 +672,7 @@ private:
         f.placed = b;
         f.offsetMark = offsetLog_.size();
         f.floorMark = floorLog_.size();
-        const bool inference = o_.enabled(Technique::SectionInference);
+        const bool inference = on(Technique::SectionInference);
         offset_[b] = c.offset;
         solution_[b] = c.offset;
         f.hatless = true;
@@ -691,7 +694,7 @@ private:
                 floor_[s] = std::max(floor_[s], c.offset + sp.top);
                 total_[s] -= sp.height;
             }
-        if (o_.enabled(Technique::UnallocatedFloor)) leaveSections(b);
+        if (on(Technique::UnallocatedFloor)) leaveSections(b);
         return feasible && sectionsFit(*f.part, c.offset);
     }
 
@@ -709,8 +712,7 @@ private:
     // region comes back under every arrangement of an independent part of the problem, which
     // is what makes a plain depth-first search stall (docs/packing.md).
     bool regionImpossible(const Frame& f, std::int64_t spent) {
-        if (!o_.enabled(Technique::RegionProbe) || !exhaustive_ || failSection_ < f.part->from ||
-            failSection_ >= f.part->to)
+        if (!on(Technique::RegionProbe) || !exhaustive_ || failSection_ < f.part->from || failSection_ >= f.part->to)
             return false;
         int from = f.part->to, to = f.part->from;
         for (int b : sw_.members[failSection_])
@@ -721,7 +723,7 @@ private:
         // The span of a failing section's blocks often reaches over most of the problem (one
         // long block suffices), and so does its probe. The blocks near the failure alone are
         // a weaker relaxation but a far smaller search, which often proves it in a few nodes.
-        if (o_.enabled(Technique::ProbeWindow)) {
+        if (on(Technique::ProbeWindow)) {
             const int nearFrom = std::max(from, failSection_ - kProbeWindow),
                       nearTo = std::min(to, failSection_ + kProbeWindow + 1);
             if ((nearFrom > from || nearTo < to) && probeImpossible(f, nearFrom, nearTo, spent)) return true;
@@ -767,7 +769,7 @@ private:
     // Sections c does not touch passed at the parent's placement; with c's offset as their new
     // floor they fail only where offset + total exceeds the capacity (the frame's `heavy`).
     bool mayFit(const Frame& f, const Candidate& c) {
-        const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
+        const bool monotonic = monotonicFloor(), inference = on(Technique::SectionInference);
         const std::vector<Span>& spans = sw_.spans[c.block];
         auto spanAt = [&](int s) -> const Span* {
             auto it = std::upper_bound(spans.begin(), spans.end(), s, [](int x, const Span& sp) { return x < sp.to; });
@@ -791,7 +793,7 @@ private:
     // The sections where the highest candidate offset plus the unplaced total would exceed
     // the capacity, most loaded first (mayFit's quick rejections).
     void findHeavy(Frame& f) const {
-        if (!monotonicFloor() || !o_.enabled(Technique::SectionInference) || f.candidates.empty()) return;
+        if (!monotonicFloor() || !on(Technique::SectionInference) || f.candidates.empty()) return;
         Bytes highest = 0;
         for (const Candidate& c : f.candidates) highest = std::max(highest, c.offset);
         for (int s = f.part->from; s < f.part->to; ++s)
@@ -801,9 +803,7 @@ private:
     }
 
     // Unplaced blocks lie above the current offset only when blocks are placed in offset order.
-    bool monotonicFloor() const {
-        return o_.enabled(Technique::MonotonicFloor) && o_.enabled(Technique::CanonicalOnly);
-    }
+    bool monotonicFloor() const { return on(Technique::MonotonicFloor) && on(Technique::CanonicalOnly); }
 
     // True when no unplaced block overlaps b: placing it constrains nothing else.
     bool hatlessAt(int b) const {
@@ -813,8 +813,8 @@ private:
     }
 
     bool sectionsFit(const Partition& part, Bytes offset) {
-        const bool monotonic = monotonicFloor(), inference = o_.enabled(Technique::SectionInference);
-        const bool unallocated = o_.enabled(Technique::UnallocatedFloor);
+        const bool monotonic = monotonicFloor(), inference = on(Technique::SectionInference);
+        const bool unallocated = on(Technique::UnallocatedFloor);
         for (int s = part.from; s < part.to; ++s) {
             Bytes top = floor_[s];
             if (monotonic && total_[s] > 0) top = std::max(top, offset);
@@ -831,9 +831,16 @@ private:
     // True when every unplaced block of section s has its lowest offset above `level`. Checked
     // when needed instead of kept up to date: a placement raises the lowest offsets of many
     // blocks over many sections, and most sections find a block at or below the level at once.
-    bool allStartAbove(int s, Bytes level) const {
+    // The member found at or below the level last time is asked first: it often still is.
+    bool allStartAbove(int s, Bytes level) {
+        const int w = witness_[s];
+        if (w >= 0 && offset_[w] < 0 && minOffset_[w] <= level) return false;
+        const std::vector<int>& members = sw_.members[s];
         for (int m : unplaced_[s])
-            if (minOffset_[sw_.members[s][m]] <= level) return false;
+            if (minOffset_[members[m]] <= level) {
+                witness_[s] = members[m];
+                return false;
+            }
         return true;
     }
 
@@ -868,7 +875,7 @@ private:
 
     void unplace(Frame& f) {
         const int b = f.placed;
-        if (o_.enabled(Technique::UnallocatedFloor)) returnToSections(b);
+        if (on(Technique::UnallocatedFloor)) returnToSections(b);
         for (size_t i = floorLog_.size(); i-- > f.floorMark;) floor_[floorLog_[i].first] = floorLog_[i].second;
         floorLog_.resize(f.floorMark);
         for (size_t i = offsetLog_.size(); i-- > f.offsetMark;) minOffset_[offsetLog_[i].first] = offsetLog_[i].second;
@@ -884,7 +891,7 @@ private:
     void pushChild(Frame& f, const Candidate& c) {
         const Partition* part = f.part;
         const std::vector<int>* ranked = f.ranked;
-        if (!o_.enabled(Technique::Decomposition)) {
+        if (!on(Technique::Decomposition)) {
             pushSearch(part, ranked, c);
             return;
         }
@@ -931,14 +938,23 @@ private:
         return true;
     }
 
+    // Whether a technique is on: the options' list read once, as the search asks at every node.
+    static std::uint32_t bit(Technique t) {
+        static_assert(static_cast<int>(Technique::ProbeWindow) < 32, "a bit per technique");
+        return std::uint32_t{1} << static_cast<int>(t);
+    }
+    bool on(Technique t) const { return (enabled_ & bit(t)) != 0; }
+
     const Problem& p_;
     const Sweep& sw_;
     const Options& o_;
+    std::uint32_t enabled_ = 0;
     const std::string* preorder_ = nullptr;
     std::vector<Bytes> offset_, minOffset_, solution_;
     std::vector<Bytes> floor_, total_;
     std::vector<int> cut_;
     std::vector<std::vector<int>> unplaced_, where_;  // per section: unplaced members; a member's place in it
+    std::vector<int> witness_;  // per section: a block last found at or below allStartAbove's level, or -1
     std::vector<std::pair<int, Bytes>> offsetLog_, floorLog_;
     bool exhaustive_ = true;  // a search that ends without a packing proves there is none
     int failSection_ = -1;    // where the search last found no room
