@@ -364,11 +364,7 @@ val frontierOf(const val& graphJson, const val& optionsJson) { return frontierTe
 // {"runsMade", "runs", "points"} (the points as frontier() writes them).
 val frontierWithProgress(const val& graphJson, const val& optionsJson, val onFront) {
     return frontierText(graphJson, optionsJson, [&](const std::vector<FrontierPoint>& front, int runsMade, int runs) {
-        Json j;
-        j["runsMade"] = runsMade;
-        j["runs"] = runs;
-        j["points"] = Json::parse(frontierToJson(front))["points"];
-        onFront(dump(j));
+        onFront(frontierProgressToJson(front, runsMade, runs));
     });
 }
 

@@ -392,6 +392,11 @@ TEST_CASE("cycles: the trade-off front, cycles falling as data grows, each point
     CHECK(j["points"][0]["extraBytes"] == front[0].metrics.extraBytes);
     CHECK(j["points"][0]["totalCycles"] == front[0].metrics.totalCycles);
     CHECK(j["points"][0]["verified"] == true);
+    // As a front in the making tells it: the runs, and the same points.
+    const nlohmann::json told = nlohmann::json::parse(frontierProgressToJson(front, 3, 8));
+    CHECK(told["runsMade"] == 3);
+    CHECK(told["runs"] == 8);
+    CHECK(told["points"] == j["points"]);
 }
 
 TEST_CASE("cycles: the contest cases in the schedule order finish sooner, verified, data within the margin") {
@@ -496,9 +501,8 @@ TEST_CASE("cycles: technique reserve keeps room over the stretch where Conv_Case
     const std::vector<FrontierPoint> front = frontier(doc, RunOptions{});
     std::vector<std::pair<Bytes, Cycles>> points;
     for (const FrontierPoint& p : front) points.push_back({p.metrics.extraBytes, p.metrics.totalCycles});
-    CHECK(points ==
-          std::vector<std::pair<Bytes, Cycles>>{
-              {40704, 420043}, {43776, 409926}, {48384, 399486}, {56064, 375941}, {77184, 374194}});
+    CHECK(points == std::vector<std::pair<Bytes, Cycles>>{
+                        {40704, 420043}, {43776, 409926}, {48384, 399486}, {56064, 375941}, {77184, 374194}});
     RunOptions fastest = cyclesObjective();
     fastest.cycles.marginPercent = 40;
     const Result r = planVerified(doc, fastest);

@@ -69,6 +69,9 @@ std::string comparisonToJson(const std::vector<ComparisonRow>& rows);
 // `spillway frontier`'s document: {"points": [{"objective", "marginPercent", "order", "planPolicy",
 // "spills", "extraBytes", "totalCycles", "verified": true}, ...]} (docs/timing.md).
 std::string frontierToJson(const std::vector<FrontierPoint>& points);
+// The front of the runs made so far, as a front in the making tells it: {"runsMade", "runs",
+// "points"}, the points as frontierToJson writes them.
+std::string frontierProgressToJson(const std::vector<FrontierPoint>& points, int runsMade, int runs);
 
 // The contest's three files.
 std::string scheduleText(const Plan& p);  // one id a line

@@ -683,7 +683,9 @@ std::string comparisonToJson(const std::vector<ComparisonRow>& rows) {
     return out.dump(-1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
 }
 
-std::string frontierToJson(const std::vector<FrontierPoint>& points) {
+namespace {
+
+OrderedJson frontierPoints(const std::vector<FrontierPoint>& points) {
     OrderedJson list = OrderedJson::array();
     for (const FrontierPoint& p : points) {
         OrderedJson j;
@@ -697,8 +699,22 @@ std::string frontierToJson(const std::vector<FrontierPoint>& points) {
         j["verified"] = true;  // frontier() keeps only plans run() verified
         list.push_back(std::move(j));
     }
+    return list;
+}
+
+}  // namespace
+
+std::string frontierToJson(const std::vector<FrontierPoint>& points) {
     OrderedJson out;
-    out["points"] = std::move(list);
+    out["points"] = frontierPoints(points);
+    return out.dump(-1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+}
+
+std::string frontierProgressToJson(const std::vector<FrontierPoint>& points, int runsMade, int runs) {
+    OrderedJson out;
+    out["runsMade"] = runsMade;
+    out["runs"] = runs;
+    out["points"] = frontierPoints(points);
     return out.dump(-1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
 }
 
