@@ -833,8 +833,8 @@ private:
     // blocks over many sections, and most sections find a block at or below the level at once.
     // The member found at or below the level last time is asked first: it often still is.
     bool allStartAbove(int s, Bytes level) {
-        const int w = witness_[s];
-        if (w >= 0 && offset_[w] < 0 && minOffset_[w] <= level) return false;
+        const int w = witness_[s];  // unplaced: leaveSections forgets a witness placed
+        if (w >= 0 && minOffset_[w] <= level) return false;
         const std::vector<int>& members = sw_.members[s];
         for (int m : unplaced_[s])
             if (minOffset_[members[m]] <= level) {
@@ -855,6 +855,7 @@ private:
                 list[at] = last;
                 where_[s][last] = at;
                 list.pop_back();
+                if (witness_[s] == b) witness_[s] = -1;
             }
     }
     void returnToSections(int b) {
