@@ -205,46 +205,26 @@ TimedLayout placeForTime(const PlanNodes& nodes, const Graph& g, const Capacitie
 namespace {
 
 // The plan's dependencies as a DAG over dense node indices: every arc goes forward in `in.order`.
-// The successors are stored flat (one array, an offset per node): a cycles run builds one for
-// every plan it schedules.
-class Dag {
-public:
-    explicit Dag(size_t n) : indegree(n, 0), from_(n + 1, 0) {}
+struct Dag {
+    Adjacency succ;
     std::vector<int> indegree;
-    void arc(int from, int to) {
-        arcs_.push_back({from, to});
-        ++indegree[to];
-    }
-    // After the last arc: each node's successors, in the order their arcs were added.
-    void seal() {
-        for (const auto& [from, to] : arcs_) ++from_[static_cast<size_t>(from) + 1];
-        for (size_t i = 1; i < from_.size(); ++i) from_[i] += from_[i - 1];
-        to_.resize(arcs_.size());
-        std::vector<int> next(from_.begin(), from_.end() - 1);
-        for (const auto& [from, to] : arcs_) to_[static_cast<size_t>(next[from]++)] = to;
-        arcs_ = {};
-    }
-    struct Range {
-        const int *first, *last;
-        const int* begin() const { return first; }
-        const int* end() const { return last; }
-    };
-    Range succ(int i) const { return {to_.data() + from_[i], to_.data() + from_[i + 1]}; }
-
-private:
-    std::vector<std::pair<int, int>> arcs_;  // until seal()
-    std::vector<int> from_, to_;
 };
 
 Dag dependencies(const PlanNodes& nodes, const Graph& g, const Layout& in) {
-    Dag d(nodes.size());
+    Dag d;
+    d.indegree.assign(nodes.size(), 0);
+    std::vector<std::pair<int, int>> arcs;
+    auto arc = [&](int from, int to) {
+        arcs.push_back({from, to});
+        ++d.indegree[to];
+    };
     std::vector<int> placer(g.buffers.size(), -1);
     std::vector<std::vector<int>> users(g.buffers.size());
     std::vector<Bytes> at(g.buffers.size(), 0);
     std::map<std::string, ByteLeaves> lastLeft;  // who left each byte last (node = dense index)
     for (size_t p = 0; p < in.order.size(); ++p) {
         const int i = in.order[p];
-        for (int pred : nodes.preds(i)) d.arc(pred, i);
+        for (int pred : nodes.preds(i)) arc(pred, i);
         const int b = nodes.moved(i);
         if (nodes.places(i)) {
             const Buffer& buf = g.buffers[b];
@@ -253,23 +233,25 @@ Dag dependencies(const PlanNodes& nodes, const Graph& g, const Layout& in) {
                                          [&](Bytes, Bytes, const ByteLeaves::Left& l) { leavers.push_back(l.node); });
             std::sort(leavers.begin(), leavers.end());
             leavers.erase(std::unique(leavers.begin(), leavers.end()), leavers.end());
-            for (int leaver : leavers) d.arc(leaver, i);
+            for (int leaver : leavers) arc(leaver, i);
             placer[b] = i;
             at[b] = in.offset[i];
         } else if (nodes.releases(i)) {
-            d.arc(placer[b], i);
-            for (int u : users[b]) d.arc(u, i);
+            arc(placer[b], i);
+            for (int u : users[b]) arc(u, i);
             users[b].clear();
             const int step = static_cast<int>(p);
             lastLeft[g.buffers[b].type].leave(at[b], at[b] + g.buffers[b].size, {step, step, g.buffers[b].id, i});
         } else {
             for (int u : nodes.uses(i)) {
-                if (placer[u] >= 0) d.arc(placer[u], i);
+                if (placer[u] >= 0) arc(placer[u], i);
                 users[u].push_back(i);
             }
         }
     }
-    d.seal();
+    d.succ = Adjacency::fromArcs(nodes.size(), [&](auto&& add) {
+        for (const auto& [from, to] : arcs) add(from, to);
+    });
     return d;
 }
 
@@ -331,7 +313,7 @@ std::vector<Cycles> workAfter(const PlanNodes& nodes, const Layout& in, const Da
     std::vector<int> outdegree(nodes.size(), 0), rank(nodes.size(), 0);
     std::vector<std::vector<int>> pred(nodes.size());
     for (int i : in.order)
-        for (int s : dag.succ(i)) {
+        for (int s : dag.succ[i]) {
             ++outdegree[i];
             pred[s].push_back(i);
         }
@@ -366,7 +348,7 @@ std::vector<int> ranksOf(const PlanNodes& nodes, const Layout& in, const Dag& da
         for (int p = L - 1; p >= 0; --p) {
             const int i = in.order[p];
             Cycles after = 0;
-            for (int s : dag.succ(i)) after = std::max(after, tail[s]);
+            for (int s : dag.succ[i]) after = std::max(after, tail[s]);
             tail[i] = nodes.node(i).cycles + after;
         }
         std::stable_sort(byRank.begin(), byRank.end(), [&](int a, int b) { return tail[a] > tail[b]; });
@@ -419,7 +401,7 @@ TimedLayout scheduleForTime(const PlanNodes& nodes, const Graph& g, const Layout
         queue.pipeFreeAt(nodes.pipe(i), t.end);
         out.order.push_back(i);
         emitted[i] = 1;
-        for (int s : dag.succ(i))
+        for (int s : dag.succ[i])
             if (--dag.indegree[s] == 0) {
                 if (!hoist && nodes.places(s) && pos[s] > frontier)
                     held[s] = 1;
