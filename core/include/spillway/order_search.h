@@ -79,6 +79,10 @@ struct SearchOptions {
     // Scores are taken from and added to this memo when set (the same search, in less time when
     // an earlier search of the graph scored the same orders), else to the search's own.
     SearchMemo* memo = nullptr;
+    // Orders built with their units staggered (OrderBuilder: each unit's first beats beside the
+    // last beats of the one before, where their accumulators fit together) instead of run
+    // together in slots: technique stagger of the cycles objective.
+    bool staggered = false;
 };
 
 inline constexpr std::int64_t kProgressEvery = 64;
@@ -95,5 +99,11 @@ struct SearchResult {
 };
 
 SearchResult searchOrder(const Graph& g, const Order& hint, const SearchOptions& opts);
+
+// `order` with each of its units (in the order of their first operation) overlapping the one
+// before it by half: its first beats run beside that one's last, where their accumulators fit
+// their memory together, so that one unit's inputs load while the other computes. Technique
+// stagger of the cycles objective plans it as a start.
+Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps);
 
 }  // namespace spillway

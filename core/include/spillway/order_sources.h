@@ -39,6 +39,7 @@ struct OrderRequest {
     // schedule and reuse: their dependency lists of the graph by ascending id, when already built
     std::shared_ptr<const ScheduleDependencies> dependencies;
     SearchMemo* searchMemo = nullptr;  // search sources: scores shared between searches of the graph
+    bool staggered = false;            // search sources: SearchOptions::staggered
 };
 struct MadeOrder {
     Order order;

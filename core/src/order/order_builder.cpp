@@ -45,6 +45,42 @@ OrderBuilder::OrderBuilder(const Graph& g, const Order& hint, const UnitModel& m
 }
 
 const std::vector<int>& OrderBuilder::build(const Slots& slots) {
+    begin();
+    for (const std::vector<int>& slot : slots) {
+        size_t beats = 0;
+        for (int u : slot) beats = std::max(beats, m_.units[u].beats.size());
+        for (size_t beat = 0; beat < beats; ++beat)
+            for (int u : slot)
+                if (beat < m_.units[u].beats.size()) runBeat(m_.units[u], beat);
+    }
+    return finish();
+}
+
+const std::vector<int>& OrderBuilder::buildStaggered(const std::vector<int>& sequence) {
+    // Each unit's first beat on a common clock of beats, half the beats of the one before after
+    // it; ends[t] is one past its last. On one clock the earlier unit runs first, so a unit may
+    // start on the clock of the last beat of the one two before it, which frees its spine.
+    const size_t n = sequence.size();
+    std::vector<size_t> starts(n, 0), ends(n, 0);
+    for (size_t t = 0; t < n; ++t) {
+        if (t > 0) {
+            const size_t half = std::max<size_t>(1, m_.units[sequence[t - 1]].beats.size() / 2);
+            const bool overlaps = canShareSlot(m_, {sequence[t - 1]}, sequence[t]);
+            const size_t free = t > 1 ? std::max(ends[t - 2], size_t{1}) - 1 : 0;
+            starts[t] = overlaps ? std::max(starts[t - 1] + half, free) : ends[t - 1];
+        }
+        ends[t] = starts[t] + m_.units[sequence[t]].beats.size();
+    }
+    std::vector<std::pair<size_t, size_t>> beats;  // (clock, position in sequence): ties, the earlier unit
+    for (size_t t = 0; t < n; ++t)
+        for (size_t clock = starts[t]; clock < ends[t]; ++clock) beats.emplace_back(clock, t);
+    std::sort(beats.begin(), beats.end());
+    begin();
+    for (const auto& [clock, t] : beats) runBeat(m_.units[sequence[t]], clock - starts[t]);
+    return finish();
+}
+
+void OrderBuilder::begin() {
     remaining_ = initialRemaining_;
     remainingOps_ = initialRemainingOps_;
     std::fill(done_.begin(), done_.end(), 0);
@@ -52,20 +88,17 @@ const std::vector<int>& OrderBuilder::build(const Slots& slots) {
     for (int v : byHint_)  // sinks with nothing to wait for (and nodes with no predecessor that no one pulls)
         if (m_.eager[v] && remainingOps_[v] == 0) eagerQueue_.push_back(v);
     drainEager();
-    for (const std::vector<int>& slot : slots) {
-        size_t beats = 0;
-        for (int u : slot) beats = std::max(beats, m_.units[u].beats.size());
-        for (size_t beat = 0; beat < beats; ++beat)
-            for (int u : slot) {
-                const Unit& unit = m_.units[u];
-                if (beat >= unit.beats.size()) continue;
-                const int from = beat == 0 ? 0 : unit.beats[beat - 1];
-                for (int i = from; i < unit.beats[beat]; ++i) {
-                    pull(unit.ops[i]);
-                    drainEager();
-                }
-            }
+}
+
+void OrderBuilder::runBeat(const Unit& unit, size_t beat) {
+    const int from = beat == 0 ? 0 : unit.beats[beat - 1];
+    for (int i = from; i < unit.beats[beat]; ++i) {
+        pull(unit.ops[i]);
+        drainEager();
     }
+}
+
+const std::vector<int>& OrderBuilder::finish() {
     for (int v : byHint_) {
         pull(v);
         drainEager();

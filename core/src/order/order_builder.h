@@ -19,8 +19,16 @@ public:
 
     // Node indices in order (valid until the next build).
     const std::vector<int>& build(const Slots& slots);
+    // The units of `sequence` one after another, each overlapping the one before it: its first
+    // half of beats run beside that one's second half, beat by beat, where their spines fit
+    // their memory together (else it starts when that one ends); never more than two at once.
+    // So one unit's inputs are loaded while the other still computes. Node indices in order.
+    const std::vector<int>& buildStaggered(const std::vector<int>& sequence);
 
 private:
+    void begin();
+    void runBeat(const Unit& unit, size_t beat);
+    const std::vector<int>& finish();
     void pull(int v);
     void emit(int v);
     void drainEager();

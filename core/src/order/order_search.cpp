@@ -70,7 +70,11 @@ public:
         }
         for (const auto& [name, order] : known) {
             label_ = name;
-            scoreOf(nodesOf(order));
+            // A staggered search scores them staggered (their units in the order they come).
+            if (opts_.staggered)
+                evaluate(slotsFollowing(nodesOf(order)));
+            else
+                scoreOf(nodesOf(order));
         }
         for (level_ = 0; level_ < levels_.size() && constructionsLeft(); ++level_) constructions();
         constructionCount_ = evaluations_;
@@ -141,7 +145,12 @@ private:
         memo_.remember(key, {s.primary, s.secondary, cost_.work() - before});
         return s;
     }
-    Score evaluate(const Slots& slots) { return scoreOf(builder().build(slots)); }
+    Score evaluate(const Slots& slots) {
+        if (!opts_.staggered) return scoreOf(builder().build(slots));
+        std::vector<int> units;
+        for (const std::vector<int>& slot : slots) units.insert(units.end(), slot.begin(), slot.end());
+        return scoreOf(builder().buildStaggered(units));
+    }
     void tick() {
         if (opts_.progress && evaluations_ % kProgressEvery == 0 &&
             !opts_.progress({evaluations_, budget_ + constructionCount_, best_.primary}))
@@ -465,6 +474,29 @@ private:
 
 SearchResult searchOrder(const Graph& g, const Order& hint, const SearchOptions& opts) {
     return Search(g, hint, opts).run();
+}
+
+Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps) {
+    // Each unit's operations by id: in `order` a schedule may have run some early (a MOVE of the
+    // next k-step), and they would join the wrong beat.
+    const Order byId = orderById(g);
+    const UnitModel model = findUnits(g, byId, caps);
+    std::vector<int> position(g.nodes.size());
+    for (size_t p = 0; p < order.size(); ++p) position[g.nodeIndex.at(order[p])] = static_cast<int>(p);
+    // Units by their first spine operation (an accumulator's first k-step), since an order that
+    // ran its loads early may start a unit's other operations well before.
+    const auto firstStep = [&](int u) {
+        const Unit& unit = model.units[u];
+        return position[unit.ops[unit.beats.empty() ? 0 : unit.beats.front() - 1]];
+    };
+    std::vector<int> sequence(model.units.size());
+    for (size_t u = 0; u < sequence.size(); ++u) sequence[u] = static_cast<int>(u);
+    std::sort(sequence.begin(), sequence.end(), [&](int a, int b) { return firstStep(a) < firstStep(b); });
+    OrderBuilder builder(g, byId, model);
+    Order out;
+    out.reserve(order.size());
+    for (int v : builder.buildStaggered(sequence)) out.push_back(g.nodes[v].id);
+    return out;
 }
 
 }  // namespace spillway

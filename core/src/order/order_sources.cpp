@@ -32,6 +32,7 @@ MadeOrder bySearch(const OrderRequest& r, SearchOptions::Objective objective) {
     o.known = r.known;
     o.runnersUp = r.runnersUp;
     o.memo = r.searchMemo;
+    o.staggered = r.staggered;
     SearchResult s = searchOrder(r.doc.graph, orderById(r.doc.graph), o);
     Order order = s.order;
     return {std::move(order), std::move(s)};
