@@ -36,6 +36,7 @@ const techniques = [
   'orders',
   'search',
   'headroom',
+  'stagger',
   'retime',
 ];
 // Each technique alone, then added one by one (schedule before hoist: hoisting needs it).
@@ -52,6 +53,7 @@ const configs = [
   ['  +swaps', ['placement', 'fit', 'schedule', 'hoist', 'swaps']],
   ['  +policies', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies']],
   ['  +reserve', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve']],
+  ['  +stagger', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'stagger']],
   ['  +retime (all)', techniques],
 ];
 const disableFor = (on) => {

@@ -26,7 +26,7 @@ constexpr CyclesTechnique kPlacement = CyclesTechnique::Placement, kFit = Cycles
                           kSwaps = CyclesTechnique::Swaps, kPolicies = CyclesTechnique::Policies,
                           kReserve = CyclesTechnique::Reserve, kOrders = CyclesTechnique::Orders,
                           kSearch = CyclesTechnique::Search, kHeadroom = CyclesTechnique::Headroom,
-                          kRetime = CyclesTechnique::Retime;
+                          kStagger = CyclesTechnique::Stagger, kRetime = CyclesTechnique::Retime;
 
 // docs/timing.md's example of time-aware placement: two 100-byte slots; b0 is read long after
 // its load, b1 is done early; b2 comes after both are freed. Best fit takes the lowest slot, b0's,
@@ -83,7 +83,7 @@ constexpr const char* kNeededLater = R"({"Nodes":[
 
 TEST_CASE("cycles: fit to need keeps the bytes left earliest for the buffer needed soonest") {
     const GraphDocument doc = parseGraphDocument(kNeededLater);
-    const std::vector<CyclesTechnique> others = {kSchedule, kHoist, kSwaps, kPolicies, kReserve, kOrders};
+    const std::vector<CyclesTechnique> others = {kSchedule, kHoist, kSwaps, kPolicies, kReserve, kOrders, kStagger};
     const Result bytes = planVerified(doc);
     CHECK(bytes.metrics.totalCycles == 160);
     auto offsetOf = [](const Result& r, BufferId buf) {
@@ -145,31 +145,32 @@ TEST_CASE("cycles: each technique on its own and together, on the examples (cycl
         std::vector<CyclesTechnique> disabled;
         Cycles cycles;
     };
-    // Retime is off in the rows that measure the other techniques (it would add its own gain).
-    const std::vector<CyclesTechnique> all = {kPlacement, kFit,     kSchedule, kHoist, kSwaps,
-                                              kPolicies,  kReserve, kOrders,   kRetime};
+    // Stagger and retime are off in the rows that measure the other techniques (each would add
+    // its own gain).
+    const std::vector<CyclesTechnique> all = {kPlacement, kFit,    kSchedule, kHoist,  kSwaps,
+                                              kPolicies,  kReserve, kOrders,   kStagger, kStagger, kRetime};
     const Row rows[] = {
         {"one-spill", all, 1709},  // every technique off: the bytes plan
-        {"one-spill", {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps, kRetime}, 1709},
-        {"one-spill", {kPlacement, kPolicies, kReserve, kFit, kSwaps, kRetime}, 1672},  // schedule with hoisting
-        {"one-spill", {kPolicies, kReserve, kFit, kSwaps, kRetime}, 1634},
+        {"one-spill", {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps, kStagger, kRetime}, 1709},
+        {"one-spill", {kPlacement, kPolicies, kReserve, kFit, kSwaps, kStagger, kRetime}, 1672},  // schedule with hoisting
+        {"one-spill", {kPolicies, kReserve, kFit, kSwaps, kStagger, kRetime}, 1634},
         {"one-spill", {}, 1634},
         {"copyin-cheaper", all, 2263},
         {"copyin-cheaper",
-         {kPlacement, kHoist, kPolicies, kReserve, kFit, kSwaps, kRetime},
+         {kPlacement, kHoist, kPolicies, kReserve, kFit, kSwaps, kStagger, kRetime},
          2263},  // schedule alone keeps each load in place
-        {"copyin-cheaper", {kPlacement, kPolicies, kReserve, kFit, kSwaps, kRetime}, 2045},
-        {"copyin-cheaper", {kPolicies, kReserve, kFit, kSwaps, kRetime}, 2045},
+        {"copyin-cheaper", {kPlacement, kPolicies, kReserve, kFit, kSwaps, kStagger, kRetime}, 2045},
+        {"copyin-cheaper", {kPolicies, kReserve, kFit, kSwaps, kStagger, kRetime}, 2045},
         {"copyin-cheaper", {}, 2045},
         {"tiled-matmul-small", all, 4153},
         {"tiled-matmul-small",
-         {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps, kRetime},
+         {kSchedule, kHoist, kPolicies, kReserve, kFit, kSwaps, kStagger, kRetime},
          3707},  // placement alone
-        {"tiled-matmul-small", {kPlacement, kPolicies, kReserve, kFit, kSwaps, kRetime}, 4029},
-        {"tiled-matmul-small", {kHoist, kFit, kSwaps, kRetime}, 3707},
-        {"tiled-matmul-small", {kFit, kRetime}, 3428},
-        {"tiled-matmul-small", {kSwaps, kRetime}, 3428},
-        {"tiled-matmul-small", {kHoist, kFit, kSwaps}, 3428},  // retime makes up for the three
+        {"tiled-matmul-small", {kPlacement, kPolicies, kReserve, kFit, kSwaps, kStagger, kRetime}, 4029},
+        {"tiled-matmul-small", {kHoist, kFit, kSwaps, kStagger, kRetime}, 3707},
+        {"tiled-matmul-small", {kFit, kStagger, kRetime}, 3428},
+        {"tiled-matmul-small", {kSwaps, kStagger, kRetime}, 3428},
+        {"tiled-matmul-small", {kHoist, kFit, kSwaps, kStagger}, 3428},  // retime makes up for the three
         {"tiled-matmul-small", {}, 3428},
     };
     for (const Row& row : rows) {
@@ -252,7 +253,7 @@ TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the 
     const GraphDocument doc = parseGraphDocument(exampleGraphJson("tiled-matmul-small"));
     const Result bytes = planVerified(doc);
     const Result off = planVerified(doc, cyclesObjective({kPlacement, kFit, kSchedule, kHoist, kSwaps, kPolicies,
-                                                          kReserve, kOrders, kSearch, kHeadroom, kRetime}));
+                                                          kReserve, kOrders, kSearch, kHeadroom, kStagger, kRetime}));
     CHECK(off.plan.order == bytes.plan.order);
     CHECK(off.inputOrder == bytes.inputOrder);
     CHECK(off.plan.addedEdges == bytes.plan.addedEdges);
@@ -264,7 +265,7 @@ TEST_CASE("cycles: with every technique off the plan is the bytes plan, and the 
     CHECK(!a.contains("objective"));
     REQUIRE(b.contains("objective"));
     CHECK(b["objective"]["disabled"] == nlohmann::json({"placement", "fit", "schedule", "hoist", "swaps", "policies",
-                                                        "reserve", "orders", "search", "headroom", "retime"}));
+                                                        "reserve", "orders", "search", "headroom", "stagger", "retime"}));
     CHECK(b["objective"]["bytesPlan"]["totalCycles"] == bytes.metrics.totalCycles);
     b.erase("objective");
     CHECK(a == b);
@@ -424,18 +425,19 @@ TEST_CASE("cycles: the contest cases in the schedule order finish sooner, verifi
 
 TEST_CASE("cycles: technique swaps gains on FlashAttention_Case0, within its work budget" *
           doctest::test_suite("long")) {
-    // The default order (the search's), without retime: swaps finishes 44 cycles sooner (two swaps
-    // kept). With a work budget below one schedule of the plan, it tries no pair: the plan without it.
+    // The default order (the search's), without stagger and retime: swaps finishes 44 cycles sooner
+    // (two swaps kept). With a work budget below one schedule of the plan, it tries no pair: the
+    // plan without it.
     auto text = test::sharedCase("FlashAttention_Case0.json");
     if (!text) return;
     const GraphDocument doc = parseGraphDocument(*text);
-    const Result with = planVerified(doc, cyclesObjective({kRetime}));
-    const Result without = planVerified(doc, cyclesObjective({kSwaps, kRetime}));
+    const Result with = planVerified(doc, cyclesObjective({kStagger, kRetime}));
+    const Result without = planVerified(doc, cyclesObjective({kSwaps, kStagger, kRetime}));
     CHECK(with.metrics.totalCycles == 31935);
     CHECK(without.metrics.totalCycles == 31979);
     CHECK(std::count_if(with.cycles->steps.begin(), with.cycles->steps.end(),
                         [](const std::string& s) { return s.rfind("swaps", 0) == 0; }) == 2);
-    RunOptions starved = cyclesObjective({kRetime});
+    RunOptions starved = cyclesObjective({kStagger, kRetime});
     starved.cycles.swapsWork = static_cast<std::int64_t>(with.plan.order.size()) - 1;
     const Result none = planVerified(doc, starved);
     CHECK(none.metrics.totalCycles == without.metrics.totalCycles);
@@ -443,23 +445,52 @@ TEST_CASE("cycles: technique swaps gains on FlashAttention_Case0, within its wor
 
 TEST_CASE("cycles: technique headroom, the search with one tile of L1 kept free, takes Matmul_Case0 sooner" *
           doctest::test_suite("long")) {
-    // The bytes plan (12,416 bytes, 97 reloads of 128-byte tiles) ends at 138,666; without
-    // headroom the best plan is reserve's (128 bytes of L1 kept free by the spills of the search's
-    // order: 13,312 bytes), 96,388 cycles. The search with L1 at 3,968 bytes finds an order that,
-    // planned with the real 4,096 and the same reserve, moves 13,184 bytes and ends at 94,508.
+    // Without stagger (its own test below). The bytes plan (12,416 bytes, 97 reloads of 128-byte
+    // tiles) ends at 138,666; without headroom the best plan is reserve's (128 bytes of L1 kept
+    // free by the spills of the search's order: 13,312 bytes), 96,388 cycles. The search with L1
+    // at 3,968 bytes finds an order that, planned with the real 4,096 and the same reserve, moves
+    // 13,184 bytes and ends at 94,508.
     auto text = test::sharedCase("Matmul_Case0.json");
     if (!text) return;
     const GraphDocument doc = parseGraphDocument(*text);
-    const Result with = planVerified(doc, cyclesObjective());
+    const Result with = planVerified(doc, cyclesObjective({kStagger}));
     REQUIRE(with.cycles);
     CHECK(with.cycles->bytesPlanCycles == 138666);
     CHECK(with.cycles->bytesPlanExtraBytes == 12416);
     CHECK(with.metrics.totalCycles == 94508);
     CHECK(with.metrics.extraBytes == 13184);
     CHECK(with.orderSource == "search");
-    const Result without = planVerified(doc, cyclesObjective({kHeadroom}));
+    const Result without = planVerified(doc, cyclesObjective({kHeadroom, kStagger}));
     CHECK(without.metrics.totalCycles == 96388);
     CHECK(without.metrics.extraBytes == 13312);
+}
+
+TEST_CASE("cycles: technique stagger overlaps each output tile with the one before, on the contest cases" *
+          doctest::test_suite("long")) {
+    // Matmul_Case0: the plan that finished soonest before it (headroom's order, rescheduled),
+    // staggered; its plan by policy residency, with 128 bytes of L1 kept free over the whole order
+    // (13,184 bytes, as before), ends at 89,264 instead of 94,508. FlashAttention_Case0: the
+    // search with staggered units finds an order moving the same 1,280 bytes whose residency plan
+    // ends at 30,824, retimed at 30,121 instead of 31,410.
+    struct Case {
+        const char* file;
+        Cycles with, without;
+        Bytes bytes;
+        const char* step;  // a step of the plan kept
+    };
+    for (const Case& c : {Case{"Matmul_Case0.json", 89264, 94508, 13184, "stagger, reserve 128 bytes of L1: "},
+                          Case{"FlashAttention_Case0.json", 30121, 31410, 1280, "retime, window at 816: "}}) {
+        CAPTURE(c.file);
+        auto text = test::sharedCase(c.file);
+        if (!text) return;
+        const GraphDocument doc = parseGraphDocument(*text);
+        const Result with = planVerified(doc, cyclesObjective());
+        CHECK(with.metrics.totalCycles == c.with);
+        CHECK(with.metrics.extraBytes == c.bytes);
+        const std::vector<std::string>& steps = with.cycles->steps;
+        CHECK(std::any_of(steps.begin(), steps.end(), [&](const std::string& s) { return s.rfind(c.step, 0) == 0; }));
+        CHECK(planVerified(doc, cyclesObjective({kStagger})).metrics.totalCycles == c.without);
+    }
 }
 
 TEST_CASE("cycles: technique reserve keeps room for a load over the stretch of the order where the plan spills") {
@@ -539,15 +570,15 @@ TEST_CASE("cycles: technique retime, windows of the order put in simulated time,
 
 TEST_CASE("cycles: technique retime takes FlashAttention_Case0 below the published figure, same data" *
           doctest::test_suite("long")) {
-    // The default order (the search's, 1,280 bytes moved): the other techniques end at 31,935
-    // cycles. Windows of 32 positions of the input order put in the order of their simulated
-    // starts and planned again keep the 1,280 bytes; four are kept (31,979 -> 31,775 -> 31,605 ->
-    // 31,491 -> 31,462), then swaps: 31,410, below the published 31,457. With no window to plan,
-    // the plan without it.
+    // Without stagger (its own test). The default order (the search's, 1,280 bytes moved): the
+    // other techniques end at 31,935 cycles. Windows of 32 positions of the input order put in the
+    // order of their simulated starts and planned again keep the 1,280 bytes; four are kept
+    // (31,979 -> 31,775 -> 31,605 -> 31,491 -> 31,462), then swaps: 31,410, below the published
+    // 31,457. With no window to plan, the plan without it.
     auto text = test::sharedCase("FlashAttention_Case0.json");
     if (!text) return;
     const GraphDocument doc = parseGraphDocument(*text);
-    const Result with = planVerified(doc, cyclesObjective());
+    const Result with = planVerified(doc, cyclesObjective({kStagger}));
     REQUIRE(with.cycles);
     CHECK(with.metrics.totalCycles == 31410);
     CHECK(with.metrics.extraBytes == 1280);
@@ -557,9 +588,9 @@ TEST_CASE("cycles: technique retime takes FlashAttention_Case0 below the publish
     REQUIRE(steps.size() >= 3);
     CHECK(steps[steps.size() - 3] == "retime, window at 1296: 31491 -> 31462 cycles, 1280 bytes moved");
     CHECK(steps.back() == "swaps round 1, two nodes in a row on a pipe swapped: 31448 -> 31410 cycles");
-    const Result without = planVerified(doc, cyclesObjective({kRetime}));
+    const Result without = planVerified(doc, cyclesObjective({kStagger, kRetime}));
     CHECK(without.metrics.totalCycles == 31935);
-    RunOptions none = cyclesObjective();
+    RunOptions none = cyclesObjective({kStagger});
     none.cycles.retimes = 0;
     CHECK(planVerified(doc, none).metrics.totalCycles == 31935);
 }
@@ -580,8 +611,8 @@ TEST_CASE("cycles: objective and technique names") {
     CHECK(parseCyclesTechniques("hoist,placement") == std::vector<CyclesTechnique>{kHoist, kPlacement});
     CHECK(test::inputErrorOf([] { parseCyclesTechniques("hoist,warp"); }) ==
           "unknown technique \"warp\" of the cycles objective: expected one of placement, fit, schedule, hoist, swaps, "
-          "policies, reserve, orders, search, headroom, retime");
-    CHECK(cyclesTechniques().size() == 11);
+          "policies, reserve, orders, search, headroom, stagger, retime");
+    CHECK(cyclesTechniques().size() == 12);
 }
 
 namespace {
@@ -617,19 +648,20 @@ TEST_CASE("cycles: progress in stages, one line from the first search to the pla
     // Each stage its number (conv-like skips headroom: its bytes plan's order cannot keep the room
     // within the margin), in order, from the first search to the last stage.
     const std::vector<std::string> kStages = {"order search", "longer order search", "order search with room kept free",
-                                              "finish sooner"};
+                                              "order search with units staggered", "finish sooner"};
     std::vector<std::string> names;
     for (size_t k = 0; k < reports.size(); ++k) {
         const SearchProgress& p = reports[k];
         CAPTURE(k);
-        CHECK(p.stages == 4);
+        CHECK(p.stages == 5);
         REQUIRE(p.stage >= 1);
         REQUIRE(p.stage <= p.stages);
         CHECK(kStages[static_cast<size_t>(p.stage - 1)] == p.stageName);
         if (k > 0) CHECK(p.stage >= reports[k - 1].stage);
         if (names.empty() || names.back() != p.stageName) names.push_back(p.stageName);
     }
-    CHECK(names == std::vector<std::string>{"order search", "longer order search", "finish sooner"});
+    CHECK(names == std::vector<std::string>{"order search", "longer order search", "order search with units staggered",
+                                            "finish sooner"});
     // The last stage: the starts improved one by one, the fewest cycles so far never rising, and
     // the plan made at least as fast (the swaps come after the last report).
     std::vector<SearchProgress> last;
@@ -643,13 +675,13 @@ TEST_CASE("cycles: progress in stages, one line from the first search to the pla
     }
     CHECK(told.metrics.totalCycles <= last.back().best);
     CHECK(last.front().best <= told.cycles->bytesPlanCycles);
-    // Without the longer search, three stages; under the bytes objective, none.
+    // Without the longer search, four stages; under the bytes objective, none.
     reports.clear();
     o.cycles.disabled = {CyclesTechnique::Search};
     planVerified(doc, o);
     REQUIRE_FALSE(reports.empty());
-    CHECK(reports.back().stages == 3);
-    CHECK(reports.back().stage == 3);
+    CHECK(reports.back().stages == 4);
+    CHECK(reports.back().stage == 4);
     reports.clear();
     o.objective = Objective::Bytes;
     o.cycles.disabled.clear();

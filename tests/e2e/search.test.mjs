@@ -293,7 +293,7 @@ test('a contest case under the objective cycles shows its bytes plan while the r
   await page.locator('#open-input').setInputFiles(file);
   // the bytes plan comes after the first order search, seconds before the longer searches end
   const { result: first, mark, stale } = await firstPlan(page);
-  assert.equal(mark, 'Best plan so far at step 1 of 4; the run goes on toward fewer cycles.');
+  assert.equal(mark, 'Best plan so far at step 1 of 5; the run goes on toward fewer cycles.');
   assert.equal(stale, 'false', 'the plan so far is the run\'s, not out of date');
   const firstResult = JSON.parse(first);
   assert.deepEqual({ extraBytes: firstResult.metrics.extraBytes, totalCycles: firstResult.metrics.totalCycles }, bytesPlan);
@@ -307,8 +307,8 @@ test('a contest case under the objective cycles shows its bytes plan while the r
   // Run again and Cancel as soon as a plan so far is on screen: it stays, marked as stopped
   const stopped = await runAndCancelAtFirstPlan(page);
   assert.equal(await stopped.getAttribute('data-stage'), '1');
-  assert.equal(await text(page, 'early-plan'), 'Run stopped at step 1 of 4: this is the best plan it made before Cancel. Run to plan again.');
-  assert.match(await text(page, 'notice'), /^Run stopped at step 1 of 4: the plan below is the best it made so far\./);
+  assert.equal(await text(page, 'early-plan'), 'Run stopped at step 1 of 5: this is the best plan it made before Cancel. Run to plan again.');
+  assert.match(await text(page, 'notice'), /^Run stopped at step 1 of 5: the plan below is the best it made so far\./);
   sameBytes(await resultText(page), first, 'Cancel keeps the plan so far');
   assert.equal(await page.locator('#summary-card').getAttribute('data-stale'), 'false');
   assert.deepEqual(page.errors, []);

@@ -364,7 +364,7 @@ test('the trade-off front: made on demand as the CLI makes it, each point opens 
   // the cycles run's one progress line, at its last stage (the schedule order runs no search)
   await page
     .locator('[data-testid=progress]')
-    .filter({ hasText: /Objective cycles, step 4 of 4: finish sooner: \d+ starts? improved, best so far [\d,]+ cycles/ })
+    .filter({ hasText: /Objective cycles, step 5 of 5: finish sooner: \d+ starts? improved, best so far [\d,]+ cycles/ })
     .waitFor({ timeout: 60000 });
   await page.waitForFunction((m) => JSON.parse(window.spillway.resultText() ?? '{}').objective?.margin === m, last.marginPercent, { timeout: 120000 });
   await waitForFresh(page);

@@ -12,6 +12,7 @@
 #include "plan_layout.h"
 #include "spillway/error.h"
 #include "spillway/memo.h"
+#include "spillway/order_search.h"
 #include "spillway/scale.h"
 #include "spillway/planner.h"
 #include "model/fingerprint.h"
@@ -58,6 +59,10 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
         {CyclesTechnique::Headroom, "headroom",
          "the longer order search with the memory spilled from most smaller by one spilled buffer, its orders planned "
          "with the real capacity (room left free for loads) as starts too, within the data margin"},
+        {CyclesTechnique::Stagger, "stagger",
+         "the starts' orders with each unit overlapping the one before by half (where their accumulators fit "
+         "together), so that one unit's loads run while the other computes; planned as starts too, within the data "
+         "margin"},
         {CyclesTechnique::Retime, "retime",
          "windows of the best plan's input order put in the order of their simulated starts, planned again; kept when "
          "within the data margin and sooner"},
@@ -596,6 +601,87 @@ bool reserveStarts(const Graph& g, const Capacities& caps, const CostModel& cost
     return false;
 }
 
+// Technique stagger: the orders of the kStaggerBases plans that finished soonest before it (as
+// they run, staggered: distinct once staggered), the starts kept so far being the likeliest to
+// gain from it.
+constexpr size_t kStaggerBases = 2;
+
+// The staggered orders (staggeredOrder) of the plans that finished soonest, distinct, at most
+// `count`, soonest first (ties: the first added); none added after close().
+class SoonestOrders {
+public:
+    SoonestOrders(const Graph& g, const Capacities& caps, size_t count) : g_(g), caps_(caps), count_(count) {}
+    // `timedOrder()`: the plan's order as it runs, made only when the plan may be kept.
+    template <typename TimedOrder>
+    void add(Cycles total, TimedOrder timedOrder) {
+        if (closed_ || (orders_.size() == count_ && total >= orders_.back().first)) return;
+        Order order = staggeredOrder(g_, timedOrder(), caps_);
+        const auto same =
+            std::find_if(orders_.begin(), orders_.end(), [&](const auto& o) { return o.second == order; });
+        if (same != orders_.end()) {
+            same->first = std::min(same->first, total);
+        } else {
+            orders_.emplace_back(total, std::move(order));
+        }
+        std::stable_sort(orders_.begin(), orders_.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (orders_.size() > count_) orders_.pop_back();
+    }
+    std::vector<Order> close() {
+        closed_ = true;
+        std::vector<Order> out;
+        for (auto& [total, order] : orders_) out.push_back(std::move(order));
+        orders_.clear();
+        return out;
+    }
+
+private:
+    const Graph& g_;
+    const Capacities& caps_;
+    const size_t count_;
+    bool closed_ = false;
+    std::vector<std::pair<Cycles, Order>> orders_;
+};
+
+// Technique stagger with one staggered `order`: planned by every policy, then with technique
+// reserve's room kept free over the whole order by the policy whose plan finished soonest (of a
+// staggered order, one policy's plan may finish far sooner than another's: Matmul_Case0's).
+// `tryStart(plan, order, label)` improves a start and returns whether it was kept. Returns whether
+// one was kept; sets `marginLimited` when the margin refused one.
+template <typename TryStart>
+bool staggerStarts(const Graph& g, const Capacities& caps, const CostModel& cost, const Plan& bytesPlan,
+                   const Order& order, Bytes allowed, ResidencyMemo& memo, Shortener& shortener, TryStart tryStart,
+                   bool& marginLimited) {
+    if (trafficLowerBound(g, order, caps).total > allowed) {
+        marginLimited = true;
+        return false;
+    }
+    bool kept = false;
+    std::string fastest;
+    Cycles fastestTotal = std::numeric_limits<Cycles>::max();
+    for (const PolicyInfo& p : policyList()) {
+        if (p.name == "best" || p.textbook) continue;
+        const Plan start = planSpills(g, order, PlanOptions{caps, cost, p.name, {}, nullptr, &memo});
+        if (extraBytesOf(g, start) > allowed) {
+            marginLimited = true;
+            continue;
+        }
+        const std::string label = "stagger, policy " + p.name;
+        const Cycles total = shortener.improve(start, order, label).total;  // tryStart meets it in the memo
+        if (total < fastestTotal) fastestTotal = total, fastest = p.name;
+        kept = tryStart(start, order, label) || kept;
+    }
+    if (fastest.empty()) return kept;
+    if (reserveStarts(g, caps, cost, bytesPlan, fastest, {}, order, allowed, memo,
+                      [&](const Plan& start, const Order& o, const std::string& label) {
+                          const bool sooner = tryStart(start, o, "stagger, " + label);
+                          kept = kept || sooner;
+                          return sooner;
+                      }))
+        marginLimited = true;
+    return kept;
+}
+
 // `best` as the plan shortenPlan gives, into `out` (whose figures of the bytes plan are set).
 void finish(const Graph& g, const Attempt& best, Shortened& out) {
     out.steps = best.steps;
@@ -606,6 +692,16 @@ void finish(const Graph& g, const Attempt& best, Shortened& out) {
     const DecisionRenewal renewal(g, best.base, *best.input, out.plan, out.inputOrder, best.notes);
     out.plan.decisions = renewal.decisions();
     out.plan.briefDecisions = renewal.briefDecisions();
+}
+
+// The input nodes in the order `a`'s plan runs them (its layout's order without the spill nodes).
+Order timedInputOrder(const Graph& g, const Attempt& a) {
+    const PlanNodes nodes(g, a.base);
+    Order order;
+    order.reserve(g.nodes.size());
+    for (int i : a.layout.order)
+        if (g.nodeIndex.contains(nodes.id(i))) order.push_back(nodes.id(i));
+    return order;
 }
 
 // Each input node's simulated start in `a`'s plan, by node index.
@@ -646,6 +742,10 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
         });
     };
     tell();
+    // The plans that finished soonest before technique stagger, their orders as they run.
+    SoonestOrders soonest(g, caps, kStaggerBases);
+    const bool stagger = !isHugeGraph(g.nodes.size()) && opts.enabled(CyclesTechnique::Stagger);
+    if (stagger) soonest.add(best.total, [&] { return timedInputOrder(g, best); });
     // Another start: improved, and kept when it finishes sooner; returns whether it was kept.
     auto tryStart = [&](const Plan& start, const Order& input, const std::string& label, const std::string& source = "",
                         std::optional<bool> path = std::nullopt) {
@@ -656,6 +756,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
         }
         Attempt a = shortener.improve(start, input, label, path);
         a.orderSource = source;
+        if (stagger) soonest.add(a.total, [&] { return timedInputOrder(g, a); });
         const bool sooner = a.total < best.total;
         if (sooner) {
             a.steps.push_back(label + ": " + std::to_string(best.total) + " -> " + std::to_string(a.total) +
@@ -666,6 +767,7 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
         return sooner;
     };
     const bool replan = !isHugeGraph(g.nodes.size());
+    std::deque<Order> kept;  // the orders techniques stagger and retime kept: best.input may point here
     if (replan && opts.enabled(CyclesTechnique::Policies))
         for (const PolicyInfo& p : policyList())  // the textbook rules are for teaching, not starts
             if (p.name != "best" && p.name != plan.policy && !p.textbook)
@@ -683,7 +785,16 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                           }))
             out.marginLimited = true;
     }
-    std::deque<Order> retimed;  // the orders technique retime kept: best.input may point here
+    if (stagger)
+        for (Order& order : soonest.close()) {
+            kept.push_back(std::move(order));
+            auto start = [&, source = best.orderSource](const Plan& p, const Order& o, const std::string& label) {
+                return tryStart(p, o, label, source);
+            };
+            if (!staggerStarts(g, caps, cost, plan, kept.back(), allowed, memo.residency, shortener, start,
+                               out.marginLimited))
+                kept.pop_back();
+        }
     if (replan && opts.enabled(CyclesTechnique::Retime)) {
         // Windows of kRetimeWidth positions, every kRetimeWidth / 2 from the first, and again
         // from the first after the last; each window's order is planned by the best plan's
@@ -711,15 +822,15 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                 out.marginLimited = true;
                 continue;
             }
-            retimed.push_back(std::move(order));
+            kept.push_back(std::move(order));
             const Cycles before = best.total;
-            tryStart(plan, retimed.back(), "retime, window at " + std::to_string(first), best.orderSource,
+            tryStart(plan, kept.back(), "retime, window at " + std::to_string(first), best.orderSource,
                      best.fitInEveryRound);
             if (best.total < before) {
                 start = startsOf(g, best);
                 plannedSinceKept = sinceKept = 0;
             } else {
-                retimed.pop_back();
+                kept.pop_back();
             }
         }
     }

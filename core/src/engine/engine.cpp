@@ -38,7 +38,7 @@ auto locatingErrors(const GraphDocument& doc, F&& f) {
 // the one with room kept free (technique headroom), then the making of plans that finish sooner.
 // A stage a run does not reach (no search for its order source, headroom skipped) is passed over.
 struct CyclesStages {
-    int search = 0, deeper = 0, headroom = 0, shorten = 0, count = 0;
+    int search = 0, deeper = 0, headroom = 0, stagger = 0, shorten = 0, count = 0;
 };
 CyclesStages cyclesStages(const RunOptions& opts) {
     CyclesStages s;
@@ -46,6 +46,7 @@ CyclesStages cyclesStages(const RunOptions& opts) {
     s.search = ++s.count;
     if (opts.cycles.enabled(CyclesTechnique::Search)) s.deeper = ++s.count;
     if (opts.cycles.enabled(CyclesTechnique::Headroom)) s.headroom = ++s.count;
+    if (opts.cycles.enabled(CyclesTechnique::Stagger)) s.stagger = ++s.count;
     s.shorten = ++s.count;
     return s;
 }
@@ -219,6 +220,12 @@ PlanOptions startOptions(const Problem& p, const RunOptions& opts, ResidencyMemo
     return PlanOptions{p.capacities, opts.cost, opts.policy, {}, nullptr, residencyMemo};
 }
 
+// Whether `order` is the problem's order or another start's already.
+bool isKnownStart(const Problem& p, const Order& order) {
+    return order == p.order ||
+           std::any_of(p.others.begin(), p.others.end(), [&](const OrderStart& o) { return o.order == order; });
+}
+
 // The orders a search made (its order, then its runners-up) as starts of the cycles objective,
 // each planned with the run's policy and the real capacities; an order already among the starts
 // is not added twice.
@@ -227,11 +234,7 @@ void addSearchStarts(const GraphDocument& doc, const RunOptions& opts, MadeOrder
     std::vector<std::pair<std::string, Order>> found = std::move(made.search->runnersUp);
     found.insert(found.begin(), {"", std::move(made.order)});
     for (auto& [start, order] : found) {
-        const Order& candidate = order;  // C++17 lambdas cannot capture a structured binding
-        const bool known =
-            candidate == p.order ||
-            std::any_of(p.others.begin(), p.others.end(), [&](const OrderStart& o) { return o.order == candidate; });
-        if (known) continue;
+        if (isKnownStart(p, order)) continue;
         Plan plan = planSpills(doc.graph, order, startOptions(p, opts, residencyMemo));
         p.others.push_back({"search", start.empty() ? label : label + " (runner-up from " + start + ")",
                             std::move(order), std::move(plan)});
@@ -290,11 +293,66 @@ void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const O
     const OrderRequest smaller{request.doc,          less,
                                request.effort,       request.progress,
                                request.known,        request.runnersUp,
-                               request.dependencies, request.searchMemo};
+                               request.dependencies, request.searchMemo,
+                               request.staggered};
     addSearchStarts(doc, opts, makeOrder("search", smaller),
                     "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " +
                         std::to_string(room) + " bytes of " + type + " kept free",
                     residencyMemo, p);
+}
+
+// Technique stagger of the cycles objective: the order search run again, with the first run's
+// effort, building orders whose units each overlap the one before by half
+// (SearchOptions::staggered). Its order planned by every policy (of a staggered order, one
+// policy's plan may finish far sooner than another's: FlashAttention_Case0's residency plan) and
+// its runners-up become starts. Skipped when the bytes plan's order, staggered, must move more
+// than 1.5 times the data the margin allows (its traffic bound): the search starts from that
+// order and its neighbours. FlashAttention_Case0's (1,536 bytes; 1,408 allowed) led to orders
+// moving 1,280; Conv_Case0's (102,574; 45,196 allowed) to none within the margin, for 1.5 s of
+// CPU.
+void addStaggeredSearch(const GraphDocument& doc, const RunOptions& opts, OrderRequest request, Bytes bytesPlanBytes,
+                        ResidencyMemo* residencyMemo, Problem& p) {
+    const Order start = staggeredOrder(doc.graph, p.order, p.capacities);
+    const Bytes allowed = opts.cycles.allowedBytes(bytesPlanBytes);
+    if (trafficLowerBound(doc.graph, start, p.capacities).total > allowed + allowed / 2) {
+        p.marginLimited = true;
+        return;
+    }
+    request.staggered = true;
+    MadeOrder made = makeOrder("search", request);
+    const std::string label = "search with units staggered";
+    const bool known = isKnownStart(p, made.order);
+    for (const PolicyInfo& policy : policyList()) {
+        if (known || policy.name == "best" || policy.name == opts.policy || policy.textbook) continue;
+        PlanOptions options = startOptions(p, opts, residencyMemo);
+        options.policy = policy.name;
+        p.others.push_back(
+            {"search", label + ", policy " + policy.name, made.order, planSpills(doc.graph, made.order, options)});
+    }
+    addSearchStarts(doc, opts, std::move(made), label, residencyMemo, p);
+}
+
+// The cycles objective's techniques search, headroom and stagger: their searches, from the orders
+// the first search was given (`request.known`), each adding its orders as starts.
+void addTechniqueSearches(const GraphDocument& doc, const RunOptions& opts, OrderRequest request,
+                          std::int64_t firstEffort, Bytes bytesPlanBytes, ResidencyMemo* residencyMemo, Problem& p) {
+    const CyclesStages stages = cyclesStages(opts);
+    request.effort = firstEffort * kDeeperSearchFactor;
+    if (opts.cycles.enabled(CyclesTechnique::Search)) {
+        request.progress = staged(opts.progress, stages.deeper, stages.count, "longer order search");
+        Order found = addDeeperSearch(doc, opts, request, residencyMemo, p);
+        request.known.emplace_back("search", std::move(found));
+    }
+    if (opts.cycles.enabled(CyclesTechnique::Headroom) && !p.plan->spills.empty()) {
+        request.known.emplace_back(p.orderSource, p.order);
+        request.progress = staged(opts.progress, stages.headroom, stages.count, "order search with room kept free");
+        addHeadroomSearch(doc, opts, request, bytesPlanBytes, residencyMemo, p);
+    }
+    if (opts.cycles.enabled(CyclesTechnique::Stagger)) {
+        request.effort = firstEffort;
+        request.progress = staged(opts.progress, stages.stagger, stages.count, "order search with units staggered");
+        addStaggeredSearch(doc, opts, request, bytesPlanBytes, residencyMemo, p);
+    }
 }
 
 // The default on a huge graph (order best, policy best: lifetime alone there, no search): each
@@ -501,16 +559,18 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
     // The cycles objective's technique orders: every candidate's plan is a start, and the search's
     // runners-up too.
     withKnown.runnersUp = kSearchRunnersUp;
-    // Technique search: the orders the search was given, and the effort to run it again with.
+    // Techniques search, headroom and stagger: the orders the search was given, and the effort it
+    // ran with.
     std::optional<std::vector<std::pair<std::string, Order>>> deeperKnown;
-    std::int64_t deeperEffort = 0;
+    std::int64_t firstEffort = 0;
     for (const std::string& candidate : bestOrderCandidates()) {
         if (huge && candidate == "search") continue;
         if (candidate == "search" &&
-            (opts.cycles.enabled(CyclesTechnique::Search) || opts.cycles.enabled(CyclesTechnique::Headroom)))
+            (opts.cycles.enabled(CyclesTechnique::Search) || opts.cycles.enabled(CyclesTechnique::Headroom) ||
+             opts.cycles.enabled(CyclesTechnique::Stagger)))
             deeperKnown = withKnown.known;
         MadeOrder made = makeOrder(candidate, withKnown);
-        if (deeperKnown && made.search) deeperEffort = made.search->effort * kDeeperSearchFactor;
+        if (deeperKnown && made.search) firstEffort = made.search->effort;
         withKnown.known.emplace_back(candidate, made.order);
         if (made.search)
             for (auto& [start, order] : made.search->runnersUp) {
@@ -535,18 +595,7 @@ Problem prepareLocated(const GraphDocument& doc, const RunOptions& opts, SearchM
     if (deeperKnown) {
         OrderRequest deeper = withKnown;
         deeper.known = std::move(*deeperKnown);
-        deeper.effort = deeperEffort;
-        const CyclesStages stages = cyclesStages(opts);
-        if (opts.cycles.enabled(CyclesTechnique::Search)) {
-            deeper.progress = staged(opts.progress, stages.deeper, stages.count, "longer order search");
-            Order found = addDeeperSearch(doc, opts, deeper, residencyMemo, p);
-            deeper.known.emplace_back("search", std::move(found));
-        }
-        if (opts.cycles.enabled(CyclesTechnique::Headroom) && !p.plan->spills.empty()) {
-            deeper.known.emplace_back(p.orderSource, p.order);
-            deeper.progress = staged(opts.progress, stages.headroom, stages.count, "order search with room kept free");
-            addHeadroomSearch(doc, opts, deeper, bestBytes, residencyMemo, p);
-        }
+        addTechniqueSearches(doc, opts, std::move(deeper), firstEffort, bestBytes, residencyMemo, p);
     }
     return p;
 }

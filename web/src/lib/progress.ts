@@ -5,8 +5,8 @@ import type { SearchRun } from '../store';
 import { fmtInt } from './format';
 
 /** "Searching orders at effort 400, on the way to 20,000: 312 of 1,050 evaluations, best so far
- * 12,416 B", or under the objective cycles the stage of the run ("Objective cycles, step 4 of 4:
- * finish sooner: 12 starts improved, best so far 94,508 cycles"), or the phase of a run without a
+ * 12,416 B", or under the objective cycles the stage of the run ("Objective cycles, step 5 of 5:
+ * finish sooner: 12 starts improved, best so far 89,264 cycles"), or the phase of a run without a
  * search. */
 export function progressText(search: SearchRun | null, phase: string): string {
   if (!search) return `${phase[0].toUpperCase()}${phase.slice(1)}…`;
@@ -24,7 +24,7 @@ export function progressText(search: SearchRun | null, phase: string): string {
   return `Searching orders ${at}: ${fmtInt(p.evaluations)} of ${fmtInt(p.budget)} evaluations, best so far ${fmtInt(p.best)} B`;
 }
 
-/** " at step 2 of 4" of a cycles run's plan so far ("" when its step is not known). */
+/** " at step 2 of 5" of a cycles run's plan so far ("" when its step is not known). */
 export function stepText(step: RunStep | null): string {
   return step?.stage && step.stages ? ` at step ${step.stage} of ${step.stages}` : '';
 }
