@@ -27,10 +27,12 @@
 //   headroom   with orders: that longer search with the memory spilled from most smaller by one
 //              spilled buffer, its orders planned with the real capacity (the room left free
 //              for loads to overlap) as starts too, within the margin
-//   stagger    the starts' orders (the bytes plan's and the others') with each unit overlapping
-//              the one before by half (an accumulator's first k-steps beside the last of the one
-//              before, where both fit their memory), so one unit's loads run while the other
-//              computes; planned as starts too, within the margin
+//   stagger    orders with each unit overlapping the one before by half (an accumulator's first
+//              k-steps beside the last of the one before, where both fit their memory), so one
+//              unit's loads run while the other computes: with orders, the order search run
+//              again building its orders so; and the orders of the two plans that finished
+//              soonest so far, staggered; each planned by every policy as starts, within the
+//              margin (and with reserve's room, by the policy that finished soonest)
 //   retime     windows of the best plan's input order (32 positions) put in the order of their
 //              simulated starts, each planned again and improved like a start; kept when within
 //              the margin and sooner (an order search scored by cycles; windows counted)

@@ -60,9 +60,9 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
          "the longer order search with the memory spilled from most smaller by one spilled buffer, its orders planned "
          "with the real capacity (room left free for loads) as starts too, within the data margin"},
         {CyclesTechnique::Stagger, "stagger",
-         "the starts' orders with each unit overlapping the one before by half (where their accumulators fit "
-         "together), so that one unit's loads run while the other computes; planned as starts too, within the data "
-         "margin"},
+         "orders with each unit overlapping the one before by half (where their accumulators fit together), so that "
+         "one unit's loads run while the other computes: an order search building its orders so, and the soonest "
+         "plans' orders staggered; planned by every policy as starts too, within the data margin"},
         {CyclesTechnique::Retime, "retime",
          "windows of the best plan's input order put in the order of their simulated starts, planned again; kept when "
          "within the data margin and sooner"},
