@@ -645,7 +645,7 @@ private:
 
 // Technique stagger with one staggered `order`: planned by every policy, then with technique
 // reserve's room kept free over the whole order by the policy whose plan finished soonest (of a
-// staggered order, one policy's plan may finish far sooner than another's: Matmul_Case0's).
+// staggered order, one policy's plan may finish far sooner than another's).
 // `tryStart(plan, order, label)` improves a start and returns whether it was kept. Returns whether
 // one was kept; sets `marginLimited` when the margin refused one.
 template <typename TryStart>
