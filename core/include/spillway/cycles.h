@@ -91,7 +91,7 @@ struct CyclesOptions {
     // and plan nodes those schedules handle in all (each schedules the whole plan: a plan of n
     // nodes tries at most swapsWork / n pairs, so the technique's work does not grow with n^2)
     std::int64_t swapsWork = 5'000'000;
-    int retimes = 96;        // windows technique retime plans at most (a count)
+    int retimes = 512;       // windows technique retime plans at most, in all its passes (a count)
     int rounds = 4;          // placement + schedule rounds from each start (a count, not a time)
     int marginPercent = 10;  // data moved may exceed the bytes plan's by this much (reserve)
     // Told after each start is improved: the starts improved so far and the fewest cycles yet

@@ -1,6 +1,7 @@
 #include "spillway/cycles.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <limits>
 #include <optional>
@@ -101,17 +102,17 @@ Bytes CyclesOptions::allowedBytes(Bytes bytesPlanBytes) const {
 
 namespace {
 
-// Technique retime: positions of the input order reordered at once; windows planned without a
-// sooner plan before it stops; the work its windows may spend in all, so that a larger graph, or
-// one whose plans solve large relaxations, plans fewer windows. A window's work: kRetimeNodeWork
-// per node (its plan and the rounds improving it) plus its plan's relaxations' flow work
-// (PlanOptions::relaxationWork). Without relaxations the budget is 400,000 nodes planned; the
-// weight of a node against the flow's work is chosen so that windows with small relaxations all
-// fit and those whose plans retry large ones get a few (docs/timing.md, "retime"). Counts.
-constexpr int kRetimeWidth = 32;
+// Technique retime: windows planned without a sooner plan before a pass stops; the work one
+// pass's windows may spend, and all passes', so that a larger graph, or one whose plans solve
+// large relaxations, plans fewer windows. A window's work: kRetimeNodeWork per node (its plan and
+// the rounds improving it) plus its plan's relaxations' flow work (PlanOptions::relaxationWork).
+// Without relaxations a pass may plan 400,000 nodes and all passes 800,000; the weight of a node
+// against the flow's work is chosen so that windows with small relaxations all fit and those
+// whose plans retry large ones get a few (docs/timing.md, "retime"). Counts.
 constexpr int kRetimePatience = 40;
 constexpr std::int64_t kRetimeNodeWork = 64;
-constexpr std::int64_t kRetimeWork = 400'000 * kRetimeNodeWork;
+constexpr std::int64_t kRetimePassWork = 400'000 * kRetimeNodeWork;
+constexpr std::int64_t kRetimeWork = 2 * kRetimePassWork;
 
 Bytes extraBytesOf(const Graph& g, const Plan& plan) {
     Bytes bytes = 0;
@@ -156,7 +157,7 @@ public:
         std::vector<std::string> steps;  // each without the label it was made under
         bool fitInEveryRound = false;
     };
-    static constexpr std::size_t kNodes = std::size_t{1} << 19;
+    static constexpr std::size_t kNodes = std::size_t{1} << 20;
 
     const Improved* find(const Fingerprint::Value& key) const { return entries_.find(key); }
     void remember(const Fingerprint::Value& key, Improved improved) {
@@ -716,6 +717,61 @@ std::vector<Cycles> startsOf(const Graph& g, const Attempt& a) {
     return start;
 }
 
+// Technique retime's passes: windows of one width each, every half width from the first, and
+// again from the first after the last; each window's order is planned by the best plan's policy
+// and, when it stays within the margin, improved (on the path of rounds the best plan came from)
+// and kept when it finishes sooner; the next windows are taken from the kept order. A pass stops
+// after kRetimePatience windows planned since the last kept, a whole pass of windows since then,
+// or before a window would take the pass's work past kRetimePassWork. The next pass, with the
+// next width, runs only after a pass that kept a window: windows of another width cross the
+// edges of the last pass's windows, so a plan one width cannot improve another may. All stop after
+// opts.retimes windows planned or before a window would take their work past kRetimeWork (counts).
+constexpr std::array<int, 4> kRetimeWidths{32, 64, 32, 16};
+
+template <typename TryStart>
+void retime(const Graph& g, const Capacities& caps, const CostModel& cost, const CyclesOptions& opts, Bytes allowed,
+            ResidencyMemo& memo, const Attempt& best, std::deque<Order>& kept, TryStart tryStart, bool& marginLimited) {
+    const int n = static_cast<int>(g.nodes.size());
+    const std::int64_t nodeWork = kRetimeNodeWork * n;
+    std::int64_t work = 0;
+    int planned = 0;
+    bool keptInPass = true;
+    for (size_t pass = 0; keptInPass; ++pass) {
+        keptInPass = false;
+        const int width = kRetimeWidths[pass % kRetimeWidths.size()];
+        const int windows = n / (width / 2) + 1;
+        std::vector<Cycles> start = startsOf(g, best);
+        int plannedSinceKept = 0, sinceKept = 0;
+        const std::int64_t passStart = work;
+        for (int first = 0; plannedSinceKept < kRetimePatience && sinceKept < windows;
+             first = first + width / 2 < n ? first + width / 2 : 0) {
+            if (planned >= opts.retimes || work + nodeWork > kRetimeWork) return;
+            if (work - passStart + nodeWork > kRetimePassWork) break;
+            ++sinceKept;
+            Order order = retimedWindow(g, *best.input, start, first, width);
+            if (order == *best.input) continue;
+            ++planned, ++plannedSinceKept;
+            work += nodeWork;
+            Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy, {}, &work, &memo});
+            if (extraBytesOf(g, plan) > allowed) {
+                marginLimited = true;
+                continue;
+            }
+            kept.push_back(std::move(order));
+            const Cycles before = best.total;
+            tryStart(plan, kept.back(), "retime, window of " + std::to_string(width) + " at " + std::to_string(first),
+                     best.orderSource, best.fitInEveryRound);
+            if (best.total < before) {
+                start = startsOf(g, best);
+                plannedSinceKept = sinceKept = 0;
+                keptInPass = true;
+            } else {
+                kept.pop_back();
+            }
+        }
+    }
+}
+
 }  // namespace
 
 Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& cost, const Order& inputOrder,
@@ -795,45 +851,8 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                                out.marginLimited))
                 kept.pop_back();
         }
-    if (replan && opts.enabled(CyclesTechnique::Retime)) {
-        // Windows of kRetimeWidth positions, every kRetimeWidth / 2 from the first, and again
-        // from the first after the last; each window's order is planned by the best plan's
-        // policy and, when it stays within the margin, improved (on the path of rounds the best
-        // plan came from) and kept when it finishes sooner; the next windows are taken from the
-        // kept order. It stops after opts.retimes windows planned, kRetimePatience planned since
-        // the last kept, a whole pass of windows since then, or before a window whose nodes would
-        // take its work past kRetimeWork (counts).
-        const int n = static_cast<int>(g.nodes.size());
-        const int windows = n / (kRetimeWidth / 2) + 1;
-        std::vector<Cycles> start = startsOf(g, best);
-        int planned = 0, plannedSinceKept = 0, sinceKept = 0;
-        std::int64_t work = 0;
-        const std::int64_t nodeWork = kRetimeNodeWork * n;
-        for (int first = 0; planned < opts.retimes && work + nodeWork <= kRetimeWork &&
-                            plannedSinceKept < kRetimePatience && sinceKept < windows;
-             first = first + kRetimeWidth / 2 < n ? first + kRetimeWidth / 2 : 0) {
-            ++sinceKept;
-            Order order = retimedWindow(g, *best.input, start, first, kRetimeWidth);
-            if (order == *best.input) continue;
-            ++planned, ++plannedSinceKept;
-            work += nodeWork;
-            Plan plan = planSpills(g, order, PlanOptions{caps, cost, best.base.policy, {}, &work, &memo.residency});
-            if (extraBytesOf(g, plan) > allowed) {
-                out.marginLimited = true;
-                continue;
-            }
-            kept.push_back(std::move(order));
-            const Cycles before = best.total;
-            tryStart(plan, kept.back(), "retime, window at " + std::to_string(first), best.orderSource,
-                     best.fitInEveryRound);
-            if (best.total < before) {
-                start = startsOf(g, best);
-                plannedSinceKept = sinceKept = 0;
-            } else {
-                kept.pop_back();
-            }
-        }
-    }
+    if (replan && opts.enabled(CyclesTechnique::Retime))
+        retime(g, caps, cost, opts, allowed, memo.residency, best, kept, tryStart, out.marginLimited);
     if (opts.enabled(CyclesTechnique::Swaps)) shortener.swap(best);
     finish(g, best, out);
     return out;
