@@ -106,13 +106,13 @@ namespace {
 // pass's windows may spend, and all passes', so that a larger graph, or one whose plans solve
 // large relaxations, plans fewer windows. A window's work: kRetimeNodeWork per node (its plan and
 // the rounds improving it) plus its plan's relaxations' flow work (PlanOptions::relaxationWork).
-// Without relaxations a pass may plan 400,000 nodes and all passes 800,000; the weight of a node
+// Without relaxations a pass may plan 400,000 nodes and all passes 600,000; the weight of a node
 // against the flow's work is chosen so that windows with small relaxations all fit and those
 // whose plans retry large ones get a few (docs/timing.md, "retime"). Counts.
 constexpr int kRetimePatience = 40;
 constexpr std::int64_t kRetimeNodeWork = 64;
 constexpr std::int64_t kRetimePassWork = 400'000 * kRetimeNodeWork;
-constexpr std::int64_t kRetimeWork = 2 * kRetimePassWork;
+constexpr std::int64_t kRetimeWork = 3 * kRetimePassWork / 2;
 
 Bytes extraBytesOf(const Graph& g, const Plan& plan) {
     Bytes bytes = 0;
