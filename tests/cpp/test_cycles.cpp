@@ -21,6 +21,19 @@ RunOptions cyclesObjective(std::vector<CyclesTechnique> disabled = {}) {
     return o;
 }
 
+// A random graph of `operations` operations (generateRandomGraph's other parameters at their
+// defaults), as the tests of techniques search and retime plan it from order source best.
+GraphDocument randomGraph(std::uint64_t seed, int operations) {
+    RandomGraphParams params;
+    params.operations = operations;
+    return parseGraphDocument(generateRandomGraph(seed, params));
+}
+
+RunOptions fromBestOrder(RunOptions o) {
+    o.orderSource = "best";
+    return o;
+}
+
 constexpr CyclesTechnique kPlacement = CyclesTechnique::Placement, kFit = CyclesTechnique::Fit,
                           kSchedule = CyclesTechnique::Schedule, kHoist = CyclesTechnique::Hoist,
                           kSwaps = CyclesTechnique::Swaps, kPolicies = CyclesTechnique::Policies,
@@ -219,11 +232,9 @@ TEST_CASE("cycles: technique search, the order search run again longer, gives or
     // techniques take it to 16,522. The search run again with 4 times its effort (4,600 -> 18,400
     // evaluations) keeps its last best orders; one of them, improved, ends at 16,313, and 16,019
     // after swaps, with the same 38 bytes moved.
-    RandomGraphParams params;
-    params.operations = 200;
-    const GraphDocument doc = parseGraphDocument(generateRandomGraph(2, params));
-    RunOptions o = cyclesObjective({kHeadroom, kRetime});  // each has its own test and would start from there
-    o.orderSource = "best";
+    const GraphDocument doc = randomGraph(2, 200);
+    // Headroom and retime each have their own test and would start from there.
+    RunOptions o = fromBestOrder(cyclesObjective({kHeadroom, kRetime}));
     const Result with = planVerified(doc, o);
     REQUIRE(with.cycles);
     CHECK(with.cycles->bytesPlanCycles == 27234);
@@ -551,11 +562,8 @@ TEST_CASE("cycles: technique retime, windows of the order put in simulated time,
     // The random graph of the search test above (556 nodes, order source best, 38 bytes moved):
     // 16,019 cycles with every other technique; windows of its input order put in the order of
     // their simulated starts and planned again end at 13,821, with the same data.
-    RandomGraphParams params;
-    params.operations = 200;
-    const GraphDocument doc = parseGraphDocument(generateRandomGraph(2, params));
-    RunOptions o = cyclesObjective();
-    o.orderSource = "best";
+    const GraphDocument doc = randomGraph(2, 200);
+    RunOptions o = fromBestOrder(cyclesObjective());
     const Result with = planVerified(doc, o);
     REQUIRE(with.cycles);
     CHECK(with.metrics.totalCycles == 13821);
@@ -577,11 +585,8 @@ TEST_CASE("cycles: technique retime's passes of other widths cross the edges of 
     // retime. Its passes take windows of 32, 64, 32 and 16 positions in turn while the one before
     // kept a window; a window of 16 positions, in the fourth pass, is the last kept (12,086 ->
     // 11,701 before swaps). Ended after one, two or three passes: 12,335, 12,263, 12,086 cycles.
-    RandomGraphParams params;
-    params.operations = 150;
-    const GraphDocument doc = parseGraphDocument(generateRandomGraph(19, params));
-    RunOptions o = cyclesObjective();
-    o.orderSource = "best";
+    const GraphDocument doc = randomGraph(19, 150);
+    RunOptions o = fromBestOrder(cyclesObjective());
     const Result with = planVerified(doc, o);
     REQUIRE(with.cycles);
     CHECK(with.metrics.totalCycles == 11622);
