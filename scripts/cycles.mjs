@@ -37,6 +37,7 @@ const techniques = [
   'search',
   'headroom',
   'stagger',
+  'sequence',
   'retime',
 ];
 // Each technique alone, then added one by one (schedule before hoist: hoisting needs it).
@@ -54,6 +55,7 @@ const configs = [
   ['  +policies', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies']],
   ['  +reserve', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve']],
   ['  +stagger', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'stagger']],
+  ['  +sequence', ['placement', 'fit', 'schedule', 'hoist', 'swaps', 'policies', 'reserve', 'stagger', 'sequence']],
   ['  +retime (all)', techniques],
 ];
 const disableFor = (on) => {

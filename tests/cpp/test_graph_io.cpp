@@ -292,7 +292,8 @@ TEST_CASE("run options from JSON: the objective and the cycles techniques to swi
              Hostile{
                  R"({"objective":"cycles","disable":["warp"]})",
                  "line 1, column 34: options.disable[0]: unknown technique \"warp\" of the cycles objective: expected "
-                 "one of placement, fit, schedule, hoist, swaps, policies, reserve, orders, search, headroom, stagger, retime",
+                 "one of placement, fit, schedule, hoist, swaps, policies, reserve, orders, search, headroom, stagger, "
+                 "sequence, retime",
                  "disable[0]"},
              Hostile{R"({"disable":["hoist"]})",
                      "line 1, column 12: options: field \"disable\" switches off techniques of the objective "

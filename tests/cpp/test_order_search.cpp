@@ -256,8 +256,7 @@ TEST_CASE("stagger: each output tile's k-steps begin halfway through the one bef
     const Capacities one = {{"L1", 2048}, {"L0A", 256}, {"L0B", 256}, {"L0C", 256}};
     const Order apart = staggeredOrder(doc.graph, orderById(doc.graph), one);
     validateOrder(doc.graph, apart);
-    CHECK(accumulatorSequence(doc.graph, apart) ==
-          std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3});
+    CHECK(accumulatorSequence(doc.graph, apart) == std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3});
     // Units come by their first k-step in the order given: reversed output tiles, reversed units.
     Order reversed;
     for (int t : {3, 2, 1, 0})
@@ -267,6 +266,54 @@ TEST_CASE("stagger: each output tile's k-steps begin halfway through the one bef
     validateOrder(doc.graph, backwards);
     CHECK(accumulatorSequence(doc.graph, backwards) ==
           std::vector<int>{3, 3, 3, 2, 3, 2, 2, 1, 2, 1, 1, 0, 1, 0, 0, 0});
+}
+
+namespace {
+// For each L1 tile, its FREE's position in `order` against that of the last MATMUL reading a copy
+// of it (the MATMUL whose L0A or L0B buffer a MOVE filled from the tile): how many tiles are
+// freed before that MATMUL.
+int tilesFreedBeforeTheirMatmul(const Graph& g, const Order& order) {
+    std::map<NodeId, size_t> position;
+    for (size_t p = 0; p < order.size(); ++p) position[order[p]] = p;
+    std::map<BufferId, BufferId> tileOf;  // L0 buffer -> the L1 tile a MOVE copied into it
+    for (const Node& v : g.nodes)
+        if (v.op == "MOVE") tileOf[v.bufs[0]] = v.bufs[1];
+    std::map<BufferId, size_t> lastRead;  // L1 tile -> position of the last MATMUL reading its copy
+    for (const Node& v : g.nodes)
+        if (v.op == "MATMUL")
+            for (BufferId b : v.bufs)
+                if (auto it = tileOf.find(b); it != tileOf.end())
+                    lastRead[it->second] = std::max(lastRead[it->second], position.at(v.id));
+    int before = 0;
+    for (const Buffer& b : g.buffers)
+        if (b.type == "L1" && lastRead.count(b.id) > 0 && position.at(g.nodes[b.freeNode].id) < lastRead.at(b.id))
+            ++before;
+    return before;
+}
+}  // namespace
+
+TEST_CASE("stagger: with frees held, a tile is freed after the beat that reads it, and sequences rebuild orders") {
+    const GraphDocument doc = matmul(2, 2, 4, {{"L1", 2048}, {"L0A", 256}, {"L0B", 256}, {"L0C", 512}});
+    const Order plain = staggeredOrder(doc.graph, orderById(doc.graph), *doc.capacities);
+    const Order held = staggeredOrder(doc.graph, orderById(doc.graph), *doc.capacities, true);
+    validateOrder(doc.graph, held);
+    // Plain: each tile is freed right after the MOVE that reads it last, before the MATMUL of its
+    // beat (a load of that beat may take its bytes); held: after that MATMUL, every one of them.
+    CHECK(tilesFreedBeforeTheirMatmul(doc.graph, plain) == 16);
+    CHECK(tilesFreedBeforeTheirMatmul(doc.graph, held) == 0);
+    // The same beats in the same order: only the FREEs move.
+    CHECK(accumulatorSequence(doc.graph, held) == accumulatorSequence(doc.graph, plain));
+    // A sequence of units, read from an order and built again, gives the staggered order; another
+    // sequence another order, its units in that sequence.
+    const StaggeredOrders orders(doc.graph, *doc.capacities);
+    const std::vector<int> sequence = orders.sequenceOf(orderById(doc.graph));
+    CHECK(sequence == std::vector<int>{0, 1, 2, 3});
+    CHECK(orders.build(sequence, false) == plain);
+    CHECK(orders.build(sequence, true) == held);
+    CHECK(orders.sequenceOf(held) == sequence);
+    const Order swapped = orders.build({1, 0, 2, 3}, false);
+    validateOrder(doc.graph, swapped);
+    CHECK(accumulatorSequence(doc.graph, swapped) == std::vector<int>{1, 1, 1, 0, 1, 0, 0, 2, 0, 2, 2, 3, 2, 3, 3, 3});
 }
 
 TEST_CASE("stagger: the search with staggered units gives valid, deterministic orders whose units overlap") {

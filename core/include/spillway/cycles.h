@@ -33,6 +33,11 @@
 //              again building its orders so; and the orders of the two plans that finished
 //              soonest so far, staggered; each planned by every policy as starts, within the
 //              margin (and with reserve's room, by the policy that finished soonest)
+//   sequence   when the best plan's order is a staggered one: a local search over its sequence of
+//              units, each unit swapped with the next in turn, each order planned by the best
+//              plan's policy (room for a load kept free) and improved like a start; a swap kept
+//              when it finishes no later, a plan when within the margin and sooner (an order
+//              search scored by cycles; CyclesOptions::sequences orders)
 //   retime     windows of the best plan's input order (32 positions) put in the order of their
 //              simulated starts, each planned again and improved like a start; kept when within
 //              the margin and sooner (an order search scored by cycles; windows counted)
@@ -71,6 +76,7 @@ enum class CyclesTechnique {
     Search,
     Headroom,
     Stagger,
+    Sequence,
     Retime
 };
 struct CyclesTechniqueInfo {
@@ -92,6 +98,7 @@ struct CyclesOptions {
     // nodes tries at most swapsWork / n pairs, so the technique's work does not grow with n^2)
     std::int64_t swapsWork = 5'000'000;
     int retimes = 512;       // windows technique retime plans at most, in all its passes (a count)
+    int sequences = 128;     // orders technique sequence plans at most (a count)
     int rounds = 4;          // placement + schedule rounds from each start (a count, not a time)
     int marginPercent = 10;  // data moved may exceed the bytes plan's by this much (reserve)
     // Told after each start is improved: the starts improved so far and the fewest cycles yet

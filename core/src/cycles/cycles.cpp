@@ -64,6 +64,10 @@ const std::vector<CyclesTechniqueInfo>& cyclesTechniques() {
          "orders with each unit overlapping the one before by half (where their accumulators fit together), so that "
          "one unit's loads run while the other computes: an order search building its orders so, and the soonest "
          "plans' orders staggered; planned by every policy as starts too, within the data margin"},
+        {CyclesTechnique::Sequence, "sequence",
+         "when the best plan's order is staggered: its sequence of units searched, each unit swapped with the next "
+         "in turn, each order planned again with room for a load kept free; kept when within the data margin and "
+         "sooner"},
         {CyclesTechnique::Retime, "retime",
          "windows of the best plan's input order put in the order of their simulated starts, planned again; kept when "
          "within the data margin and sooner; in passes of windows of 32, 64, 32 and 16 positions, each after one "
@@ -114,6 +118,10 @@ constexpr int kRetimePatience = 40;
 constexpr std::int64_t kRetimeNodeWork = 64;
 constexpr std::int64_t kRetimePassWork = 400'000 * kRetimeNodeWork;
 constexpr std::int64_t kRetimeWork = 3 * kRetimePassWork / 2;
+
+// Technique sequence: the nodes its orders may have in all, so that a larger graph plans fewer
+// (a count; the 4,160 nodes of a 64-tile matmul allow 96 orders).
+constexpr std::int64_t kSequenceNodes = 400'000;
 
 Bytes extraBytesOf(const Graph& g, const Plan& plan) {
     Bytes bytes = 0;
@@ -617,7 +625,8 @@ public:
     template <typename TimedOrder>
     void add(Cycles total, TimedOrder timedOrder) {
         if (closed_ || (orders_.size() == count_ && total >= orders_.back().first)) return;
-        Order order = staggeredOrder(g_, timedOrder(), caps_);
+        if (!staggered_) staggered_.emplace(g_, caps_);
+        Order order = staggered_->build(staggered_->sequenceOf(timedOrder()), false);
         const auto same =
             std::find_if(orders_.begin(), orders_.end(), [&](const auto& o) { return o.second == order; });
         if (same != orders_.end()) {
@@ -642,6 +651,7 @@ private:
     const Capacities& caps_;
     const size_t count_;
     bool closed_ = false;
+    std::optional<StaggeredOrders> staggered_;  // made at the first add: its units are found once
     std::vector<std::pair<Cycles, Order>> orders_;
 };
 
@@ -716,6 +726,68 @@ std::vector<Cycles> startsOf(const Graph& g, const Attempt& a) {
         if (v != IdTable::kAbsent) start[v] = timing.nodes[p].start;
     }
     return start;
+}
+
+// Technique sequence's capacities for the orders it plans: room kept free over the whole order
+// in the memory `plan` spills the most data from (ties: the first by name), as much as its
+// smallest buffer spilled there (technique reserve's first room); `caps` when it spills nothing or
+// the room leaves a node's own buffers no space.
+Capacities roomyCapacities(const Graph& g, const Plan& plan, const Capacities& caps) {
+    std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
+    for (const Spill& sp : plan.spills) {
+        auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size));
+        it->second = {it->second.first + spillTrafficBytes(g.buffer(sp.buf)), std::min(it->second.second, sp.size)};
+    }
+    if (spilled.empty()) return caps;
+    const auto most = std::max_element(spilled.begin(), spilled.end(),
+                                       [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
+    Capacities less = caps;
+    less[most->first] -= most->second.second;
+    try {
+        validateCapacities(g, less);
+    } catch (const InputError&) {
+        return caps;
+    }
+    return less;
+}
+
+// Technique sequence: a local search over the sequence of units of the best plan's order, when
+// that order is a staggered order (technique stagger's). Its first order is that sequence built
+// with each beat's buffers freed after the beat (OrderBuilder::buildStaggered's holdFrees); each
+// next swaps one unit with the next, in turn from the first: one sweep, as many orders as units.
+// Each is planned by the best plan's policy with roomyCapacities and, when within the margin,
+// improved on the best plan's path of rounds. The move is kept when the plan finishes no
+// later than the sequence's before it (sideways too: the plateaus are wide), and the plan when it finishes sooner than
+// the best (tryStart). At most opts.sequences orders too, and kSequenceNodes nodes in all (counts).
+template <typename TryStart>
+void searchSequence(const Graph& g, const Capacities& caps, const CostModel& cost, const CyclesOptions& opts,
+                    Bytes allowed, ResidencyMemo& memo, const Attempt& best, Shortener& shortener,
+                    std::deque<Order>& kept, TryStart tryStart, bool& marginLimited) {
+    const StaggeredOrders orders(g, caps);
+    std::vector<int> current = orders.sequenceOf(*best.input);
+    if (current.size() < 2 || orders.build(current, false) != *best.input) return;
+    const Capacities roomy = roomyCapacities(g, best.base, caps);
+    const PlanOptions options{roomy, cost, best.base.policy, {}, nullptr, &memo};
+    const bool path = best.fitInEveryRound;
+    const std::string source = best.orderSource;
+    const int n = static_cast<int>(g.nodes.size()), units = static_cast<int>(current.size());
+    const std::int64_t most = std::min<std::int64_t>({units, opts.sequences, kSequenceNodes / std::max(n, 1)});
+    Cycles currentTotal = std::numeric_limits<Cycles>::max();
+    for (std::int64_t planned = 0; planned < most; ++planned) {
+        std::vector<int> next = current;
+        if (planned > 0) std::swap(next[planned - 1], next[planned]);
+        kept.push_back(orders.build(next, true));
+        const Plan plan = planSpills(g, kept.back(), options);
+        if (extraBytesOf(g, plan) > allowed) {
+            marginLimited = true;
+            kept.pop_back();
+            continue;
+        }
+        const std::string label = "sequence, order " + std::to_string(planned + 1);
+        const Cycles total = shortener.improve(plan, kept.back(), label, path).total;  // tryStart meets it in the memo
+        if (total <= currentTotal) current = std::move(next), currentTotal = total;
+        if (!tryStart(plan, kept.back(), label, source, path)) kept.pop_back();
+    }
 }
 
 // Technique retime's passes: windows of one width each, every half width from the first, and
@@ -852,6 +924,9 @@ Shortened shortenPlan(const Graph& g, const Capacities& caps, const CostModel& c
                                out.marginLimited))
                 kept.pop_back();
         }
+    if (stagger && opts.enabled(CyclesTechnique::Sequence))
+        searchSequence(g, caps, cost, opts, allowed, memo.residency, best, shortener, kept, tryStart,
+                       out.marginLimited);
     if (replan && opts.enabled(CyclesTechnique::Retime))
         retime(g, caps, cost, opts, allowed, memo.residency, best, kept, tryStart, out.marginLimited);
     if (opts.enabled(CyclesTechnique::Swaps)) shortener.swap(best);

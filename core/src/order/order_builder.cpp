@@ -56,7 +56,7 @@ const std::vector<int>& OrderBuilder::build(const Slots& slots) {
     return finish();
 }
 
-const std::vector<int>& OrderBuilder::buildStaggered(const std::vector<int>& sequence) {
+const std::vector<int>& OrderBuilder::buildStaggered(const std::vector<int>& sequence, bool holdFrees) {
     // Each unit's first beat on a common clock of beats, half the beats of the one before after
     // it; ends[t] is one past its last. On one clock the earlier unit runs first, so a unit may
     // start on the clock of the last beat of the one two before it, which frees its spine.
@@ -76,7 +76,12 @@ const std::vector<int>& OrderBuilder::buildStaggered(const std::vector<int>& seq
         for (size_t clock = starts[t]; clock < ends[t]; ++clock) beats.emplace_back(clock, t);
     std::sort(beats.begin(), beats.end());
     begin();
-    for (const auto& [clock, t] : beats) runBeat(m_.units[sequence[t]], clock - starts[t]);
+    holdFrees_ = holdFrees;
+    for (const auto& [clock, t] : beats) {
+        runBeat(m_.units[sequence[t]], clock - starts[t]);
+        releaseHeld();
+    }
+    holdFrees_ = false;
     return finish();
 }
 
@@ -142,10 +147,21 @@ void OrderBuilder::emit(int v) {
             if (kind_[x] != kAllocNode) --remainingOps_[s];
             if (done_[s]) continue;
             if (kind_[s] == kFreeNode && remaining_[s] == 0)
-                freeQueue_.push_back(s);
+                (holdFrees_ ? heldFrees_ : freeQueue_).push_back(s);
             else if (m_.eager[s] && remainingOps_[s] == 0)
                 eagerQueue_.push_back(s);
         }
+    }
+}
+
+// The FREEs held during a beat (buildStaggered's holdFrees), run now; what they release runs too.
+void OrderBuilder::releaseHeld() {
+    while (!heldFrees_.empty()) {
+        std::vector<int> held;
+        held.swap(heldFrees_);
+        for (int f : held)
+            if (!done_[f]) emit(f);
+        drainEager();
     }
 }
 

@@ -23,10 +23,14 @@ public:
     // half of beats run beside that one's second half, beat by beat, where their spines fit
     // their memory together (else it starts when that one ends); never more than two at once.
     // So one unit's inputs are loaded while the other still computes. Node indices in order.
-    const std::vector<int>& buildStaggered(const std::vector<int>& sequence);
+    // `holdFrees`: a buffer whose last user runs in a beat is freed after the beat, not right
+    // after that user, so the beat's own loads do not take the bytes its inputs leave (a load
+    // there waits for the input's last reader); the plans of such orders keep more resident.
+    const std::vector<int>& buildStaggered(const std::vector<int>& sequence, bool holdFrees = false);
 
 private:
     void begin();
+    void releaseHeld();
     void runBeat(const Unit& unit, size_t beat);
     const std::vector<int>& finish();
     void pull(int v);
@@ -45,6 +49,8 @@ private:
     std::vector<char> kind_;
     std::vector<int> order_;
     std::vector<int> eagerQueue_, freeQueue_;
+    bool holdFrees_ = false;
+    std::vector<int> heldFrees_;  // FREEs ready during the beat running, when holdFrees_
     std::vector<std::pair<int, size_t>> stack_;
 };
 

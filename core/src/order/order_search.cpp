@@ -476,15 +476,24 @@ SearchResult searchOrder(const Graph& g, const Order& hint, const SearchOptions&
     return Search(g, hint, opts).run();
 }
 
-Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps) {
-    // Each unit's operations by id: in `order` a schedule may have run some early (a MOVE of the
-    // next k-step), and they would join the wrong beat.
-    const Order byId = orderById(g);
-    const UnitModel model = findUnits(g, byId, caps);
-    std::vector<int> position(g.nodes.size());
-    for (size_t p = 0; p < order.size(); ++p) position[g.nodeIndex.at(order[p])] = static_cast<int>(p);
-    // Units by their first spine operation (an accumulator's first k-step), since an order that
-    // ran its loads early may start a unit's other operations well before.
+// Each unit's operations by id: in an order a schedule may have run some early (a MOVE of the
+// next k-step), and they would join the wrong beat.
+struct StaggeredOrders::Parts {
+    Parts(const Graph& g, const Capacities& caps)
+        : byId(orderById(g)), model(findUnits(g, byId, caps)), builder(g, byId, model) {}
+    const Order byId;
+    const UnitModel model;
+    mutable OrderBuilder builder;  // reused by every build: its buffers are sized once
+};
+
+StaggeredOrders::StaggeredOrders(const Graph& g, const Capacities& caps)
+    : g_(g), parts_(std::make_unique<Parts>(g, caps)) {}
+StaggeredOrders::~StaggeredOrders() = default;
+
+std::vector<int> StaggeredOrders::sequenceOf(const Order& order) const {
+    const UnitModel& model = parts_->model;
+    std::vector<int> position(g_.nodes.size());
+    for (size_t p = 0; p < order.size(); ++p) position[g_.nodeIndex.at(order[p])] = static_cast<int>(p);
     const auto firstStep = [&](int u) {
         const Unit& unit = model.units[u];
         return position[unit.ops[unit.beats.empty() ? 0 : unit.beats.front() - 1]];
@@ -492,11 +501,19 @@ Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps)
     std::vector<int> sequence(model.units.size());
     for (size_t u = 0; u < sequence.size(); ++u) sequence[u] = static_cast<int>(u);
     std::sort(sequence.begin(), sequence.end(), [&](int a, int b) { return firstStep(a) < firstStep(b); });
-    OrderBuilder builder(g, byId, model);
+    return sequence;
+}
+
+Order StaggeredOrders::build(const std::vector<int>& sequence, bool holdFrees) const {
     Order out;
-    out.reserve(order.size());
-    for (int v : builder.buildStaggered(sequence)) out.push_back(g.nodes[v].id);
+    out.reserve(g_.nodes.size());
+    for (int v : parts_->builder.buildStaggered(sequence, holdFrees)) out.push_back(g_.nodes[v].id);
     return out;
+}
+
+Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps, bool holdFrees) {
+    const StaggeredOrders orders(g, caps);
+    return orders.build(orders.sequenceOf(order), holdFrees);
 }
 
 }  // namespace spillway
