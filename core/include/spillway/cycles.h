@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,17 @@ struct CyclesOptions {
     // The most data a plan may move against the bytes plan's `bytesPlanBytes`: marginPercent more.
     Bytes allowedBytes(Bytes bytesPlanBytes) const;
 };
+
+// The room one load needs where `plan` spills the most data (ties: the first memory by name): as
+// much as the smallest buffer it spills there. Techniques headroom and sequence keep it free.
+struct LoadRoom {
+    std::string type;
+    Bytes bytes = 0;
+};
+// nullopt when `plan` spills nothing.
+std::optional<LoadRoom> loadRoom(const Graph& g, const Plan& plan);
+// `caps` with `room` taken from its memory; nullopt when a node's own buffers no longer fit.
+std::optional<Capacities> capacitiesWithRoom(const Graph& g, const Capacities& caps, const LoadRoom& room);
 
 // What the cycles objective made, and how the bytes plan it started from compares.
 struct Shortened {

@@ -105,6 +105,30 @@ Bytes CyclesOptions::allowedBytes(Bytes bytesPlanBytes) const {
     return static_cast<Bytes>(std::min<Wide>(allowed, std::numeric_limits<Bytes>::max()));
 }
 
+std::optional<LoadRoom> loadRoom(const Graph& g, const Plan& plan) {
+    std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
+    for (const Spill& sp : plan.spills) {
+        const auto it = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size)).first;
+        it->second = {it->second.first + spillTrafficBytes(g.buffer(sp.buf)), std::min(it->second.second, sp.size)};
+    }
+    if (spilled.empty()) return std::nullopt;
+    const auto most = std::max_element(spilled.begin(), spilled.end(), [](const auto& a, const auto& b) {
+        return a.second.first < b.second.first;  // ties: the first memory by name
+    });
+    return LoadRoom{most->first, most->second.second};
+}
+
+std::optional<Capacities> capacitiesWithRoom(const Graph& g, const Capacities& caps, const LoadRoom& room) {
+    Capacities less = caps;
+    less[room.type] -= room.bytes;
+    try {
+        validateCapacities(g, less);
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    return less;
+}
+
 namespace {
 
 // Technique retime: windows planned without a sooner plan before a pass stops; the work one
@@ -120,7 +144,7 @@ constexpr std::int64_t kRetimePassWork = 400'000 * kRetimeNodeWork;
 constexpr std::int64_t kRetimeWork = 3 * kRetimePassWork / 2;
 
 // Technique sequence: the nodes its orders may have in all, so that a larger graph plans fewer
-// (a count; the 4,160 nodes of a 64-tile matmul allow 96 orders).
+// (a count).
 constexpr std::int64_t kSequenceNodes = 400'000;
 
 Bytes extraBytesOf(const Graph& g, const Plan& plan) {
@@ -728,37 +752,16 @@ std::vector<Cycles> startsOf(const Graph& g, const Attempt& a) {
     return start;
 }
 
-// Technique sequence's capacities for the orders it plans: room kept free over the whole order
-// in the memory `plan` spills the most data from (ties: the first by name), as much as its
-// smallest buffer spilled there (technique reserve's first room); `caps` when it spills nothing or
-// the room leaves a node's own buffers no space.
-Capacities roomyCapacities(const Graph& g, const Plan& plan, const Capacities& caps) {
-    std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
-    for (const Spill& sp : plan.spills) {
-        auto [it, fresh] = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size));
-        it->second = {it->second.first + spillTrafficBytes(g.buffer(sp.buf)), std::min(it->second.second, sp.size)};
-    }
-    if (spilled.empty()) return caps;
-    const auto most = std::max_element(spilled.begin(), spilled.end(),
-                                       [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
-    Capacities less = caps;
-    less[most->first] -= most->second.second;
-    try {
-        validateCapacities(g, less);
-    } catch (const InputError&) {
-        return caps;
-    }
-    return less;
-}
-
 // Technique sequence: a local search over the sequence of units of the best plan's order, when
 // that order is a staggered order (technique stagger's). Its first order is that sequence built
 // with each beat's buffers freed after the beat (OrderBuilder::buildStaggered's holdFrees); each
 // next swaps one unit with the next, in turn from the first: one sweep, as many orders as units.
-// Each is planned by the best plan's policy with roomyCapacities and, when within the margin,
-// improved on the best plan's path of rounds. The move is kept when the plan finishes no
-// later than the sequence's before it (sideways too: the plateaus are wide), and the plan when it finishes sooner than
-// the best (tryStart). At most opts.sequences orders too, and kSequenceNodes nodes in all (counts).
+// Each is planned by the best plan's policy with its loadRoom kept free over the whole order (the
+// real capacities when that room leaves a node no space) and, when within the margin, improved
+// on the best plan's path of rounds. The swap is kept when the plan finishes no later than the
+// sequence's before it (sideways too: the plateaus are wide), the plan when it finishes sooner
+// than the best (tryStart). At most opts.sequences orders, and kSequenceNodes nodes in all
+// (counts).
 template <typename TryStart>
 void searchSequence(const Graph& g, const Capacities& caps, const CostModel& cost, const CyclesOptions& opts,
                     Bytes allowed, ResidencyMemo& memo, const Attempt& best, Shortener& shortener,
@@ -766,7 +769,8 @@ void searchSequence(const Graph& g, const Capacities& caps, const CostModel& cos
     const StaggeredOrders orders(g, caps);
     std::vector<int> current = orders.sequenceOf(*best.input);
     if (current.size() < 2 || orders.build(current, false) != *best.input) return;
-    const Capacities roomy = roomyCapacities(g, best.base, caps);
+    const std::optional<LoadRoom> room = loadRoom(g, best.base);
+    const Capacities roomy = room ? capacitiesWithRoom(g, caps, *room).value_or(caps) : caps;
     const PlanOptions options{roomy, cost, best.base.policy, {}, nullptr, &memo};
     const bool path = best.fitInEveryRound;
     const std::string source = best.orderSource;

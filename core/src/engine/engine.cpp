@@ -267,37 +267,23 @@ Order addDeeperSearch(const GraphDocument& doc, const RunOptions& opts, const Or
 // took 5.2 -> 8.4 s of CPU for the same plan.
 void addHeadroomSearch(const GraphDocument& doc, const RunOptions& opts, const OrderRequest& request,
                        Bytes bytesPlanBytes, ResidencyMemo* residencyMemo, Problem& p) {
-    std::map<std::string, std::pair<Bytes, Bytes>> spilled;  // memory -> (bytes moved, smallest buffer)
-    for (const Spill& sp : p.plan->spills) {
-        const auto it = spilled.emplace(sp.type, std::make_pair(Bytes{0}, sp.size)).first;
-        it->second = {it->second.first + spillTrafficBytes(doc.graph.buffer(sp.buf)),
-                      std::min(it->second.second, sp.size)};
-    }
-    const auto most = std::max_element(spilled.begin(), spilled.end(), [](const auto& a, const auto& b) {
-        return a.second.first < b.second.first;  // ties: the first memory by name
-    });
-    const std::string& type = most->first;
-    const Bytes room = most->second.second;
-    Capacities less = p.capacities;
-    less[type] -= room;
-    try {
-        validateCapacities(doc.graph, less);
-    } catch (const InputError&) {
-        return;  // a node's own buffers no longer fit the smaller memory
-    }
+    const std::optional<LoadRoom> room = loadRoom(doc.graph, *p.plan);
+    if (!room) return;
+    const std::optional<Capacities> less = capacitiesWithRoom(doc.graph, p.capacities, *room);
+    if (!less) return;  // a node's own buffers no longer fit the smaller memory
     const Bytes allowed = opts.cycles.allowedBytes(bytesPlanBytes);
-    if (trafficLowerBound(doc.graph, p.order, less).total > allowed) {
+    if (trafficLowerBound(doc.graph, p.order, *less).total > allowed) {
         p.marginLimited = true;
         return;
     }
-    const OrderRequest smaller{request.doc,          less,
+    const OrderRequest smaller{request.doc,          *less,
                                request.effort,       request.progress,
                                request.known,        request.runnersUp,
                                request.dependencies, request.searchMemo,
                                request.staggered};
     addSearchStarts(doc, opts, makeOrder("search", smaller),
                     "search, " + std::to_string(kDeeperSearchFactor) + " times the effort, with " +
-                        std::to_string(room) + " bytes of " + type + " kept free",
+                        std::to_string(room->bytes) + " bytes of " + room->type + " kept free",
                     residencyMemo, p);
 }
 
