@@ -143,8 +143,8 @@ constexpr std::int64_t kRetimeNodeWork = 64;
 constexpr std::int64_t kRetimePassWork = 400'000 * kRetimeNodeWork;
 constexpr std::int64_t kRetimeWork = 3 * kRetimePassWork / 2;
 
-// Technique sequence: the nodes its orders may have in all, so that a larger graph plans fewer
-// (a count).
+// Technique sequence: the nodes its orders may have in all (a count): a graph whose sweep would
+// plan more is not swept.
 constexpr std::int64_t kSequenceNodes = 400'000;
 
 Bytes extraBytesOf(const Graph& g, const Plan& plan) {
@@ -760,8 +760,8 @@ std::vector<Cycles> startsOf(const Graph& g, const Attempt& a) {
 // real capacities when that room leaves a node no space) and, when within the margin, improved
 // on the best plan's path of rounds. The swap is kept when the plan finishes no later than the
 // sequence's before it (sideways too: the plateaus are wide), the plan when it finishes sooner
-// than the best (tryStart). At most opts.sequences orders, and kSequenceNodes nodes in all
-// (counts).
+// than the best (tryStart). At most opts.sequences orders; no sweep when its orders would have
+// more than kSequenceNodes nodes in all (counts).
 template <typename TryStart>
 void searchSequence(const Graph& g, const Capacities& caps, const CostModel& cost, const CyclesOptions& opts,
                     Bytes allowed, ResidencyMemo& memo, const Attempt& best, Shortener& shortener,
@@ -774,8 +774,9 @@ void searchSequence(const Graph& g, const Capacities& caps, const CostModel& cos
     const PlanOptions options{roomy, cost, best.base.policy, {}, nullptr, &memo};
     const bool path = best.fitInEveryRound;
     const std::string source = best.orderSource;
-    const int n = static_cast<int>(g.nodes.size()), units = static_cast<int>(current.size());
-    const std::int64_t most = std::min<std::int64_t>({units, opts.sequences, kSequenceNodes / std::max(n, 1)});
+    const std::int64_t n = static_cast<std::int64_t>(g.nodes.size()), units = static_cast<std::int64_t>(current.size());
+    if (units * n > kSequenceNodes) return;  // a sweep cut short would try the first units only
+    const std::int64_t most = std::min<std::int64_t>(units, opts.sequences);
     Cycles currentTotal = std::numeric_limits<Cycles>::max();
     for (std::int64_t planned = 0; planned < most; ++planned) {
         std::vector<int> next = current;
