@@ -294,8 +294,12 @@ int tilesFreedBeforeTheirMatmul(const Graph& g, const Order& order) {
 
 TEST_CASE("stagger: with frees held, a tile is freed after the beat that reads it, and sequences rebuild orders") {
     const GraphDocument doc = matmul(2, 2, 4, {{"L1", 2048}, {"L0A", 256}, {"L0B", 256}, {"L0C", 512}});
+    const StaggeredOrders orders(doc.graph, *doc.capacities);
+    const std::vector<int> sequence = orders.sequenceOf(orderById(doc.graph));
+    CHECK(sequence == std::vector<int>{0, 1, 2, 3});
     const Order plain = staggeredOrder(doc.graph, orderById(doc.graph), *doc.capacities);
-    const Order held = staggeredOrder(doc.graph, orderById(doc.graph), *doc.capacities, true);
+    CHECK(orders.build(sequence, false) == plain);
+    const Order held = orders.build(sequence, true);
     validateOrder(doc.graph, held);
     // Plain: each tile is freed right after the MOVE that reads it last, before the MATMUL of its
     // beat (a load of that beat may take its bytes); held: after that MATMUL, every one of them.
@@ -303,13 +307,8 @@ TEST_CASE("stagger: with frees held, a tile is freed after the beat that reads i
     CHECK(tilesFreedBeforeTheirMatmul(doc.graph, held) == 0);
     // The same beats in the same order: only the FREEs move.
     CHECK(accumulatorSequence(doc.graph, held) == accumulatorSequence(doc.graph, plain));
-    // A sequence of units, read from an order and built again, gives the staggered order; another
-    // sequence another order, its units in that sequence.
-    const StaggeredOrders orders(doc.graph, *doc.capacities);
-    const std::vector<int> sequence = orders.sequenceOf(orderById(doc.graph));
-    CHECK(sequence == std::vector<int>{0, 1, 2, 3});
-    CHECK(orders.build(sequence, false) == plain);
-    CHECK(orders.build(sequence, true) == held);
+    // A held order reads as the same sequence of units; another sequence builds another order, its
+    // units in that sequence.
     CHECK(orders.sequenceOf(held) == sequence);
     const Order swapped = orders.build({1, 0, 2, 3}, false);
     validateOrder(doc.graph, swapped);

@@ -103,9 +103,8 @@ SearchResult searchOrder(const Graph& g, const Order& hint, const SearchOptions&
 // `order` with each of its units (in the order of their first operation) overlapping the one
 // before it by half: its first beats run beside that one's last, where their accumulators fit
 // their memory together, so that one unit's inputs load while the other computes. Technique
-// stagger of the cycles objective plans it as a start. `holdFrees`: each beat's buffers freed
-// after the beat (OrderBuilder::buildStaggered).
-Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps, bool holdFrees = false);
+// stagger of the cycles objective plans it as a start.
+Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps);
 
 // The staggered orders of one graph (staggeredOrder) by their sequence of units: the sequence
 // an order runs its units in, and the staggered order of any sequence, so that a search can
@@ -119,7 +118,8 @@ public:
     // The units by their first spine operation in `order` (an accumulator's first k-step), since
     // an order that ran its loads early may start a unit's other operations well before.
     std::vector<int> sequenceOf(const Order& order) const;
-    // Each unit of `sequence` (a permutation of sequenceOf's) overlapping the one before by half.
+    // Each unit of `sequence` (a permutation of sequenceOf's) overlapping the one before by half;
+    // `holdFrees`: each beat's buffers freed after the beat (OrderBuilder::buildStaggered).
     Order build(const std::vector<int>& sequence, bool holdFrees) const;
 
 private:

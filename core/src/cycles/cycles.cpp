@@ -768,14 +768,14 @@ void searchSequence(const Graph& g, const Capacities& caps, const CostModel& cos
                     std::deque<Order>& kept, TryStart tryStart, bool& marginLimited) {
     const StaggeredOrders orders(g, caps);
     std::vector<int> current = orders.sequenceOf(*best.input);
-    if (current.size() < 2 || orders.build(current, false) != *best.input) return;
+    const std::int64_t n = static_cast<std::int64_t>(g.nodes.size()), units = static_cast<std::int64_t>(current.size());
+    if (units < 2 || units * n > kSequenceNodes) return;  // a sweep cut short would try the first units only
+    if (orders.build(current, false) != *best.input) return;
     const std::optional<LoadRoom> room = loadRoom(g, best.base);
     const Capacities roomy = room ? capacitiesWithRoom(g, caps, *room).value_or(caps) : caps;
     const PlanOptions options{roomy, cost, best.base.policy, {}, nullptr, &memo};
     const bool path = best.fitInEveryRound;
     const std::string source = best.orderSource;
-    const std::int64_t n = static_cast<std::int64_t>(g.nodes.size()), units = static_cast<std::int64_t>(current.size());
-    if (units * n > kSequenceNodes) return;  // a sweep cut short would try the first units only
     const std::int64_t most = std::min<std::int64_t>(units, opts.sequences);
     Cycles currentTotal = std::numeric_limits<Cycles>::max();
     for (std::int64_t planned = 0; planned < most; ++planned) {

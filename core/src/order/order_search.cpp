@@ -511,9 +511,9 @@ Order StaggeredOrders::build(const std::vector<int>& sequence, bool holdFrees) c
     return out;
 }
 
-Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps, bool holdFrees) {
+Order staggeredOrder(const Graph& g, const Order& order, const Capacities& caps) {
     const StaggeredOrders orders(g, caps);
-    return orders.build(orders.sequenceOf(order), holdFrees);
+    return orders.build(orders.sequenceOf(order), false);
 }
 
 }  // namespace spillway

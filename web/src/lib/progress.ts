@@ -6,7 +6,7 @@ import { fmtInt } from './format';
 
 /** "Searching orders at effort 400, on the way to 20,000: 312 of 1,050 evaluations, best so far
  * 12,416 B", or under the objective cycles the stage of the run ("Objective cycles, step 5 of 5:
- * finish sooner: 12 starts improved, best so far 89,264 cycles"), or the phase of a run without a
+ * finish sooner: 12 starts improved, best so far 87,547 cycles"), or the phase of a run without a
  * search. */
 export function progressText(search: SearchRun | null, phase: string): string {
   if (!search) return `${phase[0].toUpperCase()}${phase.slice(1)}…`;
