@@ -10,26 +10,37 @@ echo "==> the page's library, web/src/lib (node --test; built for Node by tests/
 node tests/web/build.mjs
 node --test tests/web/
 
-# The plain and the sanitized C++ tests side by side (each runs on one core); their output after.
+# The C++ tests and the fuzzers' bounded pass on both cores, their output after: on one the
+# long suite (the contest cases planned again and again), on the other the sanitized tests, then
+# the other native tests, then the fuzzers (together about as long as the long suite).
 logs=$(mktemp -d)
-build/native/spillway_tests >"$logs/native" 2>&1 &
-native=$!
-{ build/sanitize/spillway_tests --test-suite-exclude=long && build/sanitize/spillway_verifier_alone; } >"$logs/sanitized" 2>&1 &
-sanitized=$!
+build/native/spillway_tests --test-suite=long >"$logs/long" 2>&1 &
+long=$!
+{
+  status=0
+  { build/sanitize/spillway_tests --test-suite-exclude=long && build/sanitize/spillway_verifier_alone; } \
+    >"$logs/sanitized" 2>&1 || status=1
+  build/native/spillway_tests --test-suite-exclude=long >"$logs/native" 2>&1 || status=1
+  bash scripts/fuzz.sh --short >"$logs/fuzz" 2>&1 || status=1
+  exit "$status"
+} &
+others=$!
 failed=0
-wait "$native" || failed=1
-wait "$sanitized" || failed=1
-echo "==> C++ tests (doctest)"
+wait "$long" || failed=1
+wait "$others" || failed=1
+echo "==> C++ tests (doctest), all but the long suite"
 cat "$logs/native"
+echo "==> C++ tests (doctest), the long suite"
+cat "$logs/long"
 echo "==> C++ tests of reading, checking and timing under AddressSanitizer + UndefinedBehaviorSanitizer (CMakeLists.txt)"
 cat "$logs/sanitized"
+echo "==> fuzzing, a bounded pass under the sanitizers (npm run fuzz for a long one)"
+cat "$logs/fuzz"
 rm -rf "$logs"
 if [ "$failed" != 0 ]; then
-  echo "C++ tests failed (above)" >&2
+  echo "C++ tests or fuzzers failed (above)" >&2
   exit 1
 fi
-echo "==> fuzzing, a bounded pass under the sanitizers (npm run fuzz for a long one)"
-bash scripts/fuzz.sh --short
 echo "==> bindings (node --test)"
 node --test --test-concurrency=2 tests/node/
 echo "==> browser end to end (node --test, headless Chromium)"
