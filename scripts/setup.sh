@@ -45,25 +45,11 @@ if $for_tests; then
   fi
   cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
     -DSPILLWAY_SANITIZE=ON -DSPILLWAY_FUZZ=ON >/dev/null
-  # Built beside the WebAssembly engine, whose long single-threaded link would leave a core idle;
-  # its output after.
-  sanitize_log=$(mktemp)
-  ninja -C build/sanitize >"$sanitize_log" 2>&1 &
-  sanitize=$!
-  trap 'kill "$sanitize" 2>/dev/null || true; rm -f "$sanitize_log"' EXIT
+  cmake --build build/sanitize
 fi
 
 echo "==> WebAssembly engine"
 bash scripts/build-wasm.sh
-
-if $for_tests; then
-  if ! wait "$sanitize"; then
-    cat "$sanitize_log"
-    echo "spillway: the sanitized build failed (above)" >&2
-    exit 1
-  fi
-  tail -n 1 "$sanitize_log"
-fi
 
 echo "==> page"
 npm run --silent build:web

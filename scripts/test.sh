@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
+echo "(set-up done, ${SECONDS} s since npm test began)"
 
 bash scripts/lint.sh
+echo "(lint done, ${SECONDS} s)"
 echo "==> the page's library, web/src/lib (node --test; built for Node by tests/web/build.mjs)"
 node tests/web/build.mjs
 node --test tests/web/
@@ -28,6 +30,7 @@ others=$!
 failed=0
 wait "$long" || failed=1
 wait "$others" || failed=1
+echo "(C++ tests and fuzzers done, ${SECONDS} s)"
 echo "==> C++ tests (doctest), all but the long suite"
 cat "$logs/native"
 echo "==> C++ tests (doctest), the long suite"
@@ -43,5 +46,7 @@ if [ "$failed" != 0 ]; then
 fi
 echo "==> bindings (node --test)"
 node --test --test-concurrency=2 tests/node/
+echo "(bindings done, ${SECONDS} s)"
 echo "==> browser end to end (node --test, headless Chromium)"
 node --test --test-concurrency=1 tests/e2e/
+echo "(every test done, ${SECONDS} s since npm test began)"
