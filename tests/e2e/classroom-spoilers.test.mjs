@@ -24,8 +24,9 @@ async function sweepTips(page) {
     for (let i = 1; i < 16; i++) {
       for (let j = 1; j < 7; j++) {
         await page.mouse.move(box.x + (box.width * i) / 16, box.y + (box.height * j) / 7);
-        const t = page.locator(`[data-testid=${tip}]`);
-        if (await t.isVisible()) seen.push({ tip, text: await t.textContent(), step: await t.getAttribute('data-step') });
+        const shown = await page.locator(`[data-testid=${tip}]`).evaluate((el) =>
+          el.checkVisibility() ? { text: el.textContent, step: el.getAttribute('data-step') } : null);
+        if (shown) seen.push({ tip, ...shown });
       }
     }
   }

@@ -5,9 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
+
+const execFileAsync = promisify(execFile);
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DIST = path.join(ROOT, 'web/dist');
@@ -222,13 +225,17 @@ export function scratch() {
   return dir;
 }
 
-/** Runs the CLI on a graph text (in `dir`); returns the result JSON text and the export dir. */
-export function cliPlan(dir, graphText, args = []) {
+/** Runs the CLI with `args` without blocking the test (the page goes on working meanwhile);
+ * resolves to its standard output. */
+export const runCli = async (args) => (await execFileAsync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 30 })).stdout;
+
+/** Runs the CLI on a graph text (in `dir`); resolves to the result JSON text and the export dir. */
+export async function cliPlan(dir, graphText, args = []) {
   const g = path.join(dir, `g-${Math.random().toString(36).slice(2)}.json`);
   const out = g.replace(/\.json$/, '-out.json');
   const exp = g.replace(/\.json$/, '-export');
   fs.writeFileSync(g, graphText);
-  execFileSync(CLI, ['plan', g, '-o', out, '--export', exp, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await runCli(['plan', g, '-o', out, '--export', exp, ...args]);
   return { text: fs.readFileSync(out, 'utf8'), dir: exp };
 }
 export const haveCli = () => fs.existsSync(CLI);

@@ -41,7 +41,7 @@ test('a newcomer sees an example that spills, and it matches the CLI byte for by
   assert.ok(execFileSync(CLI, ['examples'], { encoding: 'utf8' }).includes('one-spill'), 'the CLI lists the example');
   assert.equal(graph.trim(), execFileSync(CLI, ['example', 'one-spill'], { encoding: 'utf8' }).trim(), 'editor holds the example');
 
-  const cli = cliPlan(tmp, graph);
+  const cli = await cliPlan(tmp, graph);
   const expected = JSON.parse(cli.text);
   assert.equal(await num(page, 'spill-count'), expected.metrics.spills);
   assert.equal(await num(page, 'extra-bytes'), expected.metrics.extraBytes);
@@ -95,7 +95,7 @@ test('changing a capacity changes the result (as the CLI says)', async (t) => {
   if (haveCli) {
     const caps = JSON.parse(await resultText(page)).capacities;
     const capsArg = Object.entries(caps).map(([k, v]) => `${k}=${v}`).join(',');
-    const cli = cliPlan(tmp, await graphText(page), ['--caps', capsArg]);
+    const cli = await cliPlan(tmp, await graphText(page), ['--caps', capsArg]);
     assert.equal(await resultText(page), cli.text, 'same result as spillway plan --caps ' + capsArg);
   } else t.diagnostic('CLI not built: compared only with the previous run');
   await context.close();
@@ -168,7 +168,7 @@ test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and 
   assert.ok(spills > 0);
   assert.equal(spills, result.metrics.spills);
   if (haveCli) {
-    const cli = JSON.parse(cliPlan(tmp, fs.readFileSync(file, 'utf8')).text);
+    const cli = JSON.parse((await cliPlan(tmp, fs.readFileSync(file, 'utf8'))).text);
     assert.equal(spills, cli.metrics.spills, 'CLI agrees on the spill count');
     assert.equal(await num(page, 'extra-bytes'), cli.metrics.extraBytes);
   }

@@ -120,7 +120,7 @@ for (const size of SIZES) {
     const { page, context } = await openPage(pg.browser, pg.url, size.opts);
     await waitForResult(page);
     await planGraph(page, matmul);
-    sameBytes(await resultText(page), cliPlan(tmp, matmul).text, 'the default effort: the CLI without --effort');
+    sameBytes(await resultText(page), (await cliPlan(tmp, matmul)).text, 'the default effort: the CLI without --effort');
     for (const [effort, n] of [['quick', 100], [300, 300]]) {
       const before = await resultText(page);
       await chooseEffort(page, effort);
@@ -128,7 +128,7 @@ for (const size of SIZES) {
       await waitForFresh(page);
       const got = await resultText(page);
       assert.equal(JSON.parse(got).search.effort, n);
-      sameBytes(got, cliPlan(tmp, matmul, ['--effort', String(n)]).text, `effort ${effort}: the CLI's bytes`);
+      sameBytes(got, (await cliPlan(tmp, matmul, ['--effort', String(n)])).text, `effort ${effort}: the CLI's bytes`);
     }
     // a typed number that is not one: named, Run refuses, the last plan stays
     await page.locator('[data-testid=effort-number]').fill('12x');
@@ -161,7 +161,7 @@ for (const size of SIZES) {
     await fresh.page.goto(`${pg.url}#case=${v3}`);
     await fresh.page.waitForFunction(() => document.querySelector('[data-testid=effort]')?.value === '');
     await waitForFresh(fresh.page);
-    sameBytes(await resultText(fresh.page), cliPlan(tmp, matmul).text, 'a v3 link: the default effort');
+    sameBytes(await resultText(fresh.page), (await cliPlan(tmp, matmul)).text, 'a v3 link: the default effort');
     assert.deepEqual(fresh.page.errors, []);
     await fresh.context.close();
   });
@@ -192,7 +192,7 @@ for (const size of SIZES) {
     assert.match(await text(page, 'notice'), new RegExp(`Search stopped at effort ${fmt(effort)}`));
     const kept = await resultText(page);
     assert.equal(JSON.parse(kept).search.effort, effort);
-    sameBytes(kept, cliPlan(tmp, graph, ['--effort', String(effort)]).text, 'the plan kept is the CLI\'s at that effort');
+    sameBytes(kept, (await cliPlan(tmp, graph, ['--effort', String(effort)])).text, 'the plan kept is the CLI\'s at that effort');
     assert.match(cliVerify(graph, kept), /^ok: /);
     assert.equal(await page.locator('#summary-card').getAttribute('data-stale'), 'false');
 
@@ -200,7 +200,7 @@ for (const size of SIZES) {
     await chooseEffort(page, 'quick');
     await page.locator('[data-testid=early-plan]').waitFor({ state: 'detached', timeout: 60000 });
     await waitForFresh(page);
-    sameBytes(await resultText(page), cliPlan(tmp, graph, ['--effort', '100']).text, 'the next run, effort 100');
+    sameBytes(await resultText(page), (await cliPlan(tmp, graph, ['--effort', '100'])).text, 'the next run, effort 100');
     assert.deepEqual(page.errors, []);
     await context.close();
   });
@@ -257,6 +257,8 @@ test('a contest case shows a first plan (the CLI\'s at effort 50) while its sear
   const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
   if (!file) return;
   const graph = fs.readFileSync(file, 'utf8');
+  const cliFirst = cliPlan(tmp, graph, ['--effort', '50']);
+  const cliFinal = cliPlan(tmp, graph);
   const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   await waitForCompare(page);
@@ -264,11 +266,11 @@ test('a contest case shows a first plan (the CLI\'s at effort 50) while its sear
   const { result: first, mark, stale } = await firstPlan(page);
   assert.equal(mark, 'First plan, from a short search (effort 50); the search goes on toward the default.');
   assert.equal(stale, 'false', 'the first plan is the run\'s, not out of date');
-  sameBytes(first, cliPlan(tmp, graph, ['--effort', '50']).text, 'the first plan: the CLI\'s with --effort 50');
+  sameBytes(first, (await cliFirst).text, 'the first plan: the CLI\'s with --effort 50');
   // then the search's plan replaces it, unmarked: the CLI's bytes with the same (default) options
   await page.locator('[data-testid=early-plan]').waitFor({ state: 'detached', timeout: 60000 });
   await waitForFresh(page);
-  sameBytes(await resultText(page), cliPlan(tmp, graph).text, 'the final plan: the CLI\'s');
+  sameBytes(await resultText(page), (await cliFinal).text, 'the final plan: the CLI\'s');
 
   // Run again, Cancel as soon as the first plan is on screen (in the same task: the search's plan
   // cannot come between): it stays, marked as stopped at effort 50
@@ -283,8 +285,7 @@ test('a contest case under the objective cycles shows its bytes plan while the r
   const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
   if (!file) return;
   const graph = fs.readFileSync(file, 'utf8');
-  const want = cliPlan(tmp, graph, ['--objective', 'cycles']).text;
-  const { bytesPlan } = JSON.parse(want).objective;
+  const cli = cliPlan(tmp, graph, ['--objective', 'cycles']);
   const { page, context } = await openPage(pg.browser, pg.url);
   await waitForResult(page);
   const before = await resultText(page);
@@ -293,6 +294,8 @@ test('a contest case under the objective cycles shows its bytes plan while the r
   await page.locator('#open-input').setInputFiles(file);
   // the bytes plan comes after the first order search, seconds before the longer searches end
   const { result: first, mark, stale } = await firstPlan(page);
+  const want = (await cli).text;
+  const { bytesPlan } = JSON.parse(want).objective;
   assert.equal(mark, 'Best plan so far at step 1 of 5; the run goes on toward fewer cycles.');
   assert.equal(stale, 'false', 'the plan so far is the run\'s, not out of date');
   const firstResult = JSON.parse(first);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
-import { usePlayground, SIZES, CLI, runUntilPainted, waitForCompare, haveCli, sharedCaseOrSkip, slideTo, scratch, cliPlan, openPage, waitForResult, waitForFresh, waitForNewResult, resultText, graphText, selectExample, openGraphFile, num, text } from './helpers.mjs';
+import { usePlayground, SIZES, CLI, runCli, runUntilPainted, waitForCompare, haveCli, sharedCaseOrSkip, slideTo, scratch, cliPlan, openPage, waitForResult, waitForFresh, waitForNewResult, resultText, graphText, selectExample, openGraphFile, num, text } from './helpers.mjs';
 
 const { compressToEncodedURIComponent } = lz;
 const pg = usePlayground();
@@ -180,7 +180,7 @@ for (const size of SIZES) {
     assert.ok(cycles.metrics.totalCycles <= bytes.metrics.totalCycles, 'never slower than the bytes plan');
     if (haveCli()) {
       const caps = Object.entries(cycles.capacities).map(([k, v]) => `${k}=${v}`).join(',');
-      assert.equal(text1, cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles']).text, 'the result is spillway plan --objective cycles, byte for byte');
+      assert.equal(text1, (await cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles'])).text, 'the result is spillway plan --objective cycles, byte for byte');
     } else t.diagnostic(`${CLI} is not built: not compared with the CLI`);
     // the summary: this plan's data moved and cycles, the bytes plan's beside
     assert.equal(await num(page, 'total-cycles'), cycles.metrics.totalCycles);
@@ -283,7 +283,7 @@ test('the data margin of objective cycles: shown under cycles only, the CLI\u201
   assert.equal(await text(page, 'margin-note'), 'the margin refused plans moving more data: a larger one may make another plan');
   if (haveCli()) {
     const caps = Object.entries(r0.capacities).map(([k, v]) => `${k}=${v}`).join(',');
-    assert.equal(text0, cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles', '--margin', '0']).text);
+    assert.equal(text0, (await cliPlan(tmp, await graphText(page), ['--caps', caps, '--objective', 'cycles', '--margin', '0'])).text);
   } else t.diagnostic(`${CLI} is not built: not compared with the CLI`);
   // out of range: named, marked, and the plan on screen stays
   await page.locator('[data-testid=margin]').fill('1001');
@@ -314,6 +314,14 @@ test('the trade-off front: made on demand as the CLI makes it, each point opens 
   await waitForNewResult(page, before, 60000);
   await waitForFresh(page);
   const bytes = JSON.parse(await resultText(page));
+  // the CLI makes the same front meanwhile
+  let cliFront = null;
+  if (haveCli()) {
+    const g = path.join(tmp, 'front.json');
+    fs.writeFileSync(g, await graphText(page));
+    const caps = Object.entries(bytes.capacities).map(([k, v]) => `${k}=${v}`).join(',');
+    cliFront = runCli(['frontier', g, '--order', 'schedule', '--caps', caps, '-o', '-']);
+  }
   assert.equal(await page.locator('[data-testid=front-mark]').count(), 0, 'nothing before it is asked for');
   // the front of the runs made so far comes after each run; Cancel keeps it, marked stopped
   await page.locator('[data-testid=front-run]').click();
@@ -334,11 +342,8 @@ test('the trade-off front: made on demand as the CLI makes it, each point opens 
   );
   const fmt = (n) => n.toLocaleString('en-US');
   let points;
-  if (haveCli()) {
-    const g = path.join(tmp, 'front.json');
-    fs.writeFileSync(g, await graphText(page));
-    const caps = Object.entries(bytes.capacities).map(([k, v]) => `${k}=${v}`).join(',');
-    points = JSON.parse(execFileSync(CLI, ['frontier', g, '--order', 'schedule', '--caps', caps, '-o', '-'], { encoding: 'utf8' })).points;
+  if (cliFront) {
+    points = JSON.parse(await cliFront).points;
     assert.deepEqual(shown, points.map((p) => ({ objective: p.objective, margin: p.marginPercent, text: `${fmt(p.extraBytes)} B, ${fmt(p.totalCycles)} cycles` })));
   } else {
     t.diagnostic(`${CLI} is not built: the front is not compared with the CLI`);
