@@ -3,6 +3,7 @@
 // without a main-thread task that computes for long (before: a 2.3 s copy of the worker's reply
 // and 25 s per plot drawing 150,000 spill marks). The main thread's CPU time per task comes from a
 // Chromium trace, as in large.test.mjs.
+// npm test runs this file alone (not beside another): it times the page's main-thread tasks.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

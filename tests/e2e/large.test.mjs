@@ -9,6 +9,7 @@
 //   per core from the e2e run alone). So the wall time says little about the page's own work (the
 //   CPU limit holds that); it is held to 1.5 s, the freeze a user would notice whatever the load:
 //   a page that waits on something synchronous (a storage write, a blocking call) fails it.
+// npm test runs this file alone (not beside another): it times the page's main-thread tasks.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -2,6 +2,7 @@
 // its name), kept in the address bar once opened, and hostile links refused with a message naming
 // the limit or the setting, never freezing the page, never stored. And the built page served from
 // a subfolder, as a static host serves it.
+// npm test runs this file alone (not beside another): it times how long a hostile link holds the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,5 +1,6 @@
 // End-to-end tests of the built playground (web/dist) in headless Chromium. Values are checked
 // against the native CLI (build/native/spillway) on the same graph and settings.
+// npm test runs this file alone (not beside another): it times what the page computes besides the engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -2,6 +2,7 @@
 // control (bytes | cycles), in headless Chromium at desktop and phone sizes. Every value is the
 // result JSON's (its "timing" and "waits", which the engine's verifier recomputes) or the native
 // CLI's (build/native/spillway) on the same graph and settings.
+// npm test runs this file alone (not beside another): it times what the page computes besides the engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
