@@ -38,6 +38,7 @@ if $for_tests; then
   echo "==> native engine"
   cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native
+  echo "(native engine built, ${SECONDS} s since the set-up began)"
   echo "==> native engine with AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzzers (clang)"
   # An older tree built build/sanitize with g++: the fuzzers need clang, so start it afresh.
   if [ -f build/sanitize/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build/sanitize/CMakeCache.txt; then
@@ -46,10 +47,12 @@ if $for_tests; then
   cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
     -DSPILLWAY_SANITIZE=ON -DSPILLWAY_FUZZ=ON >/dev/null
   cmake --build build/sanitize
+  echo "(sanitized build done, ${SECONDS} s)"
 fi
 
 echo "==> WebAssembly engine"
 bash scripts/build-wasm.sh
+echo "(WebAssembly engine built, ${SECONDS} s)"
 
 echo "==> page"
 npm run --silent build:web
