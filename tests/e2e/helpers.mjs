@@ -196,6 +196,17 @@ export function sharedCaseOrSkip(t, name) {
   return null;
 }
 
+/** A fresh page that has opened the contest case `name` as a user opens a file, after its first
+ * result: { page, context, file }; null after marking the test skipped where ../shared is absent. */
+export async function openSharedCase(t, browser, url, name, opts = {}) {
+  const file = sharedCaseOrSkip(t, name);
+  if (!file) return null;
+  const { page, context } = await openPage(browser, url, opts);
+  await waitForResult(page);
+  await openGraphFile(page, file);
+  return { page, context, file };
+}
+
 /** Moves the step cursor with the slider under the chart, and waits until the step label, the
  * memory chart and the pipe timeline show that step. */
 export async function slideTo(page, step) {

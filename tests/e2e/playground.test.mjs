@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
 const { compressToEncodedURIComponent } = lz;
-import { usePlayground, scratch, CASES, CLI, cliPlan, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile, largeGraphText, sharedCaseOrSkip } from './helpers.mjs';
+import { usePlayground, scratch, CASES, CLI, cliPlan, openPage, waitForResult, text, pasteGraph, num, resultText, graphText, waitForNewResult, selectExample, openGraphFile, largeGraphText, openSharedCase } from './helpers.mjs';
 
 const pg = usePlayground();
 
@@ -157,11 +157,9 @@ test('a corrupt or newer-version link gives a clear message and leaves the page 
 });
 
 test('FlashAttention_Case0 runs and shows spills, the spill list, decisions and the chart', async (t) => {
-  const file = sharedCaseOrSkip(t, 'FlashAttention_Case0.json');
-  if (!file) return;
-  const { page, context } = await openPage(pg.browser, pg.url);
-  await waitForResult(page);
-  await openGraphFile(page, file);
+  const opened = await openSharedCase(t, pg.browser, pg.url, 'FlashAttention_Case0.json');
+  if (!opened) return;
+  const { page, context, file } = opened;
   const result = JSON.parse(await resultText(page));
   assert.equal(result.capacities.UB, 1024, 'a graph without Capacities gets the seed defaults');
   const spills = await num(page, 'spill-count');

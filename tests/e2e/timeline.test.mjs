@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import lz from 'lz-string';
-import { usePlayground, SIZES, CLI, runCli, runUntilPainted, waitForCompare, haveCli, sharedCaseOrSkip, slideTo, scratch, cliPlan, openPage, waitForResult, waitForFresh, waitForNewResult, resultText, graphText, selectExample, openGraphFile, num, text } from './helpers.mjs';
+import { usePlayground, SIZES, CLI, runCli, runUntilPainted, waitForCompare, haveCli, openSharedCase, slideTo, scratch, cliPlan, openPage, waitForResult, waitForFresh, waitForNewResult, resultText, graphText, selectExample, num, text } from './helpers.mjs';
 
 const { compressToEncodedURIComponent } = lz;
 const pg = usePlayground();
@@ -47,11 +47,9 @@ const point = (page, touch, x, y) => (touch ? page.touchscreen.tap(x, y) : page.
 for (const size of SIZES) {
   const touch = !!size.opts.hasTouch;
   test(`Matmul_Case0: the pipe timeline is on screen within a second of the result; a ${touch ? 'tapped' : 'hovered'} wait names its cause, the result's; one cursor with the chart and the order table (${size.name})`, async (t) => {
-    const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
-    if (!file) return;
-    const { page, context } = await openPage(pg.browser, pg.url, size.opts);
-    await waitForResult(page);
-    await openGraphFile(page, file);
+    const opened = await openSharedCase(t, pg.browser, pg.url, 'Matmul_Case0.json', size.opts);
+    if (!opened) return;
+    const { page, context } = opened;
     const timeline = page.locator('[data-testid=timeline]');
 
     // Run again and measure what the page adds to the engine's own time until the timeline is
@@ -165,11 +163,9 @@ for (const size of SIZES) {
 }
 
 test('Matmul_Case0 (4160 nodes): Run -> on screen adds little to the engine\'s own time', async (t) => {
-  const file = sharedCaseOrSkip(t, 'Matmul_Case0.json');
-  if (!file) return;
-  const { page, context } = await openPage(pg.browser, pg.url);
-  await waitForResult(page);
-  await openGraphFile(page, file);
+  const opened = await openSharedCase(t, pg.browser, pg.url, 'Matmul_Case0.json');
+  if (!opened) return;
+  const { page, context } = opened;
   // warm run done; now Run -> numbers, chart and timeline painted, twice (other capacities,
   // other plans)
   const spans = [];
